@@ -1,0 +1,299 @@
+//! Key sets: one text syntax shared by the command line and the page's URL, and the
+//! sorted-by-position layout that makes ring assignment a linear merge.
+//!
+//! Key *names* are never stored for generated sets: a key is its index, and its name is
+//! rebuilt from the spec on demand. What is stored per key is its ring position and its
+//! index (8 bytes), kept sorted by position, so that the keys inside an arc of the ring are
+//! one contiguous run found by binary search — the basis of incremental updates.
+
+use std::fmt;
+
+use super::hash::HashError;
+
+/// The most keys a key set may hold.
+pub const MAX_KEYS: u64 = 10_000_000;
+/// The longest key name accepted in `list:` specs and templates.
+pub const MAX_KEY_LEN: usize = 200;
+
+/// A set of key names, written as `A..B`, `TEMPLATE:A..B`, `list:k1,k2,...` or
+/// `random:COUNT`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum KeySpec {
+    /// The integers `start..end` (end exclusive), each formatted into `template`
+    /// (the literal pieces around each `{i}`; a bare range has the pieces `["", ""]`).
+    Range {
+        /// Literal text around the `{i}` placeholders.
+        pieces: Vec<String>,
+        /// First integer (inclusive).
+        start: u64,
+        /// Last integer (exclusive).
+        end: u64,
+    },
+    /// An explicit list of key names.
+    List(Vec<String>),
+    /// `count` pseudo-random keys, derived deterministically from the scenario seed.
+    Random {
+        /// How many keys.
+        count: u64,
+    },
+}
+
+/// A malformed key spec.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeySpecError(pub String);
+
+impl fmt::Display for KeySpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for KeySpecError {}
+
+const SYNTAX: &str = "expected A..B, TEMPLATE:A..B (TEMPLATE contains {i}), list:k1,k2,... or random:COUNT";
+
+fn parse_count(text: &str, what: &str) -> Result<u64, KeySpecError> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| KeySpecError(format!("keys: {what} '{text}' is not a whole number")))
+}
+
+fn check_count(count: u64) -> Result<(), KeySpecError> {
+    if count == 0 {
+        return Err(KeySpecError("keys: the key set is empty".into()));
+    }
+    if count > MAX_KEYS {
+        return Err(KeySpecError(format!(
+            "keys: {count} keys is more than the limit of {MAX_KEYS}"
+        )));
+    }
+    Ok(())
+}
+
+impl KeySpec {
+    /// Parses the text form.
+    pub fn parse(text: &str) -> Result<KeySpec, KeySpecError> {
+        let text = text.trim();
+        if let Some(list) = text.strip_prefix("list:") {
+            let keys: Vec<String> = list.split(',').map(str::to_owned).collect();
+            if let Some(bad) = keys.iter().find(|k| k.is_empty() || k.len() > MAX_KEY_LEN) {
+                return Err(KeySpecError(format!(
+                    "keys: list items must be 1..={MAX_KEY_LEN} characters, got '{}'",
+                    bad.chars().take(40).collect::<String>()
+                )));
+            }
+            check_count(keys.len() as u64)?;
+            return Ok(KeySpec::List(keys));
+        }
+        if let Some(count) = text.strip_prefix("random:") {
+            let count = parse_count(count, "count")?;
+            check_count(count)?;
+            return Ok(KeySpec::Random { count });
+        }
+        let (template, range) = match text.rfind(':') {
+            Some(colon) => (Some(&text[..colon]), &text[colon + 1..]),
+            None => (None, text),
+        };
+        let Some((a, b)) = range.split_once("..") else {
+            return Err(KeySpecError(format!("keys: {SYNTAX}, got '{text}'")));
+        };
+        let (start, end) = (parse_count(a, "range start")?, parse_count(b, "range end")?);
+        if end <= start {
+            return Err(KeySpecError(format!(
+                "keys: range {start}..{end} is empty (the end is exclusive and must be larger)"
+            )));
+        }
+        check_count(end - start)?;
+        let pieces = match template {
+            None => vec![String::new(), String::new()],
+            Some(t) => {
+                if !t.contains("{i}") {
+                    return Err(KeySpecError(format!(
+                        "keys: template '{t}' must contain {{i}}, e.g. key-{{i}}:0..1000"
+                    )));
+                }
+                if t.len() > MAX_KEY_LEN {
+                    return Err(KeySpecError(format!(
+                        "keys: template is longer than {MAX_KEY_LEN} characters"
+                    )));
+                }
+                t.split("{i}").map(str::to_owned).collect()
+            }
+        };
+        Ok(KeySpec::Range { pieces, start, end })
+    }
+
+    /// How many keys the set holds.
+    pub fn len(&self) -> usize {
+        match self {
+            KeySpec::Range { start, end, .. } => (end - start) as usize,
+            KeySpec::List(keys) => keys.len(),
+            KeySpec::Random { count } => *count as usize,
+        }
+    }
+
+    /// Always false: a parsed spec is never empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Writes the name of key `index` (0-based) into `out`, replacing its contents.
+    pub fn write_name(&self, index: u32, seed: u64, out: &mut String) {
+        out.clear();
+        match self {
+            KeySpec::Range { pieces, start, .. } => {
+                let mut digits = itoa::Buffer::new();
+                let number = digits.format(start + u64::from(index));
+                for (n, piece) in pieces.iter().enumerate() {
+                    if n > 0 {
+                        out.push_str(number);
+                    }
+                    out.push_str(piece);
+                }
+            }
+            KeySpec::List(keys) => out.push_str(&keys[index as usize]),
+            KeySpec::Random { .. } => {
+                use std::fmt::Write;
+                let value = splitmix64(seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                let _ = write!(out, "r{:012x}", value >> 16);
+            }
+        }
+    }
+
+    /// The name of key `index`.
+    pub fn name(&self, index: u32, seed: u64) -> String {
+        let mut out = String::new();
+        self.write_name(index, seed, &mut out);
+        out
+    }
+}
+
+impl fmt::Display for KeySpec {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            KeySpec::Range { pieces, start, end } => {
+                if pieces.iter().all(String::is_empty) && pieces.len() == 2 {
+                    write!(f, "{start}..{end}")
+                } else {
+                    write!(f, "{}:{start}..{end}", pieces.join("{i}"))
+                }
+            }
+            KeySpec::List(keys) => write!(f, "list:{}", keys.join(",")),
+            KeySpec::Random { count } => write!(f, "random:{count}"),
+        }
+    }
+}
+
+/// SplitMix64: a tiny, well-known mixing function for deterministic pseudo-random keys.
+pub fn splitmix64(mut x: u64) -> u64 {
+    x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    x = (x ^ (x >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    x ^ (x >> 31)
+}
+
+/// Keys sorted by ring position: `positions[k]` is the position of key `ids[k]`.
+/// Ties keep index order, so the layout is a pure function of the spec and the hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct KeySet {
+    /// Ring positions, ascending.
+    pub positions: Vec<u32>,
+    /// The key index (into the spec) at each sorted place.
+    pub ids: Vec<u32>,
+}
+
+impl KeySet {
+    /// Hashes every key of `spec` with `position_of` and sorts by position.
+    pub fn build(
+        spec: &KeySpec,
+        seed: u64,
+        mut position_of: impl FnMut(&str) -> Result<u32, HashError>,
+    ) -> Result<KeySet, HashError> {
+        let n = spec.len();
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(n);
+        let mut name = String::new();
+        for index in 0..n as u32 {
+            spec.write_name(index, seed, &mut name);
+            pairs.push((position_of(&name)?, index));
+        }
+        // Stable radix sort: equal positions keep index order.
+        radsort::sort_by_key(&mut pairs, |&(position, _)| position);
+        let (positions, ids) = pairs.into_iter().unzip();
+        Ok(KeySet { positions, ids })
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.positions.len()
+    }
+
+    /// True when there are no keys.
+    pub fn is_empty(&self) -> bool {
+        self.positions.is_empty()
+    }
+
+    /// The sorted places of the keys whose positions lie in the half-open arc
+    /// `(after, upto]` going clockwise; `after == upto` means the whole circle.
+    /// Returned as at most two ranges (the arc may wrap past 2^32−1).
+    pub fn places_in_arc(&self, after: u32, upto: u32) -> [std::ops::Range<usize>; 2] {
+        let first_above = |p: u32| self.positions.partition_point(|&x| x <= p);
+        let n = self.positions.len();
+        if after < upto {
+            [first_above(after)..first_above(upto), 0..0]
+        } else {
+            [first_above(after)..n, 0..first_above(upto)]
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form_and_prints_it_back() {
+        for text in ["0..50000", "key-{i}:0..1000", "list:a,b,c", "random:500", "u{i}x{i}:5..7"] {
+            let spec = KeySpec::parse(text).unwrap();
+            assert_eq!(spec.to_string(), text);
+        }
+        let spec = KeySpec::parse("u{i}x{i}:5..7").unwrap();
+        assert_eq!(spec.name(1, 0), "u6x6");
+        assert_eq!(KeySpec::parse("10..13").unwrap().name(2, 0), "12");
+    }
+
+    #[test]
+    fn rejects_malformed_specs_with_a_reason() {
+        for (text, needle) in [
+            ("", "expected"),
+            ("5..5", "empty"),
+            ("9..3", "empty"),
+            ("a..3", "not a whole number"),
+            ("key:0..10", "{i}"),
+            ("list:a,,b", "list items"),
+            ("random:0", "empty"),
+            ("random:x", "not a whole number"),
+            ("0..99999999999", "limit"),
+        ] {
+            let err = KeySpec::parse(text).unwrap_err().to_string();
+            assert!(err.contains(needle), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn random_keys_are_deterministic_per_seed() {
+        let spec = KeySpec::parse("random:3").unwrap();
+        assert_eq!(spec.name(0, 7), spec.name(0, 7));
+        assert_ne!(spec.name(0, 7), spec.name(0, 8));
+        assert_ne!(spec.name(0, 7), spec.name(1, 7));
+    }
+
+    #[test]
+    fn arcs_select_contiguous_runs_and_wrap() {
+        let spec = KeySpec::parse("list:10,20,30,40").unwrap();
+        let set = KeySet::build(&spec, 0, |k| Ok(k.parse().unwrap())).unwrap();
+        assert_eq!(set.places_in_arc(10, 30), [1..3, 0..0]);
+        assert_eq!(set.places_in_arc(30, 10), [3..4, 0..1]);
+        // The whole circle.
+        assert_eq!(set.places_in_arc(20, 20), [2..4, 0..2]);
+    }
+}

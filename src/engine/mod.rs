@@ -1,0 +1,12 @@
+//! The pure placement engine: hashes, key sets, placement algorithms, the simulation with
+//! its movement diffs, and statistics. No web dependency lives here; everything compiles
+//! and is tested natively, and the page and the command line both drive it.
+
+pub mod hash;
+pub mod keys;
+pub mod placement;
+pub mod ring;
+pub mod scenario;
+pub mod sim;
+pub mod slots;
+pub mod stats;

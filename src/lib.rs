@@ -1,0 +1,14 @@
+//! hashring-lab: see how consistent hashing places data on a cluster.
+//!
+//! Data flows one way: [`engine`] (pure placement, no web) → the page's state and
+//! [`render`] geometry and [`chart`]s → the yew components in `ui` (wasm only).
+//! The native command line in `cli` drives the same engine.
+
+pub mod chart;
+pub mod engine;
+pub mod render;
+
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;
+#[cfg(target_arch = "wasm32")]
+pub mod ui;
