@@ -90,13 +90,17 @@ impl Flags {
     /// Fails on any flag not in `allowed` (scenario flags are always allowed when `scenario`).
     fn check(&self, allowed: &[&str], scenario: bool, positional: bool) -> Result<(), String> {
         for (name, _) in &self.named {
-            let known = allowed.contains(&name.as_str()) || (scenario && PARAMS.contains(&name.as_str()));
+            let known =
+                allowed.contains(&name.as_str()) || (scenario && PARAMS.contains(&name.as_str()));
             if !known {
                 let mut all: Vec<&str> = allowed.to_vec();
                 if scenario {
                     all.extend(PARAMS);
                 }
-                return Err(format!("unknown flag --{name}; allowed: --{}", all.join(", --")));
+                return Err(format!(
+                    "unknown flag --{name}; allowed: --{}",
+                    all.join(", --")
+                ));
             }
         }
         if !positional {
@@ -178,7 +182,12 @@ fn report(sim: &Simulation, before: &Simulation, action: String, m: &Movement) -
     StepReport {
         action,
         servers: sim.servers().iter().map(|s| s.name.clone()).collect(),
-        down: sim.servers().iter().filter(|s| !s.up).map(|s| s.name.clone()).collect(),
+        down: sim
+            .servers()
+            .iter()
+            .filter(|s| !s.up)
+            .map(|s| s.name.clone())
+            .collect(),
         keys: sim.keys().len() as u64,
         counts: sim
             .servers()
@@ -208,12 +217,17 @@ fn report(sim: &Simulation, before: &Simulation, action: String, m: &Movement) -
 fn simulate(flags: &Flags) -> Result<String, String> {
     flags.check(&["step", "format"], true, false)?;
     let format = flags.format(&["json", "table", "csv"])?;
-    let steps: Vec<Change> = flags.all("step").map(Change::parse).collect::<Result<_, _>>()?;
+    let steps: Vec<Change> = flags
+        .all("step")
+        .map(Change::parse)
+        .collect::<Result<_, _>>()?;
     let mut sim = Simulation::new(&flags.scenario(&[])?)?;
     let mut reports = vec![report(&sim, &sim, "start".into(), &Movement::default())];
     for step in &steps {
         let before = sim.clone();
-        let m = sim.apply(step).map_err(|e| format!("step {}: {e}", step.label()))?;
+        let m = sim
+            .apply(step)
+            .map_err(|e| format!("step {}: {e}", step.label()))?;
         reports.push(report(&sim, &before, step.label(), &m));
     }
     Ok(match format {
@@ -228,12 +242,22 @@ fn simulate(flags: &Flags) -> Result<String, String> {
             for (i, r) in reports.iter().enumerate() {
                 for (name, count) in &r.counts {
                     let count = count.as_u64().unwrap_or(0);
-                    let _ = writeln!(s, "{i},{},{},{count},{:.6}", csv_field(&r.action), csv_field(name), share(count, r.keys));
+                    let _ = writeln!(
+                        s,
+                        "{i},{},{},{count},{:.6}",
+                        csv_field(&r.action),
+                        csv_field(name),
+                        share(count, r.keys)
+                    );
                 }
             }
             s
         }
-        _ => reports.iter().map(table_for_step).collect::<Vec<_>>().join("\n"),
+        _ => reports
+            .iter()
+            .map(table_for_step)
+            .collect::<Vec<_>>()
+            .join("\n"),
     })
 }
 
@@ -254,12 +278,22 @@ fn share(count: u64, total: u64) -> f64 {
 }
 
 fn table_for_step(r: &StepReport) -> String {
-    let width = r.counts.keys().map(|k| k.chars().count()).max().unwrap_or(6).max(6);
+    let width = r
+        .counts
+        .keys()
+        .map(|k| k.chars().count())
+        .max()
+        .unwrap_or(6)
+        .max(6);
     let mut s = format!("== {} ==\n", r.action);
     let _ = writeln!(s, "{:<width$}  {:>10}  {:>7}", "server", "keys", "share");
     for (name, count) in &r.counts {
         let count = count.as_u64().unwrap_or(0);
-        let down = if r.down.contains(name) { "  (down)" } else { "" };
+        let down = if r.down.contains(name) {
+            "  (down)"
+        } else {
+            ""
+        };
         let _ = writeln!(
             s,
             "{name:<width$}  {count:>10}  {:>6.2}%{down}",
@@ -296,7 +330,10 @@ fn sweep(flags: &Flags) -> Result<String, String> {
     let list = flags
         .one("vnodes")?
         .ok_or("sweep needs --vnodes, e.g. --vnodes 1,5,10,50,100,200,500,1000")?;
-    let counts: Vec<u32> = list.split(',').map(parse_vnodes).collect::<Result<_, _>>()?;
+    let counts: Vec<u32> = list
+        .split(',')
+        .map(parse_vnodes)
+        .collect::<Result<_, _>>()?;
     let mut scenario = flags.scenario(&["vnodes"])?;
     let mut points = Vec::new();
     for vnodes in counts {
@@ -315,9 +352,16 @@ fn sweep(flags: &Flags) -> Result<String, String> {
         s.push('\n');
         s
     } else {
-        let mut s = format!("{:>7}  {:>12}  {:>8}  {:>9}\n", "vnodes", "stddev", "cv", "peak/mean");
+        let mut s = format!(
+            "{:>7}  {:>12}  {:>8}  {:>9}\n",
+            "vnodes", "stddev", "cv", "peak/mean"
+        );
         for p in &points {
-            let _ = writeln!(s, "{:>7}  {:>12.2}  {:>8.4}  {:>9.3}", p.vnodes, p.stddev, p.cv, p.peak_to_mean);
+            let _ = writeln!(
+                s,
+                "{:>7}  {:>12.2}  {:>8.4}  {:>9.3}",
+                p.vnodes, p.stddev, p.cv, p.peak_to_mean
+            );
         }
         s
     })
@@ -370,7 +414,8 @@ fn bench(flags: &Flags) -> Result<String, String> {
     for _ in 0..runs {
         let start = Instant::now();
         for name in &names {
-            let position = key_position(scenario.algo, scenario.hash, name).map_err(|e| e.to_string())?;
+            let position =
+                key_position(scenario.algo, scenario.hash, name).map_err(|e| e.to_string())?;
             sink = sink.wrapping_add(u64::from(placement.owner(name, position)));
         }
         best = best.min(start.elapsed().as_secs_f64());
@@ -383,7 +428,10 @@ fn bench(flags: &Flags) -> Result<String, String> {
         lookups_per_sec: lookups as f64 / best.max(1e-12),
     };
     Ok(if format == "json" {
-        format!("{}\n", serde_json::to_string(&r).map_err(|e| e.to_string())?)
+        format!(
+            "{}\n",
+            serde_json::to_string(&r).map_err(|e| e.to_string())?
+        )
     } else {
         format!(
             "{} lookups in {:.4} s (best of {runs}): {:.2} M lookups/s\n",

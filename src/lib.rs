@@ -7,6 +7,7 @@
 pub mod chart;
 pub mod engine;
 pub mod render;
+pub mod state;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -1,1 +1,210 @@
-//! placeholder
+//! Charts drawn with plotters, generic over the drawing backend: the page draws them on a
+//! canvas (plotters-canvas), the tests draw them to SVG natively and check what came out.
+//!
+//! The load chart follows the best existing visualizers: bars in each server's colour, the
+//! previous counts as outlined "ghost" bars so a change's movement is visible, and the mean
+//! as a dashed line.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+
+/// One server's bar.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LoadBar {
+    /// Server name (the x label).
+    pub label: String,
+    /// Keys now.
+    pub count: u64,
+    /// Keys before the last change, when there was one.
+    pub before: Option<u64>,
+    /// Server colour.
+    pub rgb: (u8, u8, u8),
+}
+
+/// Colours of the chart chrome.
+#[derive(Clone, Copy, Debug)]
+pub struct Theme {
+    /// Background.
+    pub background: RGBColor,
+    /// Axis lines and labels.
+    pub foreground: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+}
+
+/// The page's dark theme.
+pub const DARK: Theme = Theme {
+    background: RGBColor(0x12, 0x17, 0x22),
+    foreground: RGBColor(0xc9, 0xd1, 0xe0),
+    grid: RGBColor(0x2a, 0x32, 0x44),
+};
+
+/// Draws keys per server with ghost bars for the previous counts and a mean line.
+pub fn draw_load_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    bars: &[LoadBar],
+    mean: f64,
+    theme: Theme,
+    font_px: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    if bars.is_empty() {
+        return Ok(());
+    }
+    let peak = bars
+        .iter()
+        .map(|b| b.count.max(b.before.unwrap_or(0)))
+        .max()
+        .unwrap_or(0)
+        .max(mean.ceil() as u64)
+        .max(1);
+    let y_max = peak + peak / 8 + 1;
+    let n = bars.len() as i32;
+    let font = ("sans-serif", font_px).into_font().color(&theme.foreground);
+    let mut chart = ChartBuilder::on(area)
+        .margin(8)
+        .x_label_area_size(font_px * 2)
+        .y_label_area_size(font_px * 4)
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0u64..y_max)?;
+    let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(theme.background)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.foreground)
+        .label_style(font.clone())
+        .x_labels(bars.len().min(24))
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels
+                .get(*i as usize)
+                .map(|l| shorten(l, 10))
+                .unwrap_or_default(),
+            _ => String::new(),
+        })
+        .y_labels(5)
+        .y_label_formatter(&|v| group_thousands(*v))
+        .draw()?;
+
+    chart.draw_series(
+        Histogram::vertical(&chart)
+            .margin(6)
+            .style_func(|x, _| {
+                let i = segment_index(x);
+                let (r, g, b) = bars[i].rgb;
+                RGBColor(r, g, b).filled()
+            })
+            .data(bars.iter().enumerate().map(|(i, b)| (i as i32, b.count))),
+    )?;
+    // Ghosts: the previous counts as outlines over the new bars.
+    chart.draw_series(
+        Histogram::vertical(&chart)
+            .margin(6)
+            .style(theme.foreground.mix(0.85).stroke_width(2))
+            .data(
+                bars.iter()
+                    .enumerate()
+                    .filter_map(|(i, b)| b.before.filter(|&v| v != b.count).map(|v| (i as i32, v))),
+            ),
+    )?;
+    let mean_y = mean.round() as u64;
+    chart.draw_series(DashedLineSeries::new(
+        [
+            (SegmentValue::Exact(0), mean_y),
+            (SegmentValue::Exact(n), mean_y),
+        ],
+        6,
+        4,
+        theme.foreground.mix(0.9).stroke_width(1),
+    ))?;
+    area.present()
+}
+
+fn segment_index(v: &SegmentValue<i32>) -> usize {
+    match v {
+        SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => (*i).max(0) as usize,
+        SegmentValue::Last => 0,
+    }
+}
+
+/// `12345` → `12,345`.
+pub fn group_thousands(v: u64) -> String {
+    let digits = v.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+fn shorten(label: &str, max: usize) -> String {
+    if label.chars().count() <= max {
+        label.to_owned()
+    } else {
+        let mut s: String = label.chars().take(max - 1).collect();
+        s.push('…');
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bars() -> Vec<LoadBar> {
+        vec![
+            LoadBar {
+                label: "A".into(),
+                count: 120,
+                before: Some(100),
+                rgb: (230, 159, 0),
+            },
+            LoadBar {
+                label: "B".into(),
+                count: 80,
+                before: Some(100),
+                rgb: (86, 180, 233),
+            },
+        ]
+    }
+
+    #[test]
+    fn svg_has_one_bar_per_server_ghosts_and_labels() {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
+            draw_load_chart(&area, &bars(), 100.0, DARK, 12).unwrap();
+        }
+        // Filled bars in each server's colour.
+        assert!(svg.contains("fill=\"#E69F00\""), "{svg}");
+        assert!(svg.contains("fill=\"#56B4E9\""));
+        // Server names on the x axis, thousands on the y axis.
+        assert!(
+            svg.contains("\nA\n</text>") && svg.contains("\nB\n</text>"),
+            "{svg}"
+        );
+        // Two ghost outlines (both counts changed), nothing else unfilled.
+        assert_eq!(svg.matches("fill=\"none\" stroke=\"#C9D1E0\"").count(), 2);
+    }
+
+    #[test]
+    fn a_single_server_fills_one_segment() {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
+            draw_load_chart(&area, &bars()[..1], 120.0, DARK, 12).unwrap();
+        }
+        assert!(svg.contains("fill=\"#E69F00\""));
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(group_thousands(0), "0");
+        assert_eq!(group_thousands(999), "999");
+        assert_eq!(group_thousands(1000), "1,000");
+        assert_eq!(group_thousands(1_234_567), "1,234,567");
+    }
+}

@@ -50,7 +50,8 @@ impl fmt::Display for KeySpecError {
 
 impl std::error::Error for KeySpecError {}
 
-const SYNTAX: &str = "expected A..B, TEMPLATE:A..B (TEMPLATE contains {i}), list:k1,k2,... or random:COUNT";
+const SYNTAX: &str =
+    "expected A..B, TEMPLATE:A..B (TEMPLATE contains {i}), list:k1,k2,... or random:COUNT";
 
 fn parse_count(text: &str, what: &str) -> Result<u64, KeySpecError> {
     text.trim()
@@ -252,7 +253,13 @@ mod tests {
 
     #[test]
     fn parses_every_form_and_prints_it_back() {
-        for text in ["0..50000", "key-{i}:0..1000", "list:a,b,c", "random:500", "u{i}x{i}:5..7"] {
+        for text in [
+            "0..50000",
+            "key-{i}:0..1000",
+            "list:a,b,c",
+            "random:500",
+            "u{i}x{i}:5..7",
+        ] {
             let spec = KeySpec::parse(text).unwrap();
             assert_eq!(spec.to_string(), text);
         }

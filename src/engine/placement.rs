@@ -212,7 +212,9 @@ impl LabelTemplate {
     /// The label of vnode `i` of server `node`.
     pub fn render(&self, node: &str, i: u32) -> String {
         let mut digits = itoa::Buffer::new();
-        self.0.replace("{node}", node).replace("{i}", digits.format(i))
+        self.0
+            .replace("{node}", node)
+            .replace("{i}", digits.format(i))
     }
 }
 
@@ -238,7 +240,9 @@ pub fn ring_vnodes(
     for s in servers {
         for i in 0..weighted_vnodes(vnodes, s.weight) {
             let text = label.render(&s.name, i);
-            let position = hash.position(&text).map_err(|e| format!("vnode label: {e}"))?;
+            let position = hash
+                .position(&text)
+                .map_err(|e| format!("vnode label: {e}"))?;
             out.push(VNode {
                 position,
                 server: s.id,
@@ -251,7 +255,11 @@ pub fn ring_vnodes(
 
 /// The ring position of a key: its hash, except under `slots`, where the top 14 bits are
 /// the key's Redis slot (so slot ranges are arcs) and the rest spreads keys inside it.
-pub fn key_position(algo: Algorithm, hash: HashFn, key: &str) -> Result<u32, super::hash::HashError> {
+pub fn key_position(
+    algo: Algorithm,
+    hash: HashFn,
+    key: &str,
+) -> Result<u32, super::hash::HashError> {
     let h = hash.position(key)?;
     Ok(match algo {
         Algorithm::Slots => {

@@ -144,7 +144,11 @@ impl Ring {
 
     /// The start (exclusive) of the arc owned by point `index`: its predecessor's position.
     pub fn arc_start(&self, index: usize) -> u32 {
-        let prev = if index == 0 { self.len() - 1 } else { index - 1 };
+        let prev = if index == 0 {
+            self.len() - 1
+        } else {
+            index - 1
+        };
         self.positions[prev]
     }
 
@@ -173,16 +177,15 @@ impl Ring {
             if i > 0 && self.positions[i - 1] == point.position {
                 continue;
             }
-            let len = if self.len() == 1 {
-                1 << 32
-            } else {
-                u64::from(point.position.wrapping_sub(self.arc_start(i)))
-            };
+            let len = arc_len(self.arc_start(i), point.position);
             if let Some(slot) = owned.get_mut(usize::from(point.server)) {
                 *slot += len;
             }
         }
-        owned.into_iter().map(|o| o as f64 / 4_294_967_296.0).collect()
+        owned
+            .into_iter()
+            .map(|o| o as f64 / 4_294_967_296.0)
+            .collect()
     }
 
     /// The arcs whose owner differs between `before` and `after`, clockwise from 0,

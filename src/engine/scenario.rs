@@ -33,7 +33,9 @@ pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 8] = ["algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down"];
+pub const PARAMS: [&str; 8] = [
+    "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down",
+];
 
 /// A server as the scenario describes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -96,7 +98,10 @@ pub fn validate_name(name: &str) -> Result<(), String> {
             name.chars().take(20).collect::<String>()
         ));
     }
-    if let Some(c) = name.chars().find(|c| matches!(c, ',' | '*') || c.is_control()) {
+    if let Some(c) = name
+        .chars()
+        .find(|c| matches!(c, ',' | '*') || c.is_control())
+    {
         return Err(format!(
             "server name '{name}' contains '{}', which is not allowed (',' separates servers, '*' gives a weight)",
             c.escape_default()
@@ -134,7 +139,9 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
         };
         validate_name(name)?;
         if out.iter().any(|s| s.name == name) {
-            return Err(format!("server name '{name}' appears twice; names must be unique"));
+            return Err(format!(
+                "server name '{name}' appears twice; names must be unique"
+            ));
         }
         out.push(ServerSpec {
             name: name.to_owned(),
@@ -153,7 +160,9 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
 impl Scenario {
     /// Builds a scenario from `name=value` pairs over the defaults. Unknown names, repeated
     /// names and bad values are errors that say what is allowed.
-    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<Scenario, String> {
+    pub fn from_pairs<'a>(
+        pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Result<Scenario, String> {
         let mut s = Scenario::default();
         let mut seen: Vec<&str> = Vec::new();
         for (name, value) in pairs {
@@ -164,7 +173,10 @@ impl Scenario {
             match name {
                 "algo" => {
                     s.algo = Algorithm::from_name(value).ok_or_else(|| {
-                        format!("unknown algorithm '{value}'; choose one of {}", Algorithm::names())
+                        format!(
+                            "unknown algorithm '{value}'; choose one of {}",
+                            Algorithm::names()
+                        )
                     })?
                 }
                 "hash" => {
@@ -178,7 +190,10 @@ impl Scenario {
                 "keys" => s.keys = KeySpec::parse(value).map_err(|e| e.to_string())?,
                 "seed" => {
                     s.seed = value.trim().parse().map_err(|_| {
-                        format!("seed '{value}' must be a whole number from 0 to {}", u64::MAX)
+                        format!(
+                            "seed '{value}' must be a whole number from 0 to {}",
+                            u64::MAX
+                        )
                     })?
                 }
                 "down" => {
@@ -202,7 +217,11 @@ impl Scenario {
 
     /// Checks the rules that involve more than one parameter.
     pub fn validate(&self) -> Result<(), String> {
-        if let Some(d) = self.down.iter().find(|d| !self.nodes.iter().any(|n| &n.name == *d)) {
+        if let Some(d) = self
+            .down
+            .iter()
+            .find(|d| !self.nodes.iter().any(|n| &n.name == *d))
+        {
             return Err(format!("down: '{d}' is not one of the servers"));
         }
         if self.hash == HashFn::Identity && self.algo == Algorithm::Rendezvous {
@@ -221,7 +240,10 @@ impl Scenario {
                     "{total} virtual nodes in all is more than the limit of {MAX_TOTAL_VNODES}; lower vnodes or weights"
                 ));
             }
-            let many = self.nodes.iter().any(|n| weighted_vnodes(self.vnodes, n.weight) > 1);
+            let many = self
+                .nodes
+                .iter()
+                .any(|n| weighted_vnodes(self.vnodes, n.weight) > 1);
             if many && !self.label.has_index() {
                 return Err(format!(
                     "label '{}' has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
@@ -325,15 +347,25 @@ mod tests {
         ])
         .unwrap();
         let q = s.to_query();
-        assert_eq!(q, "algo=slots&nodes=127.1.1.1%23A,B*2.5&keys=list:x,y&down=B");
+        assert_eq!(
+            q,
+            "algo=slots&nodes=127.1.1.1%23A,B*2.5&keys=list:x,y&down=B"
+        );
         let pairs: Vec<(String, String)> = q
             .split('&')
             .map(|kv| {
                 let (k, v) = kv.split_once('=').unwrap();
-                (k.to_owned(), percent_encoding::percent_decode_str(v).decode_utf8().unwrap().into_owned())
+                (
+                    k.to_owned(),
+                    percent_encoding::percent_decode_str(v)
+                        .decode_utf8()
+                        .unwrap()
+                        .into_owned(),
+                )
             })
             .collect();
-        let again = Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).unwrap();
+        let again =
+            Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).unwrap();
         assert_eq!(again, s);
     }
 
@@ -353,7 +385,10 @@ mod tests {
             (vec![("seed", "-1")], "whole number"),
             (vec![("colour", "red")], "unknown parameter"),
             (vec![("algo", "ring"), ("algo", "modn")], "twice"),
-            (vec![("algo", "rendezvous"), ("hash", "identity")], "identity"),
+            (
+                vec![("algo", "rendezvous"), ("hash", "identity")],
+                "identity",
+            ),
         ] {
             let err = Scenario::from_pairs(pairs.clone()).unwrap_err();
             assert!(err.contains(needle), "{pairs:?}: {err}");

@@ -5,14 +5,19 @@
 //! whose owner changed are diffed from the two rings' boundary points, and only the keys
 //! inside those arcs are visited — O(changed points · log keys + moved keys). The other
 //! algorithms are per-key functions and are recomputed key by key.
+//!
+//! The key layout is shared (`Arc`) between clones, so the page's reducer can keep the
+//! previous state for comparison at the cost of copying only the owners (2 bytes a key).
+
+use std::sync::Arc;
 
 use super::hash::HashFn;
 use super::keys::{KeySet, KeySpec};
-use super::placement::{build_placement, key_position, Algorithm, LabelTemplate, LiveServer, Placement};
-use super::ring::{ArcChange, Ring, ServerId, NO_OWNER};
-use super::scenario::{
-    parse_vnodes, validate_name, Scenario, ServerSpec, MAX_SERVERS,
+use super::placement::{
+    build_placement, key_position, Algorithm, LabelTemplate, LiveServer, Placement,
 };
+use super::ring::{ArcChange, Ring, ServerId, NO_OWNER};
+use super::scenario::{parse_vnodes, validate_name, Scenario, ServerSpec, MAX_SERVERS};
 use super::slots::SlotTable;
 use super::stats::Stats;
 
@@ -170,7 +175,7 @@ pub struct Simulation {
     servers: Vec<Server>,
     slot_table: Option<SlotTable>,
     ring: Option<Ring>,
-    keys: KeySet,
+    keys: Arc<KeySet>,
     owners: Vec<ServerId>,
     counts: Vec<u64>,
 }
@@ -200,7 +205,7 @@ impl Simulation {
             servers,
             slot_table: None,
             ring: None,
-            keys: KeySet::default(),
+            keys: Arc::default(),
             owners: Vec::new(),
             counts: Vec::new(),
         };
@@ -321,7 +326,12 @@ impl Simulation {
 
     /// Each server's share of the ring (for `ring` and `slots`), indexed by server id.
     pub fn ring_shares(&self) -> Option<Vec<f64>> {
-        let slots = self.servers.iter().map(|s| usize::from(s.id) + 1).max().unwrap_or(0);
+        let slots = self
+            .servers
+            .iter()
+            .map(|s| usize::from(s.id) + 1)
+            .max()
+            .unwrap_or(0);
         self.ring.as_ref().map(|r| r.shares(slots))
     }
 
@@ -395,8 +405,10 @@ impl Simulation {
 
     fn rebuild_keys(&mut self) -> Result<(), String> {
         let (algo, hash) = (self.algo, self.hash);
-        self.keys = KeySet::build(&self.key_spec, self.seed, |k| key_position(algo, hash, k))
-            .map_err(|e| format!("keys: {e}"))?;
+        self.keys = Arc::new(
+            KeySet::build(&self.key_spec, self.seed, |k| key_position(algo, hash, k))
+                .map_err(|e| format!("keys: {e}"))?,
+        );
         Ok(())
     }
 
@@ -412,7 +424,7 @@ impl Simulation {
             servers: self.servers.clone(),
             slot_table: self.slot_table.clone(),
             ring: None,
-            keys: KeySet::default(),
+            keys: Arc::default(),
             owners: Vec::new(),
             counts: Vec::new(),
         }
@@ -429,10 +441,16 @@ impl Simulation {
     }
 
     fn find(&self, name: &str) -> Result<usize, String> {
-        self.servers.iter().position(|s| s.name == name).ok_or_else(|| {
-            let names: Vec<&str> = self.servers.iter().map(|s| s.name.as_str()).collect();
-            format!("there is no server '{name}'; the servers are {}", names.join(", "))
-        })
+        self.servers
+            .iter()
+            .position(|s| s.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.servers.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "there is no server '{name}'; the servers are {}",
+                    names.join(", ")
+                )
+            })
     }
 
     fn weight_share(&self, id: ServerId) -> Option<f64> {
@@ -448,10 +466,14 @@ impl Simulation {
             Change::Add { name, weight } => {
                 validate_name(name)?;
                 if self.servers.iter().any(|s| &s.name == name) {
-                    return Err(format!("a server named '{name}' already exists; names must be unique"));
+                    return Err(format!(
+                        "a server named '{name}' already exists; names must be unique"
+                    ));
                 }
                 if self.servers.len() >= MAX_SERVERS {
-                    return Err(format!("there are already {MAX_SERVERS} servers, the limit"));
+                    return Err(format!(
+                        "there are already {MAX_SERVERS} servers, the limit"
+                    ));
                 }
                 let id = (0..NO_OWNER)
                     .find(|id| !self.servers.iter().any(|s| s.id == *id))
@@ -470,7 +492,11 @@ impl Simulation {
             Change::Remove(name) => {
                 let i = self.find(name)?;
                 let id = self.servers[i].id;
-                ideal = if self.servers[i].up { now.weight_share(id) } else { Some(0.0) };
+                ideal = if self.servers[i].up {
+                    now.weight_share(id)
+                } else {
+                    Some(0.0)
+                };
                 self.servers.remove(i);
                 if let Some(t) = &mut self.slot_table {
                     t.rebalance(&slot_weights(&self.servers));

@@ -150,7 +150,10 @@ mod tests {
     #[test]
     fn create_matches_redis_cli_for_three_masters() {
         let t = SlotTable::create(&[(0, 1.0), (1, 1.0), (2, 1.0)]);
-        assert_eq!(t.ranges(), vec![(0, 5460, 0), (5461, 10922, 1), (10923, 16383, 2)]);
+        assert_eq!(
+            t.ranges(),
+            vec![(0, 5460, 0), (5461, 10922, 1), (10923, 16383, 2)]
+        );
     }
 
     #[test]
@@ -176,6 +179,9 @@ mod tests {
         assert!((0..SLOTS as u16).all(|s| before.owner(s) == 2 || t.owner(s) == before.owner(s)));
         let counts: Vec<usize> = [0, 1, 3].iter().map(|&id| t.count(id)).collect();
         assert_eq!(counts.iter().sum::<usize>(), SLOTS);
-        assert!(counts.iter().all(|&c| (5461..=5462).contains(&c)), "{counts:?}");
+        assert!(
+            counts.iter().all(|&c| (5461..=5462).contains(&c)),
+            "{counts:?}"
+        );
     }
 }
