@@ -1,0 +1,53 @@
+# hashring-lab: every target installs what is missing first (tools/setup.sh), then runs.
+#   make serve   build and serve the app on http://127.0.0.1:8080
+#   make build   release build into dist/, then print the gzip size of wasm + js
+#   make test    fmt, clippy, native tests, wasm build, browser tests, end-to-end tests
+#   make bench   criterion benchmarks (native) and the in-browser page measurement
+SHELL := /bin/bash
+.SHELLFLAGS := -eu -o pipefail -c
+export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+WASM_ENV := source target/tools/wasm.env &&
+CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
+
+.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e
+
+setup-build:
+	@bash tools/setup.sh build
+
+setup-test:
+	@bash tools/setup.sh test
+
+dist:
+	$(WASM_ENV) trunk build --release
+	@bash tools/size.sh dist
+
+build: setup-build dist
+
+serve: setup-build
+	$(WASM_ENV) trunk serve --release --address 127.0.0.1 --port 8080
+
+lint:
+	cargo fmt --check
+	cargo clippy --all-targets -- -D warnings
+	$(WASM_ENV) cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+test-native:
+	cargo test
+
+test-browser:
+	$(WASM_ENV) CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test browser
+
+test-e2e:
+	node --test tests/e2e/
+
+test: setup-test
+	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-native
+	$(MAKE) --no-print-directory dist
+	$(MAKE) --no-print-directory test-browser
+	$(MAKE) --no-print-directory test-e2e
+
+bench: setup-test
+	cargo bench --bench engine
+	$(MAKE) --no-print-directory dist
+	node tests/perf/measure.mjs

@@ -1,0 +1,98 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): the app mounts into a page,
+//! paints the ring, and shows the scenario's numbers; render geometry holds in wasm too.
+#![cfg(target_arch = "wasm32")]
+
+use gloo_timers::future::TimeoutFuture;
+use hashring_lab::render::{circular_distance, RingGeometry};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::HtmlCanvasElement;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Polls `condition` every animation-ish tick until it holds (at most ~5 s).
+async fn wait_until(mut condition: impl FnMut() -> bool) -> bool {
+    for _ in 0..250 {
+        if condition() {
+            return true;
+        }
+        TimeoutFuture::new(20).await;
+    }
+    condition()
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+fn painted_pixels(canvas: &HtmlCanvasElement) -> usize {
+    let ctx: web_sys::CanvasRenderingContext2d = canvas
+        .get_context("2d")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let data = ctx
+        .get_image_data(
+            0.0,
+            0.0,
+            f64::from(canvas.width()),
+            f64::from(canvas.height()),
+        )
+        .unwrap()
+        .data();
+    let (r0, g0, b0) = (data[0], data[1], data[2]);
+    data.chunks_exact(4)
+        .filter(|p| {
+            p[0].abs_diff(r0) as u32 + p[1].abs_diff(g0) as u32 + p[2].abs_diff(b0) as u32 > 30
+        })
+        .count()
+}
+
+#[wasm_bindgen_test]
+async fn app_mounts_paints_the_ring_and_lists_every_key() {
+    let root = document().create_element("div").unwrap();
+    root.set_attribute("style", "width:800px").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<hashring_lab::ui::App>::with_root(root.clone()).render();
+
+    let canvas = || {
+        root.query_selector("canvas.ring")
+            .unwrap()
+            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+    };
+    assert!(
+        wait_until(|| canvas().is_some_and(|c| c.width() > 0 && painted_pixels(&c) > 5_000)).await,
+        "ring not painted"
+    );
+
+    let rows = root.query_selector_all("table.counts tbody tr").unwrap();
+    assert_eq!(rows.length(), 4, "four servers in the default scenario");
+    let total: u64 = (0..rows.length())
+        .map(|i| {
+            let row: web_sys::Element = rows.item(i).unwrap().dyn_into().unwrap();
+            row.query_selector("td.count")
+                .unwrap()
+                .unwrap()
+                .text_content()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        })
+        .sum();
+    assert_eq!(total, 1000, "counts sum to the default 1,000 keys");
+}
+
+#[wasm_bindgen_test]
+fn geometry_round_trips_in_wasm() {
+    let g = RingGeometry::fit(600.0, 600.0);
+    for p in [0u32, 1 << 30, 1 << 31, 3 << 30, 0x1234_5678] {
+        let (x, y) = g.point(p, g.radius);
+        let (back, r) = g.position_at(x, y);
+        assert!(circular_distance(back, p) < 4096, "{p} -> {back}");
+        assert!((r - g.radius).abs() < 1e-6);
+    }
+    // 0 is at 12 o'clock: straight above the centre.
+    let (x, y) = g.point(0, 100.0);
+    assert!((x - g.cx).abs() < 1e-9 && (y - (g.cy - 100.0)).abs() < 1e-9);
+}

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs what hashring-lab needs and is missing; says what it installs; fails with the
+# name of the missing piece. Idempotent: a few seconds when everything is present.
+#   tools/setup.sh build   the wasm toolchain, Trunk, wasm-bindgen CLI, wasm-opt (npm binaryen)
+#   tools/setup.sh test    the above plus Chromium + ChromeDriver and Playwright (npm)
+# Versions are pinned in tools/versions.env (npm ones in package.json / package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# shellcheck source=versions.env
+source tools/versions.env
+mode=${1:-test}
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+mkdir -p target/tools
+WASM_ENV=target/tools/wasm.env
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: ERROR: %s\n' "$*" >&2; exit 1; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "need root (or sudo) to run: $*"; fi; }
+apt_updated=
+apt_install() {
+  command -v apt-get >/dev/null || die "apt-get not found; install these packages by hand: $*"
+  if [ -z "$apt_updated" ]; then say "apt-get update"; as_root apt-get update -qq || die "apt-get update failed"; apt_updated=1; fi
+  say "installing Debian packages: $*"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null || die "apt-get install $* failed"
+}
+
+command -v cargo >/dev/null || die "cargo not found: install Rust with rustup (https://rustup.rs) first"
+command -v python3 >/dev/null || apt_install python3
+command -v node >/dev/null && command -v npm >/dev/null || apt_install nodejs npm
+for c in rustfmt clippy; do
+  if ! cargo "${c/rustfmt/fmt}" --version >/dev/null 2>&1; then say "adding rustup component $c"; rustup component add "$c" || die "rustup component add $c failed"; fi
+done
+
+# 1. The wasm32 standard library: rustup's target, or Debian's std source + build-std.
+if [ ! -s "$WASM_ENV" ] || ! grep -q . "$WASM_ENV"; then
+  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    echo "# rustup's wasm32-unknown-unknown target is installed; nothing to set" > "$WASM_ENV"
+  else
+    say "adding the wasm32-unknown-unknown target (rustup)"
+    if timeout 180 rustup target add wasm32-unknown-unknown; then
+      echo "# rustup's wasm32-unknown-unknown target is installed; nothing to set" > "$WASM_ENV"
+    else
+      say "rustup could not fetch the target; falling back to Debian's rustc-web + build-std"
+      apt_install rustc-web cargo-web rust-web-src rust-web-llvm lld-22
+      rustup toolchain list | grep -q '^debian-web' || rustup toolchain link debian-web /usr
+      cat > "$WASM_ENV" <<'ENV'
+export RUSTUP_TOOLCHAIN=debian-web RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort
+ENV
+      (source "$WASM_ENV" && cargo fetch --target wasm32-unknown-unknown) || die "cargo fetch for build-std failed"
+    fi
+  fi
+fi
+
+# 2. Trunk and the wasm-bindgen CLI, at the pinned versions.
+lock_bindgen=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock 2>/dev/null || true)
+[ -z "$lock_bindgen" ] || [ "$lock_bindgen" = "$WASM_BINDGEN_VERSION" ] || die "Cargo.lock has wasm-bindgen $lock_bindgen but tools/versions.env pins $WASM_BINDGEN_VERSION"
+grep -q "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml || die "Trunk.toml [tools] wasm_bindgen must be \"$WASM_BINDGEN_VERSION\" (tools/versions.env)"
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (cargo install, ~6 minutes)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version || die "cargo install trunk $TRUNK_VERSION failed"
+fi
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, ~2 minutes)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+fi
+
+# 3. npm tools: binaryen (wasm-opt) and playwright-core, exactly as package-lock.json says.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (binaryen, playwright-core) with npm ci"
+  npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
+fi
+
+# 4. For tests: Debian's Chromium and ChromeDriver (Playwright and wasm-bindgen-test drive them).
+if [ "$mode" = test ]; then
+  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
+    apt_install chromium chromium-driver
+  fi
+  if [ "$(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9]*' | head -1)" != "$(/usr/bin/chromedriver --version 2>/dev/null | grep -o '[0-9]*' | head -1)" ]; then
+    die "chromium and chromedriver major versions differ; run: apt-get install --only-upgrade chromium chromium-driver"
+  fi
+fi
+say "ok ($mode tools present)"
