@@ -1,0 +1,331 @@
+//! Engine behaviour: readable identity-hash fixtures (after groupcache's consistenthash
+//! tests) and properties checked by proptest over random clusters and change sequences.
+
+use hashring_lab::engine::placement::Algorithm;
+use hashring_lab::engine::ring::{ArcChange, ServerId, NO_OWNER};
+use hashring_lab::engine::scenario::Scenario;
+use hashring_lab::engine::sim::{Change, Simulation};
+use proptest::prelude::*;
+
+fn sim(pairs: &[(&str, &str)]) -> Simulation {
+    Simulation::new(&Scenario::from_pairs(pairs.iter().copied()).unwrap()).unwrap()
+}
+
+/// Owner name of each key, by key name.
+fn owners_by_key(s: &Simulation) -> Vec<(String, String)> {
+    let mut v: Vec<(String, String)> = s
+        .keys()
+        .ids
+        .iter()
+        .zip(s.owners())
+        .map(|(&id, &o)| {
+            (
+                s.key_name(id),
+                s.server(o).map_or("-".into(), |x| x.name.clone()),
+            )
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+fn owner(s: &Simulation, key: &str) -> String {
+    let (_, o) = s.lookup(key).unwrap();
+    s.server(o).unwrap().name.clone()
+}
+
+/// Servers "1", "2", "3" with vnodes at 10,11,12 / 20,21,22 / 30,31,32.
+fn fixture() -> Simulation {
+    sim(&[
+        ("hash", "identity"),
+        ("nodes", "1,2,3"),
+        ("vnodes", "3"),
+        ("label", "{node}{i}"),
+        ("keys", "list:5,10,11,15,25,35,41,1000"),
+    ])
+}
+
+#[test]
+fn identity_fixture_owners_are_readable() {
+    let s = fixture();
+    let positions: Vec<u32> = s
+        .ring()
+        .unwrap()
+        .points()
+        .iter()
+        .map(|p| p.position)
+        .collect();
+    assert_eq!(positions, [10, 11, 12, 20, 21, 22, 30, 31, 32]);
+    for (key, expected) in [
+        ("5", "1"),
+        ("10", "1"),
+        ("11", "1"),
+        ("15", "2"),
+        ("25", "3"),
+        ("35", "1"),
+        ("41", "1"),
+        ("1000", "1"),
+    ] {
+        assert_eq!(owner(&s, key), expected, "key {key}");
+    }
+}
+
+#[test]
+fn adding_server_4_moves_exactly_the_wrapping_keys_35_and_41() {
+    let mut s = fixture();
+    let m = s
+        .apply(&Change::Add {
+            name: "4".into(),
+            weight: 1.0,
+        })
+        .unwrap();
+    assert_eq!(m.moved, 2);
+    let moved: Vec<String> = m
+        .moved_places
+        .iter()
+        .map(|&p| s.key_name(s.keys().ids[p as usize]))
+        .collect();
+    assert_eq!(moved, ["35", "41"]);
+    // The changed arc: (32, 42] went from server "1" (id 0) to "4" (id 3).
+    assert_eq!(
+        m.arcs,
+        vec![ArcChange {
+            after: 32,
+            upto: 42,
+            from: 0,
+            to: 3
+        }]
+    );
+    assert_eq!(m.ideal_fraction, Some(0.25));
+}
+
+#[test]
+fn removing_server_2_moves_only_key_15_to_server_3() {
+    let mut s = fixture();
+    let m = s.apply(&Change::Remove("2".into())).unwrap();
+    assert_eq!(m.moved, 1);
+    assert_eq!(owner(&s, "15"), "3");
+    assert_eq!(m.flows.len(), 1);
+    assert_eq!((m.flows[0].from, m.flows[0].to, m.flows[0].keys), (1, 2, 1));
+}
+
+#[test]
+fn fail_and_recover_round_trip_to_the_same_owners() {
+    let mut s = fixture();
+    let before = owners_by_key(&s);
+    let failed = s.apply(&Change::Fail("1".into())).unwrap();
+    assert_eq!(failed.moved, 6, "server 1 owned 6 of the 8 keys");
+    assert_eq!(s.count(0), 0, "a down server owns nothing");
+    let back = s.apply(&Change::Recover("1".into())).unwrap();
+    assert_eq!(back.moved, 6);
+    assert_eq!(owners_by_key(&s), before);
+}
+
+#[test]
+fn everything_down_means_nobody_owns_a_key() {
+    let mut s = sim(&[("nodes", "A"), ("keys", "0..10")]);
+    s.apply(&Change::Fail("A".into())).unwrap();
+    assert!(s.owners().iter().all(|&o| o == NO_OWNER));
+    assert_eq!(s.stats().servers, 0);
+}
+
+#[test]
+fn errors_keep_the_state() {
+    let mut s = fixture();
+    let before = owners_by_key(&s);
+    for (change, needle) in [
+        (Change::Remove("9".into()), "there is no server '9'"),
+        (
+            Change::Add {
+                name: "1".into(),
+                weight: 1.0,
+            },
+            "already exists",
+        ),
+        (
+            Change::Add {
+                name: "".into(),
+                weight: 1.0,
+            },
+            "must not be empty",
+        ),
+        (Change::Recover("1".into()), "not down"),
+        (
+            Change::Add {
+                name: "x".into(),
+                weight: 1.0,
+            },
+            "identity hash needs decimal integer keys",
+        ),
+    ] {
+        let err = s.apply(&change).unwrap_err();
+        assert!(err.contains(needle), "{change:?}: {err}");
+        assert_eq!(owners_by_key(&s), before);
+    }
+}
+
+#[test]
+fn slots_add_moves_a_quarter_of_keys_to_the_new_master() {
+    let mut s = sim(&[
+        ("algo", "slots"),
+        ("nodes", "A,B,C"),
+        ("keys", "key-{i}:0..20000"),
+    ]);
+    let m = s
+        .apply(&Change::Add {
+            name: "D".into(),
+            weight: 1.0,
+        })
+        .unwrap();
+    assert!(m.flows.iter().all(|f| f.to == 3));
+    assert_eq!(s.slot_table().unwrap().count(3), 4096);
+    assert!(
+        (m.moved_fraction() - 0.25).abs() < 0.03,
+        "{}",
+        m.moved_fraction()
+    );
+}
+
+#[test]
+fn weights_scale_ring_share() {
+    let s = sim(&[
+        ("nodes", "A,B*3"),
+        ("vnodes", "200"),
+        ("keys", "key-{i}:0..40000"),
+    ]);
+    let shares = s.ring_shares().unwrap();
+    assert!((shares[1] / shares[0] - 3.0).abs() < 0.6, "{shares:?}");
+}
+
+#[test]
+fn memory_per_key_is_at_most_24_bytes() {
+    let s = sim(&[("keys", "key-{i}:0..1000000")]);
+    let k = s.keys();
+    let bytes = k.positions.capacity() * 4
+        + k.ids.capacity() * 4
+        + s.owners().len() * std::mem::size_of::<ServerId>();
+    let per_key = bytes as f64 / 1_000_000.0;
+    assert!(per_key <= 24.0, "{per_key} bytes/key");
+    assert_eq!(per_key, 10.0, "4 (position) + 4 (index) + 2 (owner)");
+}
+
+fn scenario_strategy(algos: &'static [&'static str]) -> impl Strategy<Value = Scenario> {
+    (
+        1usize..7,
+        1u32..24,
+        50u64..400,
+        any::<u64>(),
+        prop::sample::select(algos),
+    )
+        .prop_map(|(n, vnodes, keys, seed, algo)| {
+            let nodes: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+            let (nodes, vnodes, keys, seed) = (
+                nodes.join(","),
+                vnodes.to_string(),
+                format!("random:{keys}"),
+                seed.to_string(),
+            );
+            Scenario::from_pairs([
+                ("algo", algo),
+                ("nodes", &nodes),
+                ("vnodes", &vnodes),
+                ("keys", &keys),
+                ("seed", &seed),
+            ])
+            .unwrap()
+        })
+}
+
+const ALL: &[&str] = &["ring", "modn", "rendezvous", "carp", "slots"];
+const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots"];
+
+fn change_strategy() -> impl Strategy<Value = (u8, u8)> {
+    (0u8..6, 0u8..8)
+}
+
+fn to_change(s: &Simulation, (kind, pick): (u8, u8)) -> Option<Change> {
+    let servers = s.servers();
+    let target = servers
+        .get(usize::from(pick) % servers.len().max(1))
+        .map(|x| x.name.clone());
+    Some(match kind {
+        0 => Change::Add {
+            name: format!("n{pick}"),
+            weight: 1.0,
+        },
+        1 => Change::Remove(target?),
+        2 => Change::Fail(target?),
+        3 => Change::Recover(target?),
+        4 => Change::SetVnodes(u32::from(pick) + 1),
+        _ => Change::SetWeight(target?, f64::from(pick % 3) + 1.0),
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn adding_a_server_moves_keys_only_to_it(s in scenario_strategy(MONOTONE)) {
+        let mut sim = Simulation::new(&s).unwrap();
+        let m = sim.apply(&Change::Add { name: "new".into(), weight: 1.0 }).unwrap();
+        let new_id = sim.servers().last().unwrap().id;
+        prop_assert!(m.flows.iter().all(|f| f.to == new_id), "{:?}", m.flows);
+        prop_assert_eq!(m.moved, sim.count(new_id));
+    }
+
+    #[test]
+    fn removing_a_server_moves_only_its_keys(s in scenario_strategy(MONOTONE), pick in 0usize..8) {
+        let mut sim = Simulation::new(&s).unwrap();
+        let victim = sim.servers()[pick % sim.servers().len()].clone();
+        let had = sim.count(victim.id);
+        let m = sim.apply(&Change::Remove(victim.name.clone())).unwrap();
+        prop_assert!(m.flows.iter().all(|f| f.from == victim.id), "{:?}", m.flows);
+        prop_assert_eq!(m.moved, had);
+    }
+
+    #[test]
+    fn server_order_does_not_change_ownership(s in scenario_strategy(&["ring", "rendezvous", "carp"])) {
+        let mut reversed = s.clone();
+        reversed.nodes.reverse();
+        prop_assert_eq!(owners_by_key(&Simulation::new(&s).unwrap()), owners_by_key(&Simulation::new(&reversed).unwrap()));
+    }
+
+    #[test]
+    fn ring_lookup_equals_a_brute_force_scan(s in scenario_strategy(&["ring"]), probes in prop::collection::vec(any::<u32>(), 1..64)) {
+        let sim = Simulation::new(&s).unwrap();
+        let ring = sim.ring().unwrap();
+        for p in probes {
+            let brute = ring.points().iter().filter(|v| v.position >= p).min_by_key(|v| v.position)
+                .or_else(|| ring.points().iter().min_by_key(|v| v.position))
+                .map(|v| v.position);
+            prop_assert_eq!(ring.successor(p).map(|v| v.position), brute);
+        }
+    }
+
+    #[test]
+    fn incremental_equals_from_scratch(s in scenario_strategy(ALL), steps in prop::collection::vec(change_strategy(), 1..8)) {
+        let mut sim = Simulation::new(&s).unwrap();
+        for step in steps {
+            let Some(change) = to_change(&sim, step) else { continue };
+            let before = sim.clone();
+            match sim.apply(&change) {
+                Ok(m) => {
+                    // Counts always sum to the keys owned.
+                    let owned = sim.owners().iter().filter(|&&o| o != NO_OWNER).count() as u64;
+                    prop_assert_eq!(sim.servers().iter().map(|x| sim.count(x.id)).sum::<u64>(), owned);
+                    prop_assert_eq!(m.flows.iter().map(|f| f.keys).sum::<u64>(), m.moved);
+                }
+                Err(_) => prop_assert_eq!(owners_by_key(&sim), owners_by_key(&before)),
+            }
+            // Every key's owner equals a fresh lookup with the current placement.
+            let fresh = sim.placement().unwrap();
+            for (place, (&id, &pos)) in sim.keys().ids.iter().zip(&sim.keys().positions).enumerate() {
+                prop_assert_eq!(sim.owners()[place], fresh.owner(&sim.key_name(id), pos));
+            }
+            // The ring (history-free) also equals a simulation built from scratch.
+            if sim.algorithm() == Algorithm::Ring {
+                prop_assert_eq!(owners_by_key(&sim), owners_by_key(&Simulation::new(&sim.scenario()).unwrap()));
+            }
+        }
+    }
+}
