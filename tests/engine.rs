@@ -201,9 +201,8 @@ fn weights_scale_ring_share() {
 fn memory_per_key_is_at_most_24_bytes() {
     let s = sim(&[("keys", "key-{i}:0..1000000")]);
     let k = s.keys();
-    let bytes = k.positions.capacity() * 4
-        + k.ids.capacity() * 4
-        + s.owners().len() * std::mem::size_of::<ServerId>();
+    let bytes =
+        k.positions.capacity() * 4 + k.ids.capacity() * 4 + std::mem::size_of_val(s.owners());
     let per_key = bytes as f64 / 1_000_000.0;
     assert!(per_key <= 24.0, "{per_key} bytes/key");
     assert_eq!(per_key, 10.0, "4 (position) + 4 (index) + 2 (owner)");
