@@ -2,7 +2,7 @@
 //! tests) and properties checked by proptest over random clusters and change sequences.
 
 use hashring_lab::engine::placement::Algorithm;
-use hashring_lab::engine::ring::{ArcChange, ServerId, NO_OWNER};
+use hashring_lab::engine::ring::{ArcChange, NO_OWNER};
 use hashring_lab::engine::scenario::Scenario;
 use hashring_lab::engine::sim::{Change, Simulation};
 use proptest::prelude::*;
