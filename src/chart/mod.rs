@@ -64,7 +64,7 @@ pub fn draw_load_chart<DB: DrawingBackend>(
     let mut chart = ChartBuilder::on(area)
         .margin(8)
         .x_label_area_size(font_px * 2)
-        .y_label_area_size(font_px * 4)
+        .y_label_area_size(font_px * 5)
         .build_cartesian_2d((0..n - 1).into_segmented(), 0u64..y_max)?;
     let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
     chart

@@ -56,7 +56,7 @@ pub fn draw(ctx: &CanvasRenderingContext2d, width: f64, height: f64, state: &Pag
     }
     draw_keys(ctx, &g, band, state);
     draw_ticks(ctx, &g, band, font_px);
-    draw_server_labels(ctx, &g, band, font_px, state);
+    draw_server_labels(ctx, &g, band, font_px, width, state);
     draw_centre(ctx, &g, font_px, state);
 }
 
@@ -248,6 +248,7 @@ fn draw_server_labels(
     g: &RingGeometry,
     band: f64,
     font_px: f64,
+    width: f64,
     state: &PageState,
 ) {
     ctx.set_font(&format!("600 {font_px:.0}px system-ui, sans-serif"));
@@ -266,21 +267,26 @@ fn draw_server_labels(
         ctx.set_stroke_style_str(if server.up { "#ffffff" } else { &colour });
         ctx.stroke();
         let (lx, ly) = g.point(pos, g.radius + band * 2.6 + font_px);
-        let a = crate::render::angle_of(pos);
-        ctx.set_text_align(if a.sin() > 0.25 {
-            "left"
-        } else if a.sin() < -0.25 {
-            "right"
-        } else {
-            "center"
-        });
         let label = if server.up {
             server.name.clone()
         } else {
             format!("{} ✕", server.name)
         };
+        // Left-aligned at a start x chosen so the label hangs away from the ring on its
+        // side, then clamped so it never leaves the canvas.
+        let text_width = ctx.measure_text(&label).map_or(0.0, |m| m.width());
+        let side = crate::render::angle_of(pos).sin();
+        let start = if side > 0.25 {
+            lx
+        } else if side < -0.25 {
+            lx - text_width
+        } else {
+            lx - text_width / 2.0
+        };
+        let start = start.clamp(4.0, (width - text_width - 4.0).max(4.0));
+        ctx.set_text_align("left");
         ctx.set_fill_style_str(&colour);
-        let _ = ctx.fill_text(&label, lx, ly);
+        let _ = ctx.fill_text(&label, start, ly);
     }
 }
 
