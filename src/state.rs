@@ -209,38 +209,28 @@ pub fn summarize(change: &Change, m: &Movement, names: &[(ServerId, String)]) ->
     }
     s.push(')');
     if m.moved > 0 {
-        // Group by the side that has several servers: sources on add, targets on remove.
-        let sources: Vec<ServerId> = dedup(m.flows.iter().map(|f| f.from));
-        let targets: Vec<ServerId> = dedup(m.flows.iter().map(|f| f.to));
-        let parts: Vec<String> = if targets.len() == 1 && sources.len() > 1 {
-            let total = |id| {
-                m.flows
-                    .iter()
-                    .filter(|f| f.from == id)
-                    .map(|f| f.keys)
-                    .sum::<u64>()
-            };
-            let list: Vec<String> = sources
-                .iter()
-                .map(|&id| format!("{} {}", name(id), group_thousands(total(id))))
-                .collect();
-            vec![format!("from {}", list.join(", "))]
+        // Name the side that has several servers: sources on add, targets on remove.
+        let sources = dedup(m.flows.iter().map(|f| f.from));
+        let targets = dedup(m.flows.iter().map(|f| f.to));
+        let by_source = targets.len() == 1 && sources.len() > 1;
+        let (word, side) = if by_source {
+            ("from", sources)
         } else {
-            let total = |id| {
-                m.flows
-                    .iter()
-                    .filter(|f| f.to == id)
-                    .map(|f| f.keys)
-                    .sum::<u64>()
-            };
-            let list: Vec<String> = targets
-                .iter()
-                .map(|&id| format!("{} {}", name(id), group_thousands(total(id))))
-                .collect();
-            vec![format!("to {}", list.join(", "))]
+            ("to", targets)
         };
-        s.push_str(" — ");
-        s.push_str(&parts.join("; "));
+        let list: Vec<String> = side
+            .iter()
+            .map(|&id| {
+                let keys: u64 = m
+                    .flows
+                    .iter()
+                    .filter(|f| (if by_source { f.from } else { f.to }) == id)
+                    .map(|f| f.keys)
+                    .sum();
+                format!("{} {}", name(id), group_thousands(keys))
+            })
+            .collect();
+        s.push_str(&format!(" — {word} {}", list.join(", ")));
     }
     s
 }
