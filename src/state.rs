@@ -6,6 +6,8 @@
 //! last change (with its movement) for the summary line and the arc highlight.
 
 use crate::chart::group_thousands;
+use crate::engine::keys::KeySpec;
+use crate::engine::placement::Algorithm;
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{validate_name, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation};
@@ -23,6 +25,38 @@ pub enum Action {
     Load(Scenario),
     /// Dismiss the error message.
     DismissError,
+    /// Show a message about invalid input; nothing else changes.
+    Reject(String),
+    /// Replace the keys with `count` keys named by `pattern` (`{i}` is the number; empty
+    /// means plain integers), both as typed into the form.
+    SetKeys {
+        /// How many keys, as typed.
+        count: String,
+        /// The key name pattern, as typed.
+        pattern: String,
+    },
+    /// Reload the scenario with another seed for random keys, as typed.
+    SetSeed(String),
+    /// Look one key up, as typed.
+    Lookup(String),
+}
+
+/// The most keys the page holds (the command line takes more).
+pub const PAGE_MAX_KEYS: usize = 1_000_000;
+
+/// One looked-up key and how its owner was found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Lookup {
+    /// The key as typed.
+    pub key: String,
+    /// Its ring position.
+    pub position: u32,
+    /// Its owner.
+    pub owner: ServerId,
+    /// The position of the ring point that owns it (ring-shaped algorithms).
+    pub owner_point: Option<u32>,
+    /// One line saying how the owner was found.
+    pub explanation: String,
 }
 
 /// The last applied change, for the summary and highlights.
@@ -51,6 +85,8 @@ pub struct PageState {
     pub error: Option<String>,
     /// Bumped on every accepted action, so views can tell states apart cheaply.
     pub version: u64,
+    /// The last key lookup.
+    pub lookup: Option<Lookup>,
 }
 
 impl PartialEq for PageState {
@@ -62,11 +98,19 @@ impl PartialEq for PageState {
 impl PageState {
     /// The state for a scenario.
     pub fn new(scenario: &Scenario) -> Result<PageState, String> {
+        if scenario.keys.len() > PAGE_MAX_KEYS {
+            return Err(format!(
+                "keys: {} keys is more than the page's limit of {}; the command line takes up to 10,000,000",
+                group_thousands(scenario.keys.len() as u64),
+                group_thousands(PAGE_MAX_KEYS as u64)
+            ));
+        }
         Ok(PageState {
             sim: Simulation::new(scenario)?,
             last: None,
             error: None,
             version: 0,
+            lookup: None,
         })
     }
 
@@ -109,6 +153,38 @@ impl PageState {
                 }
                 Change::Add { name, weight: 1.0 }
             }
+            Action::Reject(message) => return self.rejected(message),
+            Action::SetKeys { count, pattern } => match keys_from_form(&count, &pattern) {
+                Ok(spec) => Change::SetKeys(spec),
+                Err(e) => return self.rejected(e),
+            },
+            Action::SetSeed(text) => {
+                let Ok(seed) = text.trim().parse::<u64>() else {
+                    return self.rejected(format!(
+                        "seed '{text}' must be a whole number from 0 to {}",
+                        u64::MAX
+                    ));
+                };
+                let mut scenario = self.sim.scenario();
+                scenario.seed = seed;
+                return self.reduce(Action::Load(scenario));
+            }
+            Action::Lookup(key) => {
+                let key = key.trim();
+                let mut next = self.clone();
+                if key.is_empty() {
+                    next.lookup = None;
+                    return next;
+                }
+                match explain_lookup(&self.sim, key) {
+                    Ok(found) => {
+                        next.lookup = Some(found);
+                        next.error = None;
+                    }
+                    Err(e) => next.error = Some(e),
+                }
+                return next;
+            }
             Action::RemoveLast => match self.sim.servers().last() {
                 Some(s) => Change::Remove(s.name.clone()),
                 None => return self.rejected("there is no server to remove".into()),
@@ -130,6 +206,10 @@ impl PageState {
                 });
                 next.error = None;
                 next.version += 1;
+                next.lookup = self
+                    .lookup
+                    .as_ref()
+                    .and_then(|l| explain_lookup(&next.sim, &l.key).ok());
                 next
             }
             Err(e) => self.rejected(e),
@@ -169,6 +249,112 @@ impl PageState {
                 .map_or(0, |c| c.1),
         )
     }
+}
+
+/// The key spec for the page's keys form: `count` keys named by `pattern`.
+pub fn keys_from_form(count: &str, pattern: &str) -> Result<KeySpec, String> {
+    let n: usize = count
+        .trim()
+        .replace(',', "")
+        .parse()
+        .ok()
+        .filter(|n| (1..=PAGE_MAX_KEYS).contains(n))
+        .ok_or_else(|| {
+            format!(
+                "key count '{count}' must be a whole number from 1 to {}",
+                group_thousands(PAGE_MAX_KEYS as u64)
+            )
+        })?;
+    let pattern = pattern.trim();
+    let text = if pattern.is_empty() {
+        format!("0..{n}")
+    } else {
+        format!("{pattern}:0..{n}")
+    };
+    KeySpec::parse(&text).map_err(|e| e.to_string())
+}
+
+/// Finds a key's owner and says how, in one line.
+pub fn explain_lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
+    let (position, owner) = sim.lookup(key)?;
+    let name = |id: ServerId| {
+        sim.server(id)
+            .map_or("nobody".to_owned(), |s| s.name.clone())
+    };
+    let mut owner_point = None;
+    let explanation = match sim.algorithm() {
+        Algorithm::Ring => {
+            let point = sim.ring().and_then(|r| r.successor(position).copied());
+            owner_point = point.map(|p| p.position);
+            match point {
+                Some(p) => format!(
+                    "{} of \"{key}\" = 0x{position:08x}; the first virtual node clockwise is {} at 0x{:08x} → server {}",
+                    sim.hash().name(),
+                    sim.label().render(&name(p.server), p.replica),
+                    p.position,
+                    name(p.server)
+                ),
+                None => format!("\"{key}\" hashes to 0x{position:08x}, but no server is up"),
+            }
+        }
+        Algorithm::Slots => {
+            let slot = crate::engine::hash::redis_slot(key);
+            let point = sim.ring().and_then(|r| r.successor(position).copied());
+            owner_point = point.map(|p| p.position);
+            let tag = crate::engine::hash::redis_hash_tag(key.as_bytes());
+            let tagged = if tag.len() < key.len() {
+                format!(" (hash tag \"{}\")", String::from_utf8_lossy(tag))
+            } else {
+                String::new()
+            };
+            let served = match sim.slot_table().map(|t| t.owner(slot)) {
+                Some(o) if o != owner => format!(
+                    "slot {slot}'s master {} is down, so it is served by {}",
+                    name(o),
+                    name(owner)
+                ),
+                _ => format!("slot {slot} is served by {}", name(owner)),
+            };
+            format!("CRC16(\"{key}\"){tagged} mod 16384 = slot {slot}; {served}")
+        }
+        Algorithm::ModN => {
+            let live: Vec<&str> = sim
+                .servers()
+                .iter()
+                .filter(|s| s.up)
+                .map(|s| s.name.as_str())
+                .collect();
+            format!(
+                "{} of \"{key}\" = {position}; {position} mod {} = {} → {}",
+                sim.hash().name(),
+                live.len(),
+                if live.is_empty() {
+                    0
+                } else {
+                    position as usize % live.len()
+                },
+                name(owner)
+            )
+        }
+        Algorithm::Rendezvous => format!(
+            "{} of (server + \"{key}\") is highest for {} → {}",
+            sim.hash().name(),
+            name(owner),
+            name(owner)
+        ),
+        Algorithm::Carp => format!(
+            "MD5(server + \"{key}\") is smallest for {} → {}",
+            name(owner),
+            name(owner)
+        ),
+    };
+    Ok(Lookup {
+        key: key.to_owned(),
+        position,
+        owner,
+        owner_point,
+        explanation,
+    })
 }
 
 fn percent(x: f64) -> String {
@@ -284,6 +470,53 @@ mod tests {
         assert_eq!(again.version, state.version);
         let bad = state.reduce(Action::AddServer("x,y".into()));
         assert!(bad.error.unwrap().contains("not allowed"));
+    }
+
+    #[test]
+    fn lookup_explains_the_first_vnode_clockwise() {
+        let state = seed000().reduce(Action::Lookup("42".into()));
+        let l = state.lookup.as_ref().unwrap();
+        let (pos, owner) = state.sim.lookup("42").unwrap();
+        assert_eq!((l.position, l.owner), (pos, owner));
+        assert!(
+            l.explanation.starts_with(&format!(
+                "murmur64a-seed of \"42\" = 0x{pos:08x}; the first virtual node clockwise is 127."
+            )),
+            "{}",
+            l.explanation
+        );
+        assert!(l.explanation.ends_with(&format!(
+            "→ server {}",
+            state.sim.server(owner).unwrap().name
+        )));
+        // The lookup follows the key through a change.
+        let after = state.reduce(Action::Apply(Change::Fail(
+            state.sim.server(owner).unwrap().name.clone(),
+        )));
+        assert_ne!(after.lookup.as_ref().unwrap().owner, owner);
+    }
+
+    #[test]
+    fn keys_form_validates_count_and_pattern() {
+        assert_eq!(
+            keys_from_form("1,000", "user:{i}").unwrap().to_string(),
+            "user:{i}:0..1000"
+        );
+        assert_eq!(keys_from_form("50", "").unwrap().to_string(), "0..50");
+        assert!(keys_from_form("0", "")
+            .unwrap_err()
+            .contains("from 1 to 1,000,000"));
+        assert!(keys_from_form("1000001", "")
+            .unwrap_err()
+            .contains("from 1 to 1,000,000"));
+        assert!(keys_from_form("10", "user").unwrap_err().contains("{i}"));
+        let state = seed000().reduce(Action::SetKeys {
+            count: "abc".into(),
+            pattern: String::new(),
+        });
+        assert!(state.error.unwrap().contains("key count 'abc'"));
+        let big = Scenario::from_pairs([("keys", "0..2000000")]).unwrap();
+        assert!(PageState::new(&big).err().unwrap().contains("page's limit"));
     }
 
     #[test]

@@ -39,6 +39,25 @@ pub const DARK: Theme = Theme {
     grid: RGBColor(0x2a, 0x32, 0x44),
 };
 
+/// How bar values are written on the y axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Whole counts, grouped in thousands.
+    Count,
+    /// Parts per million, written as percentages.
+    PartsPerMillion,
+}
+
+impl Unit {
+    /// The axis label for `v`.
+    pub fn format(self, v: u64) -> String {
+        match self {
+            Unit::Count => group_thousands(v),
+            Unit::PartsPerMillion => format!("{:.0}%", v as f64 / 10_000.0),
+        }
+    }
+}
+
 /// Draws keys per server with ghost bars for the previous counts and a mean line.
 pub fn draw_load_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
@@ -47,6 +66,20 @@ pub fn draw_load_chart<DB: DrawingBackend>(
     theme: Theme,
     font_px: u32,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    draw_bar_chart(area, bars, mean, Unit::Count, theme, font_px)
+}
+
+/// Draws one bar per server (in its colour), outlined ghosts for the previous values, and
+/// a dashed reference line (the mean, or the ideal share).
+pub fn draw_bar_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    bars: &[LoadBar],
+    reference: f64,
+    unit: Unit,
+    theme: Theme,
+    font_px: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    let mean = reference;
     area.fill(&theme.background)?;
     if bars.is_empty() {
         return Ok(());
@@ -83,7 +116,7 @@ pub fn draw_load_chart<DB: DrawingBackend>(
             _ => String::new(),
         })
         .y_labels(5)
-        .y_label_formatter(&|v| group_thousands(*v))
+        .y_label_formatter(&|v| unit.format(*v))
         .draw()?;
 
     chart.draw_series(
@@ -198,6 +231,17 @@ mod tests {
             draw_load_chart(&area, &bars()[..1], 120.0, DARK, 12).unwrap();
         }
         assert!(svg.contains("fill=\"#E69F00\""));
+    }
+
+    #[test]
+    fn shares_are_labelled_as_percentages() {
+        assert_eq!(Unit::PartsPerMillion.format(250_000), "25%");
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
+            draw_bar_chart(&area, &bars(), 100.0, Unit::PartsPerMillion, DARK, 12).unwrap();
+        }
+        assert!(svg.contains("\n0%\n"), "{svg}");
     }
 
     #[test]

@@ -48,6 +48,111 @@ impl RingGeometry {
     }
 }
 
+/// Zoom and pan over the fitted ring: screen = base × zoom + offset (CSS pixels).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// Magnification, 1 = the whole ring fits.
+    pub zoom: f64,
+    /// Horizontal offset in CSS pixels.
+    pub ox: f64,
+    /// Vertical offset in CSS pixels.
+    pub oy: f64,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Viewport {
+            zoom: 1.0,
+            ox: 0.0,
+            oy: 0.0,
+        }
+    }
+}
+
+impl Viewport {
+    /// The most magnification: enough to see single vnodes among 100 × 1000.
+    pub const MAX_ZOOM: f64 = 5000.0;
+
+    /// The ring geometry on screen.
+    pub fn apply(&self, base: RingGeometry) -> RingGeometry {
+        RingGeometry {
+            cx: base.cx * self.zoom + self.ox,
+            cy: base.cy * self.zoom + self.oy,
+            radius: base.radius * self.zoom,
+        }
+    }
+
+    /// Zooms by `factor` keeping the screen point (`sx`, `sy`) fixed.
+    pub fn zoom_at(&self, factor: f64, sx: f64, sy: f64) -> Viewport {
+        let zoom = (self.zoom * factor).clamp(1.0, Self::MAX_ZOOM);
+        let f = zoom / self.zoom;
+        let v = Viewport {
+            zoom,
+            ox: sx - (sx - self.ox) * f,
+            oy: sy - (sy - self.oy) * f,
+        };
+        if zoom == 1.0 {
+            Viewport::default()
+        } else {
+            v
+        }
+    }
+
+    /// Moves the picture by (`dx`, `dy`) CSS pixels.
+    pub fn pan(&self, dx: f64, dy: f64) -> Viewport {
+        if self.zoom == 1.0 {
+            return *self;
+        }
+        Viewport {
+            ox: self.ox + dx,
+            oy: self.oy + dy,
+            ..*self
+        }
+    }
+}
+
+/// The ring positions visible in a `width` × `height` canvas as a clockwise arc
+/// `(from, span)`; the whole ring when the centre is on screen.
+pub fn visible_arc(g: &RingGeometry, width: f64, height: f64) -> (u32, u64) {
+    let inside = g.cx >= 0.0 && g.cx <= width && g.cy >= 0.0 && g.cy <= height;
+    if inside {
+        return (0, 1 << 32);
+    }
+    // The rectangle seen from an outside centre subtends less than half a turn; its
+    // corners bound the visible angles.
+    let corners = [(0.0, 0.0), (width, 0.0), (0.0, height), (width, height)];
+    let angles: Vec<f64> = corners
+        .iter()
+        .map(|&(x, y)| (x - g.cx).atan2(-(y - g.cy)).rem_euclid(TAU))
+        .collect();
+    let reference = angles[0];
+    let rel: Vec<f64> = angles
+        .iter()
+        .map(|a| {
+            let d = (a - reference).rem_euclid(TAU);
+            if d > TAU / 2.0 {
+                d - TAU
+            } else {
+                d
+            }
+        })
+        .collect();
+    let lo = rel.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = rel.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    let from = position_of(reference + lo);
+    let span = ((hi - lo) / TAU * RING_SPAN).ceil() as u64 + 1;
+    (from, span.min(1 << 32))
+}
+
+/// Where a key walking clockwise from `from` to `to` is at time `t` in 0..=1
+/// (eased in and out).
+pub fn walk_position(from: u32, to: u32, t: f64) -> u32 {
+    let t = t.clamp(0.0, 1.0);
+    let eased = t * t * (3.0 - 2.0 * t);
+    let distance = f64::from(to.wrapping_sub(from));
+    from.wrapping_add((distance * eased) as u32)
+}
+
 /// The angle (radians clockwise from 12 o'clock) of a ring position.
 pub fn angle_of(position: u32) -> f64 {
     f64::from(position) / RING_SPAN * TAU
@@ -131,28 +236,26 @@ fn hsl_to_rgb(h: f64, s: f64, l: f64) -> (u8, u8, u8) {
     (to(r), to(g), to(b))
 }
 
-/// Keys per angular bin, with the owner holding most keys in each bin: the density band
-/// drawn instead of individual dots when there are too many keys to draw one by one.
+/// Keys per angular bin over the clockwise arc starting at `from` and `span` units long,
+/// with the owner of the bin's last key: the density band drawn instead of individual dots
+/// when there are too many keys to draw one by one. `positions` must be sorted.
 pub fn density_profile(
     positions: &[u32],
     owners: &[ServerId],
+    from: u32,
+    span: u64,
     bins: usize,
 ) -> Vec<(u32, ServerId)> {
     let mut out = vec![(0u32, NO_OWNER); bins.max(1)];
-    let bins = out.len();
-    let mut start = 0;
-    for (bin, slot) in out.iter_mut().enumerate() {
-        let end_pos = ((bin as u64 + 1) * (1u64 << 32) / bins as u64) as u64;
-        let end = start + positions[start..].partition_point(|&p| u64::from(p) < end_pos);
-        let count = (end - start) as u32;
-        // The owner of the bin is the owner of its middle key: owners are sorted runs.
-        let owner = if count > 0 {
-            owners[start + (end - start) / 2]
-        } else {
-            NO_OWNER
-        };
-        *slot = (count, owner);
-        start = end;
+    let bins = out.len() as u64;
+    let span = span.clamp(1, 1 << 32);
+    for (&p, &o) in positions.iter().zip(owners) {
+        let offset = u64::from(p.wrapping_sub(from));
+        if offset < span {
+            let slot = &mut out[(offset * bins / span) as usize];
+            slot.0 += 1;
+            slot.1 = o;
+        }
     }
     out
 }
@@ -211,11 +314,55 @@ mod tests {
     fn density_counts_every_key_once() {
         let positions = [0, 1, 1 << 31, u32::MAX];
         let owners = [0, 0, 1, 2];
-        let d = density_profile(&positions, &owners, 4);
+        let d = density_profile(&positions, &owners, 0, 1 << 32, 4);
         assert_eq!(d.iter().map(|b| b.0).sum::<u32>(), 4);
         assert_eq!(d[0], (2, 0));
         assert_eq!(d[2], (1, 1));
         assert_eq!(d[3], (1, 2));
+        // Only the arc asked for: the top half, two bins.
+        let half = density_profile(&positions, &owners, 1 << 31, 1 << 31, 2);
+        assert_eq!(half, vec![(1, 1), (1, 2)]);
+    }
+
+    #[test]
+    fn zoom_keeps_the_point_under_the_cursor() {
+        let base = RingGeometry::fit(400.0, 400.0);
+        let v = Viewport::default().zoom_at(8.0, 300.0, 50.0);
+        let before = base.position_at(300.0, 50.0);
+        let after = v.apply(base).position_at(300.0, 50.0);
+        assert!(circular_distance(before.0, after.0) < 1000);
+        assert!((after.1 - before.1 * 8.0).abs() < 1e-6);
+        assert_eq!(
+            v.zoom_at(1.0 / 8.0, 10.0, 10.0),
+            Viewport::default(),
+            "zooming back out resets"
+        );
+        assert_eq!(
+            Viewport::default().pan(5.0, 5.0),
+            Viewport::default(),
+            "no pan at 1x"
+        );
+    }
+
+    #[test]
+    fn visible_arc_narrows_when_zoomed() {
+        let base = RingGeometry::fit(400.0, 400.0);
+        assert_eq!(visible_arc(&base, 400.0, 400.0), (0, 1 << 32));
+        // Zoom hard on 12 o'clock: the visible arc straddles position 0.
+        let (x, y) = base.point(0, base.radius);
+        let g = Viewport::default().zoom_at(100.0, x, y).apply(base);
+        let (from, span) = visible_arc(&g, 400.0, 400.0);
+        assert!(span < (1 << 32) / 50, "{span}");
+        assert!(circular_distance(from.wrapping_add((span / 2) as u32), 0) < (span as u32));
+    }
+
+    #[test]
+    fn walking_goes_clockwise_and_arrives() {
+        assert_eq!(walk_position(100, 200, 0.0), 100);
+        assert_eq!(walk_position(100, 200, 1.0), 200);
+        assert_eq!(walk_position(100, 200, 0.5), 150);
+        // Across 2^32 -> 0, still clockwise (increasing, wrapping).
+        assert_eq!(walk_position(u32::MAX - 9, 10, 0.5), 0);
     }
 
     #[test]

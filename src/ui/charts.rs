@@ -1,0 +1,170 @@
+//! The chart components: keys per server (with ghosts of the previous counts) and each
+//! server's share of the ring against its ideal share. Each has its numbers in a table too.
+
+use plotters::prelude::IntoDrawingArea;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+use yew::prelude::*;
+
+use super::ViewProps;
+use crate::chart::{draw_bar_chart, group_thousands, LoadBar, Unit, DARK};
+use crate::render::server_rgb;
+
+/// Props of [`BarCanvas`].
+#[derive(Properties, PartialEq)]
+pub struct BarCanvasProps {
+    /// The bars.
+    pub bars: Vec<LoadBar>,
+    /// The dashed reference line.
+    pub reference: f64,
+    /// Count or share.
+    pub unit: Unit,
+    /// Accessible description.
+    pub label: AttrValue,
+    /// CSS class (sets the aspect ratio).
+    pub class: AttrValue,
+}
+
+/// A plotters bar chart on a HiDPI canvas.
+#[component]
+pub fn BarCanvas(props: &BarCanvasProps) -> Html {
+    let canvas = use_node_ref();
+    {
+        let canvas = canvas.clone();
+        use_effect_with(
+            (props.bars.clone(), props.reference.to_bits(), props.unit),
+            move |(bars, reference, unit)| {
+                if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
+                    let dpr = web_sys::window()
+                        .map_or(1.0, |w| w.device_pixel_ratio())
+                        .max(1.0);
+                    let width = f64::from(el.client_width()).max(200.0);
+                    let height = f64::from(el.client_height()).max(100.0);
+                    el.set_width((width * dpr) as u32);
+                    el.set_height((height * dpr) as u32);
+                    // plotters draws in backing-store pixels, so the font scales with dpr.
+                    if let Some(backend) = CanvasBackend::with_canvas_object(el) {
+                        let area = backend.into_drawing_area();
+                        let _ = draw_bar_chart(
+                            &area,
+                            bars,
+                            f64::from_bits(*reference),
+                            *unit,
+                            DARK,
+                            (12.0 * dpr) as u32,
+                        );
+                    }
+                }
+            },
+        );
+    }
+    html! { <canvas ref={canvas} class={props.class.clone()} role="img" aria-label={props.label.clone()} /> }
+}
+
+/// Keys per server, with the previous counts as ghosts, and the balance figures.
+#[component]
+pub fn LoadChart(props: &ViewProps) -> Html {
+    let state = &props.state;
+    let bars: Vec<LoadBar> = state
+        .sim
+        .servers()
+        .iter()
+        .map(|s| LoadBar {
+            label: s.name.clone(),
+            count: state.sim.count(s.id),
+            before: state.count_before(s.id),
+            rgb: server_rgb(s.id),
+        })
+        .collect();
+    let stats = state.sim.stats();
+    let (moved, ideal) = state
+        .last
+        .as_ref()
+        .map_or(("—".to_owned(), "—".to_owned()), |l| {
+            (
+                format!("{:.1}%", 100.0 * l.movement.moved_fraction()),
+                l.movement
+                    .ideal_fraction
+                    .map_or("—".into(), |i| format!("{:.1}%", 100.0 * i)),
+            )
+        });
+    html! {
+        <section class="card chart">
+            <h2>{"Load per server"}</h2>
+            <BarCanvas bars={bars} reference={stats.mean} unit={Unit::Count} class="load"
+                label="Bar chart of keys per server; outlines show the counts before the last change; the dashed line is the mean" />
+            <dl class="figures">
+                <div><dt>{"mean"}</dt><dd>{group_thousands(stats.mean.round() as u64)}</dd></div>
+                <div><dt>{"std dev"}</dt><dd class="stddev">{format!("{:.1}", stats.stddev)}</dd></div>
+                <div><dt>{"peak / mean"}</dt><dd>{format!("{:.3}", stats.peak_to_mean)}</dd></div>
+                <div><dt>{"moved (ideal)"}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>
+            </dl>
+        </section>
+    }
+}
+
+/// (name, share of the ring, ideal share, colour) for one server.
+type ShareRow = (String, f64, f64, (u8, u8, u8));
+
+/// Each server's share of the ring (vnode arcs or slot ranges) against its ideal share.
+#[component]
+pub fn ShareChart(props: &ViewProps) -> Html {
+    let sim = &props.state.sim;
+    let Some(shares) = sim.ring_shares() else {
+        return html! {
+            <section class="card chart">
+                <h2>{"Share of the ring"}</h2>
+                <p class="muted">{"This algorithm has no ring arcs: each key is placed on its own, so only the key counts above apply."}</p>
+            </section>
+        };
+    };
+    let total_weight: f64 = sim
+        .servers()
+        .iter()
+        .filter(|s| s.up)
+        .map(|s| s.weight)
+        .sum();
+    let rows: Vec<ShareRow> = sim
+        .servers()
+        .iter()
+        .map(|s| {
+            let share = shares.get(usize::from(s.id)).copied().unwrap_or(0.0);
+            let ideal = if s.up && total_weight > 0.0 {
+                s.weight / total_weight
+            } else {
+                0.0
+            };
+            (s.name.clone(), share, ideal, server_rgb(s.id))
+        })
+        .collect();
+    let bars: Vec<LoadBar> = rows
+        .iter()
+        .map(|(name, share, _, rgb)| LoadBar {
+            label: name.clone(),
+            count: (share * 1e6).round() as u64,
+            before: None,
+            rgb: *rgb,
+        })
+        .collect();
+    let mean_ideal = if rows.is_empty() {
+        0.0
+    } else {
+        1e6 / rows.iter().filter(|r| r.2 > 0.0).count().max(1) as f64
+    };
+    html! {
+        <section class="card chart">
+            <h2>{"Share of the ring"}</h2>
+            <BarCanvas bars={bars} reference={mean_ideal} unit={Unit::PartsPerMillion} class="share"
+                label="Bar chart of each server's share of the ring; the dashed line is an equal share" />
+            <table class="shares">
+                <caption>{"Ring share per server"}</caption>
+                <thead><tr><th scope="col">{"Server"}</th><th scope="col" class="num">{"Share"}</th><th scope="col" class="num">{"Ideal"}</th></tr></thead>
+                <tbody>
+                    { for rows.iter().map(|(name, share, ideal, _)| html! {
+                        <tr><th scope="row">{name.clone()}</th><td class="num">{format!("{:.2}%", share * 100.0)}</td><td class="num">{format!("{:.2}%", ideal * 100.0)}</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </section>
+    }
+}

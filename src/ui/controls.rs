@@ -1,0 +1,265 @@
+//! The control components: the server list (the "Keys per server" table with weight,
+//! vnodes, fail/recover and remove), the scenario settings, and the key lookup. Each reads
+//! the state and dispatches actions; validation lives in the reducer and the engine.
+
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+use super::ControlProps;
+use crate::chart::group_thousands;
+use crate::engine::hash::HashFn;
+use crate::engine::keys::KeySpec;
+use crate::engine::placement::{weighted_vnodes, Algorithm};
+use crate::engine::scenario::{parse_vnodes, parse_weight};
+use crate::engine::sim::Change;
+use crate::render::server_colour;
+use crate::state::Action;
+
+fn input_value(e: &Event) -> String {
+    e.target_unchecked_into::<HtmlInputElement>().value()
+}
+
+fn select_value(e: &Event) -> String {
+    e.target_unchecked_into::<HtmlSelectElement>().value()
+}
+
+/// Props of [`Swatch`].
+#[derive(Properties, PartialEq)]
+pub struct SwatchProps {
+    /// CSS colour.
+    pub colour: String,
+}
+
+/// A server's colour chip. Drawn as SVG (a `fill` attribute, not a `style`), so the page
+/// needs no inline styles under its Content-Security-Policy.
+#[component]
+pub fn Swatch(props: &SwatchProps) -> Html {
+    html! {
+        <svg class="swatch" viewBox="0 0 14 14" aria-hidden="true">
+            <rect width="14" height="14" rx="4" fill={props.colour.clone()} />
+        </svg>
+    }
+}
+
+/// Server list (the "Keys per server" table), add and remove.
+#[component]
+pub fn ServerControls(props: &ControlProps) -> Html {
+    let state = &props.state;
+    let sim = &state.sim;
+    let input = use_node_ref();
+    let total = sim.keys().len().max(1) as f64;
+    let is_ring = sim.algorithm() == Algorithm::Ring;
+    let add = {
+        let input = input.clone();
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let field = input.cast::<HtmlInputElement>();
+            let name = field.as_ref().map(|f| f.value()).unwrap_or_default();
+            on_action.emit(Action::AddServer(name));
+            if let Some(f) = field {
+                f.set_value("");
+            }
+        })
+    };
+    let rows = sim.servers().iter().map(|s| {
+        let count = sim.count(s.id);
+        let name = s.name.clone();
+        let remove = {
+            let name = name.clone();
+            props.on_action.reform(move |_| Action::Apply(Change::Remove(name.clone())))
+        };
+        let toggle = {
+            let (name, up) = (name.clone(), s.up);
+            props.on_action.reform(move |_| {
+                Action::Apply(if up { Change::Fail(name.clone()) } else { Change::Recover(name.clone()) })
+            })
+        };
+        let weight = {
+            let name = name.clone();
+            props.on_action.reform(move |e: Event| match parse_weight(&input_value(&e)) {
+                Ok(w) => Action::Apply(Change::SetWeight(name.clone(), w)),
+                Err(msg) => Action::Reject(msg),
+            })
+        };
+        html! {
+            <tr key={s.id.to_string()} class={classes!((!s.up).then_some("down"))}>
+                <td><Swatch colour={server_colour(s.id)} /></td>
+                <th scope="row" class="name">{name.clone()}{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
+                <td class="num"><input class="weight" type="number" min="0.1" max="100" step="0.5" value={s.weight.to_string()}
+                    aria-label={format!("Weight of {name}")} onchange={weight} /></td>
+                if is_ring { <td class="num vnodes">{weighted_vnodes(sim.vnodes(), s.weight)}</td> }
+                <td class="num count">{group_thousands(count)}</td>
+                <td class="num">{format!("{:.1}%", 100.0 * count as f64 / total)}</td>
+                <td class="actions">
+                    <button type="button" class="small" aria-label={format!("{} {name}", if s.up { "Fail" } else { "Recover" })}
+                        title={if s.up { "Fail: its keys go elsewhere until it recovers" } else { "Recover: it takes its keys back" }} onclick={toggle}>
+                        { if s.up { "fail" } else { "recover" } }
+                    </button>
+                    <button type="button" class="icon" title={format!("Remove {name}")} aria-label={format!("Remove {name}")} onclick={remove}>{"✕"}</button>
+                </td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="card servers">
+            <table class="counts">
+                <caption>{"Keys per server"}</caption>
+                <thead><tr>
+                    <th></th><th scope="col">{"Server"}</th><th scope="col" class="num">{"Weight"}</th>
+                    if is_ring { <th scope="col" class="num">{"Vnodes"}</th> }
+                    <th scope="col" class="num">{"Keys"}</th><th scope="col" class="num">{"Share"}</th><th></th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            <form class="add" onsubmit={add}>
+                <label for="new-server" class="visually-hidden">{"New server name"}</label>
+                <input id="new-server" ref={input} type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
+                <button type="submit" class="primary" title="Add server (A)">{"Add server"}</button>
+                <button type="button" title="Remove the last server (R)" onclick={props.on_action.reform(|_| Action::RemoveLast)}>{"Remove server"}</button>
+            </form>
+        </section>
+    }
+}
+
+/// Props of [`ScenarioControls`].
+#[derive(Properties, PartialEq)]
+pub struct ScenarioProps {
+    /// The page state and where actions go.
+    pub state: crate::state::PageState,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+    /// Whether the key stream plays.
+    pub playing: bool,
+    /// Toggle play/pause.
+    pub on_toggle_play: Callback<()>,
+    /// Animation speed.
+    pub speed: f64,
+    /// New animation speed.
+    pub on_speed: Callback<f64>,
+}
+
+/// Algorithm, hash, vnodes, keys, seed and animation settings.
+#[component]
+pub fn ScenarioControls(props: &ScenarioProps) -> Html {
+    let sim = &props.state.sim;
+    let on_algo =
+        props
+            .on_action
+            .reform(|e: Event| match Algorithm::from_name(&select_value(&e)) {
+                Some(a) => Action::Apply(Change::SetAlgorithm(a)),
+                None => Action::Reject("unknown algorithm".into()),
+            });
+    let on_hash = props
+        .on_action
+        .reform(|e: Event| match HashFn::from_name(&select_value(&e)) {
+            Some(h) => Action::Apply(Change::SetHash(h)),
+            None => Action::Reject("unknown hash".into()),
+        });
+    let on_vnodes = props
+        .on_action
+        .reform(|e: Event| match parse_vnodes(&input_value(&e)) {
+            Ok(v) => Action::Apply(Change::SetVnodes(v)),
+            Err(msg) => Action::Reject(msg),
+        });
+    let (count_ref, pattern_ref, seed_ref) = (use_node_ref(), use_node_ref(), use_node_ref());
+    let on_keys = {
+        let (count_ref, pattern_ref) = (count_ref.clone(), pattern_ref.clone());
+        props.on_action.reform(move |e: SubmitEvent| {
+            e.prevent_default();
+            let value = |r: &NodeRef| {
+                r.cast::<HtmlInputElement>()
+                    .map(|i| i.value())
+                    .unwrap_or_default()
+            };
+            Action::SetKeys {
+                count: value(&count_ref),
+                pattern: value(&pattern_ref),
+            }
+        })
+    };
+    let on_seed = props
+        .on_action
+        .reform(|e: Event| Action::SetSeed(input_value(&e)));
+    let pattern = match sim.key_spec() {
+        KeySpec::Range { pieces, .. } if pieces.iter().any(|p| !p.is_empty()) => pieces.join("{i}"),
+        _ => String::new(),
+    };
+    let on_speed = props
+        .on_speed
+        .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
+    let is_ring = sim.algorithm() == Algorithm::Ring;
+    html! {
+        <section class="card settings">
+            <h2>{"Scenario"}</h2>
+            <div class="grid">
+                <label for="algo">{"Algorithm"}</label>
+                <select id="algo" onchange={on_algo}>
+                    { for Algorithm::ALL.iter().map(|a| html! {
+                        <option value={a.name()} selected={*a == sim.algorithm()}>{super::algorithm_title(*a)}</option>
+                    }) }
+                </select>
+                <label for="hash">{"Hash"}</label>
+                <select id="hash" onchange={on_hash}>
+                    { for HashFn::ALL.iter().map(|h| html! {
+                        <option value={h.name()} selected={*h == sim.hash()}>{h.name()}</option>
+                    }) }
+                </select>
+                <label for="vnodes">{"Virtual nodes"}</label>
+                <div class="pair">
+                    <input id="vnodes-range" type="range" min="1" max="1000" value={sim.vnodes().to_string()} disabled={!is_ring}
+                        aria-label="Virtual nodes per server (slider)" onchange={on_vnodes.clone()} />
+                    <input id="vnodes" type="number" min="1" max="1000" value={sim.vnodes().to_string()} disabled={!is_ring} onchange={on_vnodes} />
+                </div>
+                <label for="key-count">{"Keys"}</label>
+                <form class="pair" onsubmit={on_keys}>
+                    <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={sim.keys().len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
+                    <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label="Key name pattern with {i}" />
+                    <button type="submit">{"Set"}</button>
+                </form>
+                <label for="seed">{"Seed"}</label>
+                <input id="seed" ref={seed_ref} type="number" min="0" value={sim.seed().to_string()} onchange={on_seed} />
+                <label for="speed">{"Animation"}</label>
+                <div class="pair">
+                    <button type="button" class="play" aria-pressed={props.playing.to_string()} title="Play or pause the walking keys (Space)"
+                        onclick={props.on_toggle_play.reform(|_| ())}>{ if props.playing { "❚❚ Pause" } else { "▶ Play" } }</button>
+                    <select id="speed" onchange={on_speed} aria-label="Animation speed">
+                        { for [0.25, 0.5, 1.0, 2.0, 4.0].iter().map(|s| html! {
+                            <option value={s.to_string()} selected={*s == props.speed}>{format!("{s}×")}</option>
+                        }) }
+                    </select>
+                </div>
+            </div>
+        </section>
+    }
+}
+
+/// Type a key; see where it hashes and which server owns it, and why.
+#[component]
+pub fn LookupBox(props: &ControlProps) -> Html {
+    let field = use_node_ref();
+    let on_submit = {
+        let field = field.clone();
+        props.on_action.reform(move |e: SubmitEvent| {
+            e.prevent_default();
+            Action::Lookup(
+                field
+                    .cast::<HtmlInputElement>()
+                    .map(|i| i.value())
+                    .unwrap_or_default(),
+            )
+        })
+    };
+    html! {
+        <section class="card lookup">
+            <form class="add" onsubmit={on_submit}>
+                <label for="lookup-key" class="visually-hidden">{"Key to look up"}</label>
+                <input id="lookup-key" ref={field} type="text" maxlength="200" placeholder="Look up a key, e.g. user:42" autocomplete="off" />
+                <button type="submit">{"Look up"}</button>
+            </form>
+            if let Some(l) = &props.state.lookup {
+                <p class="explain" aria-live="polite">{l.explanation.clone()}</p>
+            }
+        </section>
+    }
+}
