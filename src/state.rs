@@ -91,7 +91,7 @@ pub struct PageState {
 
 impl PartialEq for PageState {
     fn eq(&self, other: &Self) -> bool {
-        self.version == other.version && self.error == other.error
+        self.version == other.version && self.error == other.error && self.lookup == other.lookup
     }
 }
 

@@ -43,7 +43,8 @@ impl RingGeometry {
     /// The ring position under a pixel and its distance from the centre.
     pub fn position_at(&self, x: f64, y: f64) -> (u32, f64) {
         let (dx, dy) = (x - self.cx, y - self.cy);
-        let angle = dx.atan2(-dy).rem_euclid(TAU);
+        // `0.0 - dy`, not `-dy`: at the centre, atan2(0, -0) would be π (6 o'clock).
+        let angle = dx.atan2(0.0 - dy).rem_euclid(TAU);
         (position_of(angle), dx.hypot(dy))
     }
 }
@@ -298,6 +299,12 @@ mod tests {
             assert!(circular_distance(back, p) < 2000, "{p} -> {back}");
             assert!((r - g.radius).abs() < 1e-6);
         }
+    }
+
+    #[test]
+    fn the_centre_reads_as_position_zero() {
+        let g = RingGeometry::fit(300.0, 300.0);
+        assert_eq!(g.position_at(150.0, 150.0), (0, 0.0));
     }
 
     #[test]

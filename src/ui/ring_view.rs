@@ -36,7 +36,7 @@ pub struct RingProps {
 
 /// Everything the animation loop needs, kept across renders.
 struct Renderer {
-    canvas: Option<HtmlCanvasElement>,
+    canvas: NodeRef,
     layer: Option<HtmlCanvasElement>,
     state: Option<PageState>,
     viewport: Viewport,
@@ -54,7 +54,7 @@ struct Renderer {
 impl Renderer {
     fn new() -> Renderer {
         Renderer {
-            canvas: None,
+            canvas: NodeRef::default(),
             layer: None,
             state: None,
             viewport: Viewport::default(),
@@ -82,6 +82,21 @@ impl Renderer {
         )
     }
 
+    /// Zooms by `factor` around the point of the ring nearest the view's centre (12 o'clock
+    /// when the centre is the ring's own), so the buttons and keys always zoom into the ring.
+    fn zoom_to_ring(&mut self, factor: f64) {
+        let (w, h, _) = self.size;
+        let (g, _) = self.geometry();
+        let (pos, _) = g.position_at(w / 2.0, h / 2.0);
+        let (x, y) = g.point(pos, g.radius);
+        let v = if factor == 0.0 {
+            Viewport::default()
+        } else {
+            self.viewport.zoom_at(factor, x, y)
+        };
+        self.set_view(v);
+    }
+
     fn set_view(&mut self, v: Viewport) {
         if v != self.viewport {
             self.viewport = v;
@@ -91,7 +106,10 @@ impl Renderer {
 
     /// One animation frame at time `now` (ms).
     fn frame(&mut self, now: f64) {
-        let (Some(canvas), Some(state)) = (self.canvas.clone(), self.state.clone()) else {
+        // Read the element every frame: the NodeRef follows it if yew ever replaces it.
+        let (Some(canvas), Some(state)) =
+            (self.canvas.cast::<HtmlCanvasElement>(), self.state.clone())
+        else {
             return;
         };
         let dpr = web_sys::window()
@@ -193,7 +211,7 @@ pub fn RingView(props: &RingProps) -> Html {
                 .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok());
             {
                 let mut r = renderer.borrow_mut();
-                r.canvas = canvas.clone();
+                r.canvas = canvas_ref.clone();
                 r.layer = layer;
             }
             let handle = Rc::new(RefCell::new(None));
@@ -282,16 +300,7 @@ pub fn RingView(props: &RingProps) -> Html {
 
     let zoom_by = |factor: f64| {
         let renderer = renderer.clone();
-        Callback::from(move |_: MouseEvent| {
-            let mut r = renderer.borrow_mut();
-            let (w, h, _) = r.size;
-            let v = if factor == 0.0 {
-                Viewport::default()
-            } else {
-                r.viewport.zoom_at(factor, w / 2.0, h / 2.0)
-            };
-            r.set_view(v);
-        })
+        Callback::from(move |_: MouseEvent| renderer.borrow_mut().zoom_to_ring(factor))
     };
     let on_down = {
         let renderer = renderer.clone();
@@ -359,14 +368,12 @@ pub fn RingView(props: &RingProps) -> Html {
         sim.servers().len(),
         sim.keys().len()
     );
-    let card = hover.as_ref().map(|(x, y, title, lines)| {
-        html! {
-            <div class="hover-card" role="tooltip" data-x={format!("{x:.0}")} data-y={format!("{y:.0}")}>
-                <strong>{title.clone()}</strong>
-                { for lines.iter().map(|l| html! { <div>{l.clone()}</div> }) }
-            </div>
-        }
-    });
+    // The card is always in the tree (hidden when empty) so the canvas beside it is never
+    // re-created by a change in the children's shape.
+    let (card_title, card_lines) = hover
+        .as_ref()
+        .map(|(_, _, t, l)| (t.clone(), l.clone()))
+        .unwrap_or_default();
     html! {
         <div class="ring-wrap">
             <canvas ref={canvas_ref} class="ring" role="img" aria-label={label}
@@ -377,7 +384,10 @@ pub fn RingView(props: &RingProps) -> Html {
                 <button type="button" title="Zoom out (−)" aria-label="Zoom out" onclick={zoom_by(0.5)}>{"−"}</button>
                 <button type="button" title="Reset zoom (0)" aria-label="Reset zoom" onclick={zoom_by(0.0)}>{"⟲"}</button>
             </div>
-            { for card }
+            <div class="hover-card" role="tooltip" hidden={hover.is_none()}>
+                <strong>{card_title}</strong>
+                { for card_lines.into_iter().map(|l| html! { <div>{l}</div> }) }
+            </div>
         </div>
     }
 }

@@ -62,10 +62,20 @@ export async function openBrowser({ width = 1400, height = 1000, scale = 1 } = {
   return { context, page, problems };
 }
 
+/**
+ * Saves a screenshot of the whole page. Playwright's fullPage capture can miss a canvas
+ * that is redrawn every frame, so the viewport is grown to the page instead, and the
+ * capture waits for two frames drawn at that size.
+ */
 export async function screenshot(page, name) {
   await mkdir(shots, { recursive: true });
   const file = path.join(shots, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  const viewport = page.viewportSize();
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  if (height > viewport.height) await page.setViewportSize({ width: viewport.width, height });
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  await page.screenshot({ path: file });
+  if (height > viewport.height) await page.setViewportSize(viewport);
   return file;
 }
 
@@ -78,7 +88,7 @@ export async function ready(page) {
 /** The "Keys per server" table as [{name, keys}]. */
 export async function tableCounts(page) {
   return page.$$eval('table.counts tbody tr', (rows) => rows.map((r) => ({
-    name: r.querySelector('th').textContent.trim(),
+    name: r.querySelector('th').childNodes[0].textContent.trim(),
     keys: Number(r.querySelector('td.count').textContent.replace(/,/g, '')),
   })));
 }

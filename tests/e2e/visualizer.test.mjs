@@ -1,0 +1,150 @@
+// The visualizer as a user drives it: movement numbers agree with the CLI, fail/recover,
+// mod-N's mass movement, zoom, hover, key lookup, invalid input, keyboard, URL sync.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, dist } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1100 }); });
+after(async () => { await browser?.context.close(); await server?.close(); });
+
+const root = path.resolve(dist, '..');
+function cli(args) {
+  const bin = path.join(root, 'target', 'debug', 'hashring-lab');
+  const out = existsSync(bin)
+    ? execFileSync(bin, args)
+    : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root });
+  return JSON.parse(out.toString());
+}
+const sum = (rows) => rows.reduce((a, r) => a + r.keys, 0);
+const status = (page) => page.textContent('[role=status]');
+async function rowsAfter(page, n) {
+  await page.waitForFunction((k) => document.querySelectorAll('table.counts tbody tr').length === k, n);
+  return tableCounts(page);
+}
+const movedOf = (text) => Number(text.match(/: ([\d,]+) of/)[1].replace(/,/g, ''));
+
+test('the moved count on the page equals the CLI for the same scenario', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?nodes=A,B,C,D&vnodes=50&keys=${encodeURIComponent('user:{i}:0..20000')}`);
+  await ready(page);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  const rows = await rowsAfter(page, 5);
+  const report = cli(['simulate', '--nodes', 'A,B,C,D', '--vnodes', '50', '--keys', 'user:{i}:0..20000', '--step', 'add:E', '--format', 'json']);
+  assert.equal(movedOf(await status(page)), report.steps[1].moved);
+  assert.deepEqual(Object.fromEntries(rows.map((r) => [r.name, r.keys])), report.steps[1].counts);
+  // The URL now reproduces the screen.
+  assert.match(decodeURIComponent(await page.evaluate(() => location.search)), /nodes=A,B,C,D,E/);
+  await screenshot(page, '20-add-matches-cli');
+});
+
+test('fail then recover: the failed server owns nothing, recovery restores every count', async () => {
+  const { page } = browser;
+  const before = await tableCounts(page);
+  await page.getByRole('button', { name: 'Fail B' }).click();
+  await page.waitForSelector('tr.down');
+  const failed = await tableCounts(page);
+  assert.equal(failed.find((r) => r.name === 'B').keys, 0);
+  assert.equal(sum(failed), 20000);
+  assert.match(await status(page), /^B failed: [\d,]+ of 20,000 keys moved/);
+  await screenshot(page, '21-failed-B');
+  await page.getByRole('button', { name: 'Recover B' }).click();
+  await page.waitForFunction(() => !document.querySelector('tr.down'));
+  assert.deepEqual(await tableCounts(page), before);
+});
+
+test('under mod-N, going from 4 to 5 servers moves at least 70% of keys', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?nodes=A,B,C,D&keys=${encodeURIComponent('key-{i}:0..10000')}`);
+  await ready(page);
+  await page.selectOption('#algo', 'modn');
+  await page.waitForFunction(() => /Switched to modn/.test(document.querySelector('[role=status]').textContent));
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await rowsAfter(page, 5);
+  const text = await status(page);
+  const pct = Number(text.match(/moved \(([\d.]+)%/)[1]);
+  assert.ok(pct >= 70, text);
+  await screenshot(page, '22-modn-4-to-5');
+});
+
+test('zoom in and out with the buttons, the wheel, the keyboard, and reset', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?nodes=A,B,C,D,E,F,G,H,I,J&vnodes=200`);
+  await ready(page);
+  const zoom = () => page.$eval('canvas.ring', (c) => Number(c.dataset.zoom));
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '2.000');
+  const box = await page.$eval('canvas.ring', (c) => c.getBoundingClientRect().toJSON());
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height * 0.12);
+  for (let i = 0; i < 6; i++) await page.mouse.wheel(0, -400);
+  await page.waitForFunction(() => Number(document.querySelector('canvas.ring').dataset.zoom) > 20);
+  await screenshot(page, '23-zoomed-in');
+  assert.ok((await zoom()) > 20);
+  await page.keyboard.press('0');
+  await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '1.000');
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  await page.getByRole('button', { name: 'Zoom out' }).click();
+  await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '1.000');
+});
+
+test('hovering the ring describes the vnode under the pointer', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?vnodes=200`);
+  await ready(page);
+  const box = await page.$eval('canvas.ring', (c) => c.getBoundingClientRect().toJSON());
+  // Position 0 (12 o'clock) on the ring line: radius = 0.38 × side.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2 - 0.38 * box.width);
+  await page.waitForSelector('.hover-card');
+  const card = await page.textContent('.hover-card');
+  assert.match(card, /^[A-D]#\d+position [\d,]+ \(0x[0-9a-f]{8}\)server [A-D]owns [\d.]+% of the ring$/);
+  await screenshot(page, '24-hover-vnode');
+});
+
+test('looking up a key explains the first vnode clockwise and marks it', async () => {
+  const { page } = browser;
+  await page.fill('#lookup-key', 'user:42');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await page.waitForSelector('.explain');
+  const text = await page.textContent('.explain');
+  assert.match(text, /^xxh3 of "user:42" = 0x[0-9a-f]{8}; the first virtual node clockwise is ([A-D])#\d+ at 0x[0-9a-f]{8} → server \1$/);
+  await screenshot(page, '25-lookup');
+});
+
+test('invalid inputs show what is allowed and keep the state', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/`);
+  await ready(page);
+  const before = await tableCounts(page);
+  for (const [action, message] of [
+    [() => page.fill('#vnodes', '0').then(() => page.dispatchEvent('#vnodes', 'change')), /vnodes '0' must be a whole number from 1 to 1000/],
+    [() => page.fill('#key-count', '2000000').then(() => page.click('form.pair button[type=submit]')), /key count '2000000' must be a whole number from 1 to 1,000,000/],
+    [() => page.fill('#key-pattern', 'user').then(() => page.fill('#key-count', '10')).then(() => page.click('form.pair button[type=submit]')), /must contain \{i\}/],
+    [() => page.fill('input[aria-label="Weight of A"]', '0').then(() => page.dispatchEvent('input[aria-label="Weight of A"]', 'change')), /weight '0' must be a number above 0 and at most 100/],
+    [() => page.fill('#new-server', 'a,b').then(() => page.getByRole('button', { name: 'Add server' }).click()), /server name 'a,b' contains ','/],
+  ]) {
+    await action();
+    await page.waitForFunction((src) => new RegExp(src).test(document.querySelector('[role=alert]')?.textContent ?? ''), message.source);
+    assert.deepEqual(await tableCounts(page), before);
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+  }
+  await screenshot(page, '26-after-invalid-inputs');
+});
+
+test('keyboard: A adds a server, R removes the last', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/`);
+  await ready(page);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('a');
+  assert.equal((await rowsAfter(page, 5)).at(-1).name, 'E');
+  await page.keyboard.press('r');
+  await rowsAfter(page, 4);
+});
+
+test('no console errors and no request beyond 127.0.0.1', () => {
+  assert.deepEqual(browser.problems.console, []);
+  assert.deepEqual(browser.problems.outside, []);
+});
