@@ -10,7 +10,7 @@ use crate::engine::keys::KeySpec;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{validate_name, Scenario};
-use crate::engine::sim::{Change, Movement, Simulation};
+use crate::engine::sim::{Change, Movement, Simulation, Work};
 
 /// What the user can do.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +39,23 @@ pub enum Action {
     SetSeed(String),
     /// Look one key up, as typed.
     Lookup(String),
+    /// Carry the pending change one step further (dispatched by the page between frames).
+    Continue,
+}
+
+/// Hash evaluations a change may cost and still be applied at once; above this, the page
+/// applies it in steps of [`STEP_COST`] and shows progress in between.
+pub const SYNC_COST: usize = 1_500_000;
+/// Hash evaluations per step of a stepped change (about 50–150 ms in the browser).
+pub const STEP_COST: usize = 1_500_000;
+
+/// A change still being computed, a step at a time.
+#[derive(Clone)]
+pub struct Pending {
+    /// The change.
+    pub change: Change,
+    /// Its work so far.
+    pub work: Work,
 }
 
 /// The most keys the page holds (the command line takes more).
@@ -87,10 +104,14 @@ pub struct PageState {
     pub version: u64,
     /// The last key lookup.
     pub lookup: Option<Lookup>,
+    /// A change being applied in steps.
+    pub pending: Option<Pending>,
 }
 
 impl PartialEq for PageState {
     fn eq(&self, other: &Self) -> bool {
+        // Progress is left out on purpose: the views of the cluster need not re-render
+        // while a stepped change advances; only the status line shows it.
         self.version == other.version && self.error == other.error && self.lookup == other.lookup
     }
 }
@@ -111,7 +132,13 @@ impl PageState {
             error: None,
             version: 0,
             lookup: None,
+            pending: None,
         })
+    }
+
+    /// (keys done, keys in all) of the pending change, if any.
+    pub fn progress(&self) -> Option<(usize, usize)> {
+        self.pending.as_ref().map(|p| p.work.progress())
     }
 
     /// The next free name: A, B, … Z, then S27, S28, …
@@ -154,6 +181,7 @@ impl PageState {
                 Change::Add { name, weight: 1.0 }
             }
             Action::Reject(message) => return self.rejected(message),
+            Action::Continue => return self.continue_pending(),
             Action::SetKeys { count, pattern } => match keys_from_form(&count, &pattern) {
                 Ok(spec) => Change::SetKeys(spec),
                 Err(e) => return self.rejected(e),
@@ -191,29 +219,64 @@ impl PageState {
             },
             Action::Apply(change) => change,
         };
+        if let Some((done, total)) = self.progress() {
+            return self.rejected(format!(
+                "Still placing keys for the previous change ({}%); try again in a moment.",
+                100 * done / total.max(1)
+            ));
+        }
+        let mut work = match self.sim.start(&change) {
+            Ok(work) => work,
+            Err(e) => return self.rejected(e),
+        };
+        if work.remaining_cost() > SYNC_COST {
+            work.advance(STEP_COST);
+            let mut next = self.clone();
+            next.pending = Some(Pending { change, work });
+            next.error = None;
+            return next;
+        }
+        self.completed(change, work)
+    }
+
+    fn continue_pending(&self) -> PageState {
+        let Some(pending) = &self.pending else {
+            return self.clone();
+        };
+        let mut pending = pending.clone();
+        pending.work.advance(STEP_COST);
+        if pending.work.is_finished() {
+            let mut base = self.clone();
+            base.pending = None;
+            return base.completed(pending.change, pending.work);
+        }
+        let mut next = self.clone();
+        next.pending = Some(pending);
+        next
+    }
+
+    /// The state after a change whose work is done.
+    fn completed(&self, change: Change, work: Work) -> PageState {
         let mut next = self.clone();
         let counts_before = self.counts();
         let names_before = self.names();
-        match next.sim.apply(&change) {
-            Ok(movement) => {
-                let summary = summarize(&change, &movement, &names_before);
-                next.last = Some(LastChange {
-                    change,
-                    movement,
-                    summary,
-                    counts_before,
-                    names_before,
-                });
-                next.error = None;
-                next.version += 1;
-                next.lookup = self
-                    .lookup
-                    .as_ref()
-                    .and_then(|l| explain_lookup(&next.sim, &l.key).ok());
-                next
-            }
-            Err(e) => self.rejected(e),
-        }
+        let movement = next.sim.finish(work);
+        let summary = summarize(&change, &movement, &names_before);
+        next.last = Some(LastChange {
+            change,
+            movement,
+            summary,
+            counts_before,
+            names_before,
+        });
+        next.error = None;
+        next.pending = None;
+        next.version += 1;
+        next.lookup = self
+            .lookup
+            .as_ref()
+            .and_then(|l| explain_lookup(&next.sim, &l.key).ok());
+        next
     }
 
     fn rejected(&self, message: String) -> PageState {
@@ -517,6 +580,52 @@ mod tests {
         assert!(state.error.unwrap().contains("key count 'abc'"));
         let big = Scenario::from_pairs([("keys", "0..2000000")]).unwrap();
         assert!(PageState::new(&big).err().unwrap().contains("page's limit"));
+    }
+
+    #[test]
+    fn heavy_changes_step_with_progress_and_end_as_if_applied_at_once() {
+        let s = Scenario::from_pairs([
+            ("algo", "carp"),
+            ("nodes", "A,B,C,D,E,F,G,H,I,J"),
+            ("keys", "key-{i}:0..100000"),
+        ])
+        .unwrap();
+        let state = PageState::new(&s).unwrap();
+        let mut stepped = state.reduce(Action::AddServer(String::new()));
+        assert!(
+            stepped.pending.is_some(),
+            "100,000 keys × 11 servers × MD5 is stepped"
+        );
+        assert_eq!(stepped.version, state.version);
+        let busy = stepped.reduce(Action::RemoveLast);
+        assert!(busy.error.unwrap().starts_with("Still placing keys"));
+        let mut steps = 0;
+        while stepped.pending.is_some() {
+            let (done, _) = stepped.progress().unwrap();
+            stepped = stepped.reduce(Action::Continue);
+            if let Some((now, _)) = stepped.progress() {
+                assert!(now > done);
+            }
+            steps += 1;
+        }
+        assert!(steps >= 2, "{steps}");
+        let mut direct = state.sim.clone();
+        let m = direct
+            .apply(&Change::Add {
+                name: "K".into(),
+                weight: 1.0,
+            })
+            .unwrap();
+        assert_eq!(stepped.last.as_ref().unwrap().movement, m);
+        assert_eq!(
+            stepped.counts(),
+            PageState {
+                sim: direct,
+                ..state.clone()
+            }
+            .counts()
+        );
+        assert_eq!(stepped.version, state.version + 1);
     }
 
     #[test]

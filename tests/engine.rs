@@ -328,3 +328,44 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn stepped_work_equals_applying_in_one_go() {
+    for algo in ["carp", "rendezvous", "modn", "ring", "slots"] {
+        let base = sim(&[
+            ("algo", algo),
+            ("nodes", "A,B,C"),
+            ("keys", "key-{i}:0..3000"),
+        ]);
+        for change in [
+            Change::Add {
+                name: "D".into(),
+                weight: 1.0,
+            },
+            Change::Fail("B".into()),
+            Change::SetHash(hashring_lab::engine::hash::HashFn::Md5),
+            Change::SetAlgorithm(Algorithm::Carp),
+        ] {
+            let mut once = base.clone();
+            let expected = once.apply(&change).unwrap();
+            let mut stepped = base.clone();
+            let mut work = stepped.start(&change).unwrap();
+            let mut steps = 0;
+            while !work.is_finished() {
+                let before = work.progress().0;
+                work.advance(1000);
+                assert!(work.progress().0 > before, "progress on every step");
+                steps += 1;
+            }
+            let got = stepped.finish(work);
+            assert_eq!(got, expected, "{algo} {change:?}");
+            assert_eq!(owners_by_key(&stepped), owners_by_key(&once));
+            if algo == "carp" && matches!(change, Change::Add { .. }) {
+                assert!(
+                    steps > 5,
+                    "carp over 3,000 keys takes several steps of 1,000 evaluations"
+                );
+            }
+        }
+    }
+}

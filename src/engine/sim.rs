@@ -9,6 +9,7 @@
 //! The key layout is shared (`Arc`) between clones, so the page's reducer can keep the
 //! previous state for comparison at the cost of copying only the owners (2 bytes a key).
 
+use std::rc::Rc;
 use std::sync::Arc;
 
 use super::hash::HashFn;
@@ -359,29 +360,83 @@ impl Simulation {
 
     /// Applies a change. On error nothing has changed.
     pub fn apply(&mut self, change: &Change) -> Result<Movement, String> {
+        let mut work = self.start(change)?;
+        work.advance(usize::MAX);
+        Ok(self.finish(work))
+    }
+
+    /// Begins a change that [`Work::advance`] then carries out in steps, so that a page can
+    /// stay responsive (and show progress) while a per-key algorithm visits a million keys.
+    /// Validation happens here: on error nothing has changed. Re-laying the keys (a new key
+    /// set or hash) is done here in one go.
+    pub fn start(&self, change: &Change) -> Result<Work, String> {
         let mut next = self.clone_config();
         let ideal = next.edit(change, self)?;
         let layout_changes = matches!(change, Change::SetKeys(_) | Change::SetHash(_))
             || (matches!(change, Change::SetAlgorithm(_))
                 && (self.algo == Algorithm::Slots) != (next.algo == Algorithm::Slots));
-        if layout_changes {
-            return self.apply_rebuild(next, matches!(change, Change::SetKeys(_)));
-        }
-        let placement = next.placement()?;
-        let mut movement = match (self.ring.as_ref(), placement.ring()) {
-            (Some(before), Some(after)) => {
-                let arcs = Ring::changed_arcs(before, after);
+        let mode = if layout_changes {
+            next.rebuild_keys()?;
+            WorkMode::Relay {
+                keys_replaced: matches!(change, Change::SetKeys(_)),
+            }
+        } else if self.ring.is_some() && next.algo.is_ring_shaped() {
+            WorkMode::Arcs
+        } else {
+            WorkMode::EveryKey
+        };
+        let placement: Rc<dyn Placement> = Rc::from(next.placement()?);
+        let total = match mode {
+            WorkMode::Arcs => 0,
+            WorkMode::EveryKey => self.keys.len(),
+            WorkMode::Relay { .. } => next.keys.len(),
+        };
+        let cost_per_key = match (placement.ring().is_some(), next.algo) {
+            (true, _) | (false, Algorithm::ModN) => 1,
+            (false, Algorithm::Carp) => 4 * next.live().len().max(1),
+            (false, _) => next.live().len().max(1),
+        };
+        Ok(Work {
+            next,
+            placement,
+            ideal,
+            mode,
+            total,
+            cost_per_key,
+            owners: Vec::with_capacity(total),
+        })
+    }
+
+    /// Completes a change whose work is finished (see [`Work::is_finished`]).
+    pub fn finish(&mut self, mut work: Work) -> Movement {
+        work.advance(usize::MAX);
+        let ring = work.placement.ring().cloned();
+        let mut movement = match work.mode {
+            WorkMode::Arcs => {
+                let before = self.ring.take().unwrap_or_default();
+                let arcs = Ring::changed_arcs(&before, ring.as_ref().unwrap_or(&Ring::default()));
                 let mut m = self.move_arcs(&arcs);
                 m.arcs = arcs;
                 m
             }
-            _ => self.move_all(placement.as_ref()),
+            WorkMode::EveryKey => self.move_to(&work.owners),
+            WorkMode::Relay { keys_replaced } => {
+                let mut next = work.next;
+                next.owners = work.owners;
+                next.recount();
+                next.ring = ring;
+                let m = self.compare_by_key(&next, keys_replaced);
+                *self = next;
+                return Movement {
+                    ideal_fraction: work.ideal,
+                    ..m
+                };
+            }
         };
-        movement.ideal_fraction = ideal;
-        let ring = placement.ring().cloned();
-        self.adopt_config(next);
+        movement.ideal_fraction = work.ideal;
+        self.adopt_config(work.next);
         self.ring = ring;
-        Ok(movement)
+        movement
     }
 
     fn live(&self) -> Vec<LiveServer> {
@@ -412,7 +467,8 @@ impl Simulation {
         Ok(())
     }
 
-    /// A copy of everything but the keys, to edit before committing.
+    /// A copy of the configuration to edit before committing; it shares the key layout
+    /// (an `Arc`) but not the owners.
     fn clone_config(&self) -> Simulation {
         Simulation {
             algo: self.algo,
@@ -424,7 +480,7 @@ impl Simulation {
             servers: self.servers.clone(),
             slot_table: self.slot_table.clone(),
             ring: None,
-            keys: Arc::default(),
+            keys: self.keys.clone(),
             owners: Vec::new(),
             counts: Vec::new(),
         }
@@ -608,57 +664,114 @@ impl Simulation {
         m
     }
 
-    /// Recomputes every key's owner.
-    fn move_all(&mut self, placement: &dyn Placement) -> Movement {
+    /// Moves every key to the owner computed for it (same key layout).
+    fn move_to(&mut self, owners: &[ServerId]) -> Movement {
         let mut m = Movement {
             keys: self.keys.len() as u64,
             ..Movement::default()
         };
         let mut flows = FlowTally::new();
-        let mut name = String::new();
-        for place in 0..self.keys.len() {
-            let (id, pos) = (self.keys.ids[place], self.keys.positions[place]);
-            let to = match placement.ring() {
-                Some(r) => r.owner_of(pos),
-                None => {
-                    self.key_spec.write_name(id, self.seed, &mut name);
-                    placement.owner(&name, pos)
-                }
-            };
+        for (place, &to) in owners.iter().enumerate() {
             self.record(place, to, &mut flows, &mut m);
         }
         finish(&mut m, flows);
         m
     }
 
-    /// Changes that re-lay the keys: compare owners key by key (by key index).
-    fn apply_rebuild(&mut self, next: Simulation, keys_replaced: bool) -> Result<Movement, String> {
-        let mut candidate = next;
-        candidate.rebuild_keys()?;
-        let placement = candidate.placement()?;
-        candidate.assign_all(placement.as_ref());
-        candidate.ring = placement.ring().cloned();
+    /// Keys whose owner differs between this state and `next`, matched by key index
+    /// (the two layouts are sorted differently). A replaced key set moves nothing.
+    fn compare_by_key(&self, next: &Simulation, keys_replaced: bool) -> Movement {
         let mut m = Movement {
-            keys: candidate.keys.len() as u64,
+            keys: next.keys.len() as u64,
             ..Movement::default()
         };
-        if !keys_replaced {
-            let mut before = vec![NO_OWNER; self.keys.len()];
-            for (place, &id) in self.keys.ids.iter().enumerate() {
-                before[id as usize] = self.owners[place];
-            }
-            let mut flows = FlowTally::new();
-            for (place, &id) in candidate.keys.ids.iter().enumerate() {
-                let (from, to) = (before[id as usize], candidate.owners[place]);
-                if from != to {
-                    m.moved += 1;
-                    *flows.entry((from, to)).or_insert(0) += 1;
-                }
-            }
-            finish(&mut m, flows);
+        if keys_replaced {
+            return m;
         }
-        *self = candidate;
-        Ok(m)
+        let mut before = vec![NO_OWNER; self.keys.len()];
+        for (place, &id) in self.keys.ids.iter().enumerate() {
+            before[id as usize] = self.owners[place];
+        }
+        let mut flows = FlowTally::new();
+        for (place, &id) in next.keys.ids.iter().enumerate() {
+            let (from, to) = (before[id as usize], next.owners[place]);
+            if from != to {
+                m.moved += 1;
+                *flows.entry((from, to)).or_insert(0) += 1;
+            }
+        }
+        finish(&mut m, flows);
+        m
+    }
+}
+
+/// How a change's key work is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WorkMode {
+    /// Ring to ring: only keys in the changed arcs (done in [`Simulation::finish`]).
+    Arcs,
+    /// Same key layout, every key's owner recomputed.
+    EveryKey,
+    /// A new key layout: every key hashed again and assigned.
+    Relay {
+        /// True when the key set itself was replaced (nothing "moves").
+        keys_replaced: bool,
+    },
+}
+
+/// A change in progress: new owners computed a chunk at a time.
+#[derive(Clone)]
+pub struct Work {
+    next: Simulation,
+    placement: Rc<dyn Placement>,
+    ideal: Option<f64>,
+    mode: WorkMode,
+    total: usize,
+    cost_per_key: usize,
+    owners: Vec<ServerId>,
+}
+
+impl Work {
+    /// Computes new owners for more keys, about `budget` hash evaluations' worth.
+    pub fn advance(&mut self, budget: usize) {
+        if self.is_finished() {
+            return;
+        }
+        // The layout being assigned: the new one when re-laying, else the shared current one.
+        let keys = self.next.keys.clone();
+        if let (Some(ring), WorkMode::Relay { .. }) = (self.placement.ring(), self.mode) {
+            ring.assign_sorted(&keys.positions, &mut self.owners);
+            return;
+        }
+        let count = (budget / self.cost_per_key).max(1);
+        let end = self.owners.len().saturating_add(count).min(self.total);
+        let mut name = String::new();
+        for place in self.owners.len()..end {
+            let (id, pos) = (keys.ids[place], keys.positions[place]);
+            let owner = match self.placement.ring() {
+                Some(r) => r.owner_of(pos),
+                None => {
+                    self.next.key_spec.write_name(id, self.next.seed, &mut name);
+                    self.placement.owner(&name, pos)
+                }
+            };
+            self.owners.push(owner);
+        }
+    }
+
+    /// True when every key has its new owner.
+    pub fn is_finished(&self) -> bool {
+        self.owners.len() >= self.total
+    }
+
+    /// Hash evaluations left, roughly: what a page weighs to decide whether to step.
+    pub fn remaining_cost(&self) -> usize {
+        (self.total - self.owners.len().min(self.total)).saturating_mul(self.cost_per_key)
+    }
+
+    /// Keys done and keys in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.owners.len().min(self.total), self.total)
     }
 }
 

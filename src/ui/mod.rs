@@ -126,6 +126,16 @@ pub fn App() -> Html {
             move |_| sync_url(&state)
         });
     }
+    // A stepped change: one more step after the browser has painted the progress.
+    {
+        let dispatch = dispatch.clone();
+        let timer = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+        use_effect_with(state.progress(), move |progress| {
+            *timer.borrow_mut() = progress.map(|_| {
+                gloo_timers::callback::Timeout::new(0, move || dispatch.emit(Action::Continue))
+            });
+        });
+    }
     // Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom (not while typing).
     {
         let (dispatch, playing, zoom_request) =
@@ -191,7 +201,14 @@ pub fn App() -> Html {
             <main class="layout">
                 <section class="stage" aria-label="Hash ring">
                     <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} />
-                    <p class="summary" role="status" aria-live="polite">{summary}</p>
+                    <p class="summary" role="status" aria-live="polite">
+                        if let Some((done, total)) = state.progress() {
+                            <span class="working">{format!("Placing {} of {} keys…", crate::chart::group_thousands(done as u64), crate::chart::group_thousands(total as u64))}</span>
+                            <progress max={total.to_string()} value={done.to_string()}></progress>
+                        } else {
+                            {summary}
+                        }
+                    </p>
                     <LookupBox state={state.clone()} on_action={dispatch.clone()} />
                 </section>
                 <aside class="panel">

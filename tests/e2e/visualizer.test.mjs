@@ -148,3 +148,25 @@ test('no console errors and no request beyond 127.0.0.1', () => {
   assert.deepEqual(browser.problems.console, []);
   assert.deepEqual(browser.problems.outside, []);
 });
+
+test('a heavy per-key change shows progress, stays responsive, and lands', async () => {
+  const browser2 = await openBrowser();
+  const { page } = browser2;
+  try {
+    await page.goto(`${server.origin}/?algo=carp&nodes=A,B,C,D,E,F,G,H,I,J&keys=${encodeURIComponent('key-{i}:0..400000')}`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForSelector('.summary progress');
+    const progress = await page.$eval('.summary progress', (p) => [Number(p.value), Number(p.max)]);
+    assert.equal(progress[1], 400000);
+    assert.ok(progress[0] < progress[1]);
+    await screenshot(page, '27-stepped-progress');
+    // The main thread answers between steps (a frozen page would not run this).
+    assert.equal(await page.evaluate(() => 6 * 7), 42);
+    await page.waitForFunction(() => /^Added K: [\d,]+ of 400,000 keys moved/.test(document.querySelector('[role=status]').textContent), null, { timeout: 60000 });
+    assert.equal((await tableCounts(page)).reduce((a, r) => a + r.keys, 0), 400000);
+    assert.deepEqual(browser2.problems.console, []);
+  } finally {
+    await browser2.context.close();
+  }
+});
