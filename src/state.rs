@@ -74,6 +74,9 @@ pub struct Lookup {
     pub owner_point: Option<u32>,
     /// One line saying how the owner was found.
     pub explanation: String,
+    /// For rendezvous and CARP: each live server's score for this key (name, score text,
+    /// winner?), so the comparison itself is visible.
+    pub scores: Vec<(String, String, bool)>,
 }
 
 /// The last applied change, for the summary and highlights.
@@ -411,13 +414,45 @@ pub fn explain_lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
             name(owner)
         ),
     };
+    let live = sim.servers().iter().filter(|s| s.up);
+    let scores = match sim.algorithm() {
+        Algorithm::Rendezvous => live
+            .map(|s| {
+                let h = sim
+                    .hash()
+                    .position(&format!("{}{key}", s.name))
+                    .unwrap_or(0);
+                (s.name.clone(), format!("0x{h:08x}"), s.id == owner)
+            })
+            .collect(),
+        Algorithm::Carp => live
+            .map(|s| {
+                let d = crate::engine::hash::md5_digest(format!("{}{key}", s.name).as_bytes());
+                let hex: String = d.iter().map(|b| format!("{b:02x}")).collect();
+                (s.name.clone(), hex, s.id == owner)
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     Ok(Lookup {
         key: key.to_owned(),
         position,
         owner,
         owner_point,
         explanation,
+        scores,
     })
+}
+
+/// One sentence on how the algorithm places a key and what a change will do.
+pub fn intro(algo: Algorithm) -> &'static str {
+    match algo {
+        Algorithm::Ring => "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
+        Algorithm::ModN => "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
+        Algorithm::Rendezvous => "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
+        Algorithm::Carp => "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
+        Algorithm::Slots => "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
+    }
 }
 
 fn percent(x: f64) -> String {
@@ -557,6 +592,20 @@ mod tests {
             state.sim.server(owner).unwrap().name.clone(),
         )));
         assert_ne!(after.lookup.as_ref().unwrap().owner, owner);
+    }
+
+    #[test]
+    fn carp_lookup_lists_every_digest_and_marks_the_smallest() {
+        let s =
+            Scenario::from_pairs([("algo", "carp"), ("nodes", "redis1,redis2,redis3")]).unwrap();
+        let state = PageState::new(&s)
+            .unwrap()
+            .reduce(Action::Lookup("user:42".into()));
+        let l = state.lookup.unwrap();
+        assert_eq!(l.scores.len(), 3);
+        let winner = l.scores.iter().find(|s| s.2).unwrap();
+        assert!(l.scores.iter().all(|s| s.1 >= winner.1), "{:?}", l.scores);
+        assert!(l.explanation.ends_with(&format!("→ {}", winner.0)));
     }
 
     #[test]

@@ -259,6 +259,19 @@ pub fn LookupBox(props: &ControlProps) -> Html {
             </form>
             if let Some(l) = &props.state.lookup {
                 <p class="explain" aria-live="polite">{l.explanation.clone()}</p>
+                if !l.scores.is_empty() {
+                    <table class="scores">
+                        <caption>{"Score of each server for this key"}</caption>
+                        <tbody>
+                            { for l.scores.iter().map(|(name, score, won)| html! {
+                                <tr class={classes!(won.then_some("winner"))}>
+                                    <th scope="row">{name.clone()}</th><td><code>{score.clone()}</code></td>
+                                    <td>{ if *won { "← wins" } else { "" } }</td>
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                }
             }
         </section>
     }

@@ -181,9 +181,11 @@ pub fn App() -> Html {
             }
         });
     }
-    let summary = state.last.as_ref().map(|l| l.summary.clone()).unwrap_or_else(|| {
-        "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.".into()
-    });
+    let summary = state
+        .last
+        .as_ref()
+        .map(|l| l.summary.clone())
+        .unwrap_or_else(|| crate::state::intro(state.sim.algorithm()).to_owned());
     let toggle_play = {
         let playing = playing.clone();
         Callback::from(move |()| playing.set(!*playing))

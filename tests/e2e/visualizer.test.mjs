@@ -170,3 +170,25 @@ test('a heavy per-key change shows progress, stays responsive, and lands', async
     await browser2.context.close();
   }
 });
+
+test('every algorithm draws its picture and explains a lookup its own way', async () => {
+  const { page } = browser;
+  for (const [algo, explain] of [
+    ['slots', /^CRC16\("\{user1\}\.following"\) \(hash tag "user1"\) mod 16384 = slot 8106; slot 8106 is served by [A-D]$/],
+    ['carp', /^MD5\(server \+ "\{user1\}\.following"\) is smallest for ([A-D]) → \1$/],
+    ['rendezvous', /^xxh3 of \(server \+ "\{user1\}\.following"\) is highest for ([A-D]) → \1$/],
+    ['modn', /^xxh3 of "\{user1\}\.following" = \d+; \d+ mod 4 = [0-3] → [A-D]$/],
+  ]) {
+    await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
+    await ready(page);
+    await page.fill('#lookup-key', '{user1}.following');
+    await page.getByRole('button', { name: 'Look up' }).click();
+    await page.waitForSelector('.explain');
+    assert.match(await page.textContent('.explain'), explain);
+    if (algo === 'carp' || algo === 'rendezvous') {
+      assert.equal(await page.$$eval('table.scores tbody tr', (r) => r.length), 4);
+      assert.equal(await page.$$eval('table.scores tr.winner', (r) => r.length), 1);
+    }
+    await screenshot(page, `28-${algo}`);
+  }
+});
