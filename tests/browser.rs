@@ -96,3 +96,40 @@ fn geometry_round_trips_in_wasm() {
     let (x, y) = g.point(0, 100.0);
     assert!((x - g.cx).abs() < 1e-9 && (y - (g.cy - 100.0)).abs() < 1e-9);
 }
+
+#[wasm_bindgen_test]
+async fn app_mounts_the_scenario_in_the_url() {
+    let window = web_sys::window().unwrap();
+    let history = window.history().unwrap();
+    let original = window.location().href().unwrap();
+    history
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some("?nodes=X,Y,Z&keys=0..300&algo=modn&hash=identity"),
+        )
+        .unwrap();
+    let root = document().create_element("div").unwrap();
+    root.set_attribute("style", "width:600px").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<hashring_lab::ui::App>::with_root(root.clone()).render();
+    let names = || -> Vec<String> {
+        let rows = root.query_selector_all("table.counts tbody tr th").unwrap();
+        (0..rows.length())
+            .map(|i| rows.item(i).unwrap().text_content().unwrap())
+            .collect()
+    };
+    assert!(
+        wait_until(|| names().len() == 3).await,
+        "three servers from the URL"
+    );
+    assert_eq!(names(), ["X", "Y", "Z"]);
+    // identity keys 0..300 mod 3: exactly 100 each.
+    let counts = root.query_selector_all("table.counts td.count").unwrap();
+    for i in 0..counts.length() {
+        assert_eq!(counts.item(i).unwrap().text_content().unwrap(), "100");
+    }
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&original))
+        .unwrap();
+}

@@ -49,6 +49,8 @@ struct Renderer {
     playing: bool,
     speed: f64,
     pointers: Vec<(i32, f64, f64)>,
+    /// Where the current single-pointer press began, until it moves: a tap.
+    tap: Option<(f64, f64)>,
 }
 
 impl Renderer {
@@ -67,6 +69,7 @@ impl Renderer {
             playing: false,
             speed: 1.0,
             pointers: Vec::new(),
+            tap: None,
         }
     }
 
@@ -332,6 +335,9 @@ pub fn RingView(props: &RingProps) -> Html {
                 return;
             };
             let (_, px, py) = r.pointers[i];
+            if r.tap.is_some_and(|(tx, ty)| (x - tx).hypot(y - ty) > 4.0) {
+                r.tap = None;
+            }
             if r.pointers.len() == 2 {
                 // Pinch: scale by the change in distance between the two pointers.
                 let (_, ox, oy) = r.pointers[1 - i];
