@@ -108,6 +108,11 @@ impl Ring {
         &self.points
     }
 
+    /// The points' positions, ascending (parallel to [`Ring::points`]).
+    pub fn positions(&self) -> &[u32] {
+        &self.positions
+    }
+
     /// Number of points.
     pub fn len(&self) -> usize {
         self.points.len()

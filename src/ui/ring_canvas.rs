@@ -50,8 +50,8 @@ impl Scale {
     /// Scale for a canvas whose fitted (zoom 1) ring has radius `base_radius`.
     pub fn new(base_radius: f64, width: f64, height: f64) -> Scale {
         Scale {
-            band: (base_radius * 0.06).clamp(6.0, 22.0),
-            font_px: (base_radius * 0.055).clamp(11.0, 22.0),
+            band: (base_radius * 0.06).clamp(6.0, 30.0),
+            font_px: (base_radius * 0.055).clamp(11.0, 30.0),
             width,
             height,
         }
@@ -124,16 +124,24 @@ fn draw_owned_arcs(ctx: &CanvasRenderingContext2d, g: &RingGeometry, band: f64, 
         return;
     }
     // One path per server keeps the canvas calls proportional to servers, not vnodes.
-    let mut by_server: Vec<(ServerId, Vec<usize>)> = Vec::new();
+    let slots = ring
+        .points()
+        .iter()
+        .map(|p| usize::from(p.server) + 1)
+        .max()
+        .unwrap_or(0);
+    let mut by_server: Vec<Vec<usize>> = vec![Vec::new(); slots];
     for (i, p) in ring.points().iter().enumerate() {
-        match by_server.iter_mut().find(|(s, _)| *s == p.server) {
-            Some((_, v)) => v.push(i),
-            None => by_server.push((p.server, vec![i])),
-        }
+        by_server[usize::from(p.server)].push(i);
     }
     ctx.set_line_width(band);
     ctx.set_line_cap("butt");
-    for (server, points) in by_server {
+    for (server, points) in by_server
+        .into_iter()
+        .enumerate()
+        .filter(|(_, v)| !v.is_empty())
+    {
+        let server = server as ServerId;
         ctx.begin_path();
         for i in points {
             let upto = ring.points()[i].position;
@@ -167,7 +175,7 @@ fn draw_keys(
     let in_view = a.len() + b.len();
     if in_view <= MAX_KEY_DOTS {
         let depth = (g.radius * 0.16).min(s.height * 0.2);
-        let dot = (s.width * 0.0045).clamp(1.6, 3.5);
+        let dot = (s.width * 0.0045).clamp(1.6, 5.0);
         for place in a.chain(b) {
             let (pos, id, owner) = (keys.positions[place], keys.ids[place], sim.owners()[place]);
             // A stable radial jitter per key spreads dots that share an angle.
@@ -241,16 +249,14 @@ fn draw_ticks(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale) {
 pub fn marker_positions(state: &PageState) -> Vec<(ServerId, u32)> {
     let sim = &state.sim;
     match (sim.algorithm(), sim.ring(), sim.slot_table()) {
-        (Algorithm::Ring, Some(ring), _) => sim
-            .servers()
-            .iter()
-            .filter_map(|s| {
-                ring.points()
-                    .iter()
-                    .find(|p| p.server == s.id && p.replica == 0)
-                    .map(|p| (s.id, p.position))
-            })
-            .collect(),
+        (Algorithm::Ring, Some(ring), _) => {
+            // Each server's vnode 0, found in one pass over the ring.
+            ring.points()
+                .iter()
+                .filter(|p| p.replica == 0)
+                .map(|p| (p.server, p.position))
+                .collect()
+        }
         (Algorithm::Slots, _, Some(table)) => {
             let ranges = table.ranges();
             sim.servers()
@@ -583,8 +589,7 @@ pub fn hover_at(
     let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
     if (dist - g.radius).abs() <= s.band {
         if let Some(ring) = sim.ring() {
-            let positions: Vec<u32> = ring.points().iter().map(|p| p.position).collect();
-            if let Some(i) = nearest(&positions, pos, tolerance) {
+            if let Some(i) = nearest(ring.positions(), pos, tolerance) {
                 let p = ring.points()[i];
                 let server = sim.server(p.server)?;
                 let share = arc_len(ring.arc_start(i), p.position) as f64 / RING_SPAN;
