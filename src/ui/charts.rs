@@ -42,7 +42,6 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                     let height = f64::from(el.client_height()).max(100.0);
                     el.set_width((width * dpr) as u32);
                     el.set_height((height * dpr) as u32);
-                    // plotters draws in backing-store pixels, so the font scales with dpr.
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
                         let area = backend.into_drawing_area();
                         let _ = draw_bar_chart(
@@ -51,7 +50,9 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                             f64::from_bits(*reference),
                             *unit,
                             DARK,
-                            (12.0 * dpr) as u32,
+                            // plotters draws in backing-store pixels: scale the font by
+                            // dpr, and by width so a projector's chart stays readable.
+                            ((width / 40.0).clamp(12.0, 24.0) * dpr) as u32,
                         );
                     }
                 }

@@ -38,30 +38,58 @@ impl Reducible for Store {
     }
 }
 
-/// The scenario in the page's URL query, or the default with a message on bad input.
-fn scenario_from_url() -> Result<Scenario, String> {
+/// The page URL's query as decoded (name, value) pairs.
+fn url_pairs() -> Vec<(String, String)> {
     let search = web_sys::window()
         .and_then(|w| w.location().search().ok())
         .unwrap_or_default();
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else {
-        return Ok(Scenario::default());
+        return Vec::new();
     };
-    let mut pairs: Vec<(String, String)> = Vec::new();
+    let mut pairs = Vec::new();
     let entries = js_sys::try_iter(&params).ok().flatten();
     for entry in entries.into_iter().flatten().flatten() {
         let pair: js_sys::Array = entry.unchecked_into();
         if let (Some(k), Some(v)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-            if PARAMS.contains(&k.as_str()) {
-                pairs.push((k, v));
-            }
+            pairs.push((k, v));
         }
     }
+    pairs
+}
+
+/// Page-only parameters (not part of the scenario).
+const PAGE_PARAMS: [&str; 1] = ["freeze"];
+
+/// The scenario in the page's URL query. Names that are neither scenario nor page
+/// parameters are ignored (sites that link here may decorate the URL); bad values of known
+/// names are errors that say what is allowed.
+fn scenario_from_url() -> Result<Scenario, String> {
+    let pairs: Vec<(String, String)> = url_pairs()
+        .into_iter()
+        .filter(|(k, _)| PARAMS.contains(&k.as_str()))
+        .collect();
     Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+}
+
+/// `freeze=MS`: a fixed animation clock, 0..=60000 ms after the last change.
+fn frozen_clock_from_url() -> Result<Option<f64>, String> {
+    match url_pairs().into_iter().find(|(k, _)| k == "freeze") {
+        None => Ok(None),
+        Some((_, v)) => v
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|t| (0.0..=60_000.0).contains(t))
+            .map(Some)
+            .ok_or_else(|| {
+                format!("freeze '{v}' must be a number of milliseconds from 0 to 60000")
+            }),
+    }
 }
 
 fn initial_state() -> PageState {
     let loaded = scenario_from_url().and_then(|s| PageState::new(&s));
-    match loaded {
+    let mut state = match loaded {
         Ok(state) => state,
         Err(e) => {
             let mut state =
@@ -71,7 +99,11 @@ fn initial_state() -> PageState {
             ));
             state
         }
+    };
+    if let Err(e) = frozen_clock_from_url() {
+        state.error = Some(e);
     }
+    state
 }
 
 /// Writes the scenario into the address bar (without a new history entry), so the page's
@@ -80,7 +112,17 @@ fn sync_url(state: &PageState) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let query = state.sim.scenario().to_query();
+    let mut query = state.sim.scenario().to_query();
+    // Keep the page-only parameters the link came with.
+    for (k, v) in url_pairs()
+        .into_iter()
+        .filter(|(k, _)| PAGE_PARAMS.contains(&k.as_str()))
+    {
+        if !query.is_empty() {
+            query.push('&');
+        }
+        query.push_str(&format!("{k}={v}"));
+    }
     let path = window.location().pathname().unwrap_or_default();
     let url = if query.is_empty() {
         path
@@ -115,6 +157,7 @@ pub fn App() -> Html {
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0f64);
     let zoom_request = use_state(|| (0u32, 0i8));
+    let frozen_ms = use_memo((), |_| frozen_clock_from_url().ok().flatten());
     let state = &store.0;
     let dispatch = {
         let store = store.clone();
@@ -202,7 +245,7 @@ pub fn App() -> Html {
             </header>
             <main class="layout">
                 <section class="stage" aria-label="Hash ring">
-                    <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} />
+                    <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={*frozen_ms} />
                     <p class="summary" role="status" aria-live="polite">
                         if let Some((done, total)) = state.progress() {
                             <span class="working">{format!("Placing {} of {} keys…", crate::chart::group_thousands(done as u64), crate::chart::group_thousands(total as u64))}</span>

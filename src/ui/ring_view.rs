@@ -32,6 +32,10 @@ pub struct RingProps {
     pub speed: f64,
     /// Zoom requests from outside (keyboard): +1 in, −1 out, 0 reset; bumped by a counter.
     pub zoom_request: (u32, i8),
+    /// A fixed animation clock (ms since the last change), from the page's `freeze`
+    /// parameter: every frame is then the same picture, for tests and screenshots.
+    #[prop_or_default]
+    pub frozen_ms: Option<f64>,
 }
 
 /// Everything the animation loop needs, kept across renders.
@@ -48,6 +52,7 @@ struct Renderer {
     idle: Vec<Walker>,
     playing: bool,
     speed: f64,
+    frozen_ms: Option<f64>,
     pointers: Vec<(i32, f64, f64)>,
     /// Where the current single-pointer press began, until it moves: a tap.
     tap: Option<(f64, f64)>,
@@ -68,6 +73,7 @@ impl Renderer {
             idle: Vec::new(),
             playing: false,
             speed: 1.0,
+            frozen_ms: None,
             pointers: Vec::new(),
             tap: None,
         }
@@ -141,8 +147,11 @@ impl Renderer {
             self.blit_needed = true;
         }
         let overlay = Overlay {
-            since_change_ms: self.change_at.map(|t| now - t),
-            clock_ms: now,
+            since_change_ms: match self.frozen_ms {
+                Some(t) => self.change_at.map(|_| t),
+                None => self.change_at.map(|t| now - t),
+            },
+            clock_ms: self.frozen_ms.unwrap_or(now),
             speed: self.speed,
             playing: self.playing,
             moved: &self.moved,
@@ -274,12 +283,14 @@ pub fn RingView(props: &RingProps) -> Html {
     }
     {
         let renderer = renderer.clone();
+        let frozen = props.frozen_ms.map(f64::to_bits);
         use_effect_with(
-            (props.playing, props.speed.to_bits()),
-            move |(playing, speed)| {
+            (props.playing, props.speed.to_bits(), frozen),
+            move |(playing, speed, frozen)| {
                 let mut r = renderer.borrow_mut();
                 r.playing = *playing;
                 r.speed = f64::from_bits(*speed);
+                r.frozen_ms = frozen.map(f64::from_bits);
                 r.blit_needed = true;
             },
         );
@@ -310,11 +321,9 @@ pub fn RingView(props: &RingProps) -> Html {
         Callback::from(move |e: PointerEvent| {
             let mut r = renderer.borrow_mut();
             r.pointers.retain(|p| p.0 != e.pointer_id());
-            r.pointers.push((
-                e.pointer_id(),
-                f64::from(e.offset_x()),
-                f64::from(e.offset_y()),
-            ));
+            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            r.pointers.push((e.pointer_id(), x, y));
+            r.tap = (r.pointers.len() == 1).then_some((x, y));
             if let Some(t) = e.target_dyn_into::<web_sys::Element>() {
                 let _ = t.set_pointer_capture(e.pointer_id());
             }
@@ -356,16 +365,26 @@ pub fn RingView(props: &RingProps) -> Html {
     };
     let on_up = {
         let renderer = renderer.clone();
+        let hover = hover.clone();
         Callback::from(move |e: PointerEvent| {
-            renderer
-                .borrow_mut()
-                .pointers
-                .retain(|p| p.0 != e.pointer_id());
+            let mut r = renderer.borrow_mut();
+            r.pointers.retain(|p| p.0 != e.pointer_id());
+            // A tap (touch has no hover) describes what is under the finger.
+            if let Some((x, y)) = r.tap.take() {
+                let (g, s) = r.geometry();
+                let found = r.state.as_ref().and_then(|st| hover_at(st, &g, &s, x, y));
+                hover.set(found.map(|(t, lines)| (x, y, t, lines)));
+            }
         })
     };
     let on_leave = {
         let hover = hover.clone();
-        Callback::from(move |_: PointerEvent| hover.set(None))
+        // A lifted finger also "leaves": keep what a tap showed until the next tap.
+        Callback::from(move |e: PointerEvent| {
+            if e.pointer_type() != "touch" {
+                hover.set(None);
+            }
+        })
     };
 
     let sim = &props.state.sim;

@@ -42,7 +42,7 @@ const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev
   '--disable-component-update', '--disable-sync'];
 
 /** A fresh browser profile with a page that records problems in `problems`. */
-export async function openBrowser({ width = 1400, height = 1000, scale = 1 } = {}) {
+export async function openBrowser({ width = 1400, height = 1000, scale = 1, touch = false } = {}) {
   const profile = await mkdtemp(path.join(tmpdir(), 'hashring-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
@@ -50,6 +50,7 @@ export async function openBrowser({ width = 1400, height = 1000, scale = 1 } = {
     args: FLAGS,
     viewport: { width, height },
     deviceScaleFactor: scale,
+    hasTouch: touch,
   });
   const page = context.pages()[0] || (await context.newPage());
   const problems = { console: [], outside: [] };

@@ -58,7 +58,7 @@ test('the page works under a sub-path', async () => {
 });
 
 test('a phone-sized screen stacks the panel under the ring', async () => {
-  const phone = await openBrowser({ width: 360, height: 740, scale: 2 });
+  const phone = await openBrowser({ width: 360, height: 740, scale: 2, touch: true });
   try {
     await phone.page.goto(`${server.origin}/`);
     await ready(phone.page);
@@ -68,6 +68,13 @@ test('a phone-sized screen stacks the panel under the ring', async () => {
     assert.ok(table.top > ring.bottom, 'table below the ring');
     const backing = await phone.page.$eval('canvas.ring', (c) => c.width);
     assert.ok(backing >= ring.width * 2 - 2, 'HiDPI backing store');
+    // Touch has no hover: a tap on the ring line at 12 o'clock describes the vnode there.
+    await phone.page.goto(`${server.origin}/?vnodes=300`);
+    await ready(phone.page);
+    const box = await phone.page.$eval('canvas.ring', (c) => c.getBoundingClientRect().toJSON());
+    await phone.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2 - 0.38 * box.width);
+    await phone.page.waitForSelector('.hover-card');
+    assert.match(await phone.page.textContent('.hover-card'), /^[A-D]#\d+position/);
     await screenshot(phone.page, '14-phone');
     assert.deepEqual(phone.problems.console, []);
   } finally {
@@ -86,6 +93,41 @@ test('a 1,000,000-key scenario loads and responds to Add server', async () => {
   assert.equal(sum(await tableCounts(page)), 1_000_000);
   assert.match(await page.textContent('[role=status]'), /^Added K: [\d,]+ of 1,000,000 keys moved \((\d+\.\d)%; ideal 9\.1%\)/);
   await screenshot(page, '15-million-keys');
+});
+
+
+test('same scenario, same picture: two pages draw identical pixels, with the clock frozen after a change', async () => {
+  const other = await openBrowser();
+  try {
+    const url = `${server.origin}/?nodes=A,B,C,D&vnodes=40&keys=${encodeURIComponent('key-{i}:0..1500')}&freeze=700&utm_source=docs`;
+    const pages = [browser.page, other.page];
+    for (const page of pages) {
+      await page.goto(url);
+      await ready(page);
+      await page.getByRole('button', { name: 'Add server' }).click();
+      await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.version === '1');
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+    }
+    // Compare pixels (PNG encodings of equal pixels may differ byte for byte).
+    const pixels = (p) => p.$eval('canvas.ring', (c) => {
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      let h1 = 0x811c9dc5, lit = 0;
+      for (let i = 0; i < data.length; i++) { h1 = Math.imul(h1 ^ data[i], 16777619) >>> 0; }
+      for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] > 120) lit++;
+      return { hash: h1, lit };
+    });
+    const [a, b] = await Promise.all(pages.map(pixels));
+    assert.ok(a.lit > 5000, `picture mostly dark: ${a.lit}`);
+    assert.deepEqual(a, b, 'the two pictures differ');
+    // The page parameter survives the URL sync; the unknown one is ignored.
+    assert.match(await browser.page.evaluate(() => location.search), /freeze=700/);
+    await screenshot(browser.page, '16-frozen-mid-walk');
+    const bad = await browser.page.goto(`${server.origin}/?freeze=soon`).then(() => ready(browser.page));
+    assert.equal(bad, undefined);
+    assert.match(await browser.page.textContent('[role=alert]'), /freeze 'soon' must be a number of milliseconds from 0 to 60000/);
+  } finally {
+    await other.context.close();
+  }
 });
 
 test('no console errors and no request beyond 127.0.0.1', () => {
