@@ -57,11 +57,14 @@ lock_bindgen=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); 
 grep -q "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml || die "Trunk.toml [tools] wasm_bindgen must be \"$WASM_BINDGEN_VERSION\" (tools/versions.env)"
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
   say "installing trunk $TRUNK_VERSION (cargo install, ~6 minutes)"
-  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version || die "cargo install trunk $TRUNK_VERSION failed"
+  # --force: cargo may still list a package whose binary was deleted, and skip it.
+  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force || die "cargo install trunk $TRUNK_VERSION failed"
+  [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ] || die "trunk $TRUNK_VERSION is still not on PATH after installing it"
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, ~2 minutes)"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+  [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ] || die "wasm-bindgen $WASM_BINDGEN_VERSION is still not on PATH after installing it"
 fi
 
 # 3. npm tools: binaryen (wasm-opt) and playwright-core, exactly as package-lock.json says.
