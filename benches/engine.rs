@@ -77,10 +77,7 @@ fn incremental(c: &mut Criterion) {
     let mut group = c.benchmark_group("incremental");
     group.sample_size(20);
     let sim = Simulation::new(&scenario(10, 200, 1_000_000)).unwrap();
-    let add = Change::Add {
-        name: "server-new".into(),
-        weight: 1.0,
-    };
+    let add = Change::add("server-new");
     let remove = Change::Remove("server-3".into());
     for (name, change) in [("add", &add), ("remove", &remove)] {
         group.bench_function(format!("{name}/keys=1000000/servers=10/vnodes=200"), |b| {

@@ -181,7 +181,7 @@ impl PageState {
                 if let Err(e) = validate_name(&name) {
                     return self.rejected(e);
                 }
-                Change::Add { name, weight: 1.0 }
+                Change::add(name)
             }
             Action::Reject(message) => return self.rejected(message),
             Action::Continue => return self.continue_pending(),
@@ -659,12 +659,7 @@ mod tests {
         }
         assert!(steps >= 2, "{steps}");
         let mut direct = state.sim.clone();
-        let m = direct
-            .apply(&Change::Add {
-                name: "K".into(),
-                weight: 1.0,
-            })
-            .unwrap();
+        let m = direct.apply(&Change::add("K")).unwrap();
         assert_eq!(stepped.last.as_ref().unwrap().movement, m);
         assert_eq!(
             stepped.counts(),

@@ -73,12 +73,7 @@ fn identity_fixture_owners_are_readable() {
 #[test]
 fn adding_server_4_moves_exactly_the_wrapping_keys_35_and_41() {
     let mut s = fixture();
-    let m = s
-        .apply(&Change::Add {
-            name: "4".into(),
-            weight: 1.0,
-        })
-        .unwrap();
+    let m = s.apply(&Change::add("4")).unwrap();
     assert_eq!(m.moved, 2);
     let moved: Vec<String> = m
         .moved_places
@@ -135,28 +130,10 @@ fn errors_keep_the_state() {
     let before = owners_by_key(&s);
     for (change, needle) in [
         (Change::Remove("9".into()), "there is no server '9'"),
-        (
-            Change::Add {
-                name: "1".into(),
-                weight: 1.0,
-            },
-            "already exists",
-        ),
-        (
-            Change::Add {
-                name: "".into(),
-                weight: 1.0,
-            },
-            "must not be empty",
-        ),
+        (Change::add("1"), "already exists"),
+        (Change::add(""), "must not be empty"),
         (Change::Recover("1".into()), "not down"),
-        (
-            Change::Add {
-                name: "x".into(),
-                weight: 1.0,
-            },
-            "identity hash needs decimal integer keys",
-        ),
+        (Change::add("x"), "identity hash needs decimal integer keys"),
     ] {
         let err = s.apply(&change).unwrap_err();
         assert!(err.contains(needle), "{change:?}: {err}");
@@ -171,12 +148,7 @@ fn slots_add_moves_a_quarter_of_keys_to_the_new_master() {
         ("nodes", "A,B,C"),
         ("keys", "key-{i}:0..20000"),
     ]);
-    let m = s
-        .apply(&Change::Add {
-            name: "D".into(),
-            weight: 1.0,
-        })
-        .unwrap();
+    let m = s.apply(&Change::add("D")).unwrap();
     assert!(m.flows.iter().all(|f| f.to == 3));
     assert_eq!(s.slot_table().unwrap().count(3), 4096);
     assert!(
@@ -266,7 +238,7 @@ proptest! {
     #[test]
     fn adding_a_server_moves_keys_only_to_it(s in scenario_strategy(MONOTONE)) {
         let mut sim = Simulation::new(&s).unwrap();
-        let m = sim.apply(&Change::Add { name: "new".into(), weight: 1.0 }).unwrap();
+        let m = sim.apply(&Change::add("new")).unwrap();
         let new_id = sim.servers().last().unwrap().id;
         prop_assert!(m.flows.iter().all(|f| f.to == new_id), "{:?}", m.flows);
         prop_assert_eq!(m.moved, sim.count(new_id));
@@ -338,10 +310,7 @@ fn stepped_work_equals_applying_in_one_go() {
             ("keys", "key-{i}:0..3000"),
         ]);
         for change in [
-            Change::Add {
-                name: "D".into(),
-                weight: 1.0,
-            },
+            Change::add("D"),
             Change::Fail("B".into()),
             Change::SetHash(hashring_lab::engine::hash::HashFn::Md5),
             Change::SetAlgorithm(Algorithm::Carp),

@@ -75,11 +75,7 @@ fn seed_000_counts_exactly_as_printed() {
             ("127.4.4.4#D", 17696)
         ])
     );
-    s.apply(&Change::Add {
-        name: "127.5.5.5#E".into(),
-        weight: 1.0,
-    })
-    .unwrap();
+    s.apply(&Change::add("127.5.5.5#E")).unwrap();
     assert_eq!(
         counts(&s),
         named(&[
@@ -89,11 +85,7 @@ fn seed_000_counts_exactly_as_printed() {
             ("127.5.5.5#E", 13060)
         ])
     );
-    s.apply(&Change::Add {
-        name: "127.6.6.6#F".into(),
-        weight: 1.0,
-    })
-    .unwrap();
+    s.apply(&Change::add("127.6.6.6#F")).unwrap();
     s.apply(&Change::SetKeys(
         hashring_lab::engine::keys::KeySpec::parse("0..100000").unwrap(),
     ))
@@ -118,12 +110,7 @@ fn seed_000_mod_n_keeps_only_four_of_twenty() {
         ("nodes", "0,1,2,3"),
         ("keys", "1..21"),
     ]);
-    let m = s
-        .apply(&Change::Add {
-            name: "4".into(),
-            weight: 1.0,
-        })
-        .unwrap();
+    let m = s.apply(&Change::add("4")).unwrap();
     assert_eq!(m.keys, 20);
     assert_eq!(m.keys - m.moved, 4, "4/20 = 20% hit rate, as seed 000 says");
 }

@@ -104,6 +104,14 @@ impl Change {
         })
     }
 
+    /// Adding a server of weight 1.
+    pub fn add(name: impl Into<String>) -> Change {
+        Change::Add {
+            name: name.into(),
+            weight: 1.0,
+        }
+    }
+
     /// The step text, as [`Change::parse`] reads it.
     pub fn label(&self) -> String {
         match self {
@@ -597,17 +605,16 @@ impl Simulation {
     }
 
     fn assign_all(&mut self, placement: &dyn Placement) {
-        match placement.ring() {
-            Some(ring) => ring.assign_sorted(&self.keys.positions, &mut self.owners),
-            None => {
-                self.owners.clear();
-                let mut name = String::new();
-                for (&id, &pos) in self.keys.ids.iter().zip(&self.keys.positions) {
-                    self.key_spec.write_name(id, self.seed, &mut name);
-                    self.owners.push(placement.owner(&name, pos));
-                }
-            }
-        }
+        self.owners.clear();
+        let all = 0..self.keys.len();
+        push_owners(
+            &self.keys,
+            all,
+            &self.key_spec,
+            self.seed,
+            placement,
+            &mut self.owners,
+        );
         self.recount();
     }
 
@@ -737,26 +744,19 @@ impl Work {
         if self.is_finished() {
             return;
         }
-        // The layout being assigned: the new one when re-laying, else the shared current one.
-        let keys = self.next.keys.clone();
-        if let (Some(ring), WorkMode::Relay { .. }) = (self.placement.ring(), self.mode) {
-            ring.assign_sorted(&keys.positions, &mut self.owners);
-            return;
-        }
+        // `next.keys` is the new layout when re-laying, else the shared current one.
         let count = (budget / self.cost_per_key).max(1);
         let end = self.owners.len().saturating_add(count).min(self.total);
-        let mut name = String::new();
-        for place in self.owners.len()..end {
-            let (id, pos) = (keys.ids[place], keys.positions[place]);
-            let owner = match self.placement.ring() {
-                Some(r) => r.owner_of(pos),
-                None => {
-                    self.next.key_spec.write_name(id, self.next.seed, &mut name);
-                    self.placement.owner(&name, pos)
-                }
-            };
-            self.owners.push(owner);
-        }
+        let next = &self.next;
+        let range = self.owners.len()..end;
+        push_owners(
+            &next.keys,
+            range,
+            &next.key_spec,
+            next.seed,
+            self.placement.as_ref(),
+            &mut self.owners,
+        );
     }
 
     /// True when every key has its new owner.
@@ -779,6 +779,37 @@ impl Work {
 /// own (they are served by the next live range clockwise until it recovers).
 fn slot_weights(servers: &[Server]) -> Vec<(ServerId, f64)> {
     servers.iter().map(|s| (s.id, s.weight)).collect()
+}
+
+/// Appends to `out` the owners of the keys at sorted places `range` under `placement`:
+/// one linear merge for a ring covering every key, otherwise a lookup per key (by name for
+/// the per-key algorithms).
+fn push_owners(
+    keys: &KeySet,
+    range: std::ops::Range<usize>,
+    spec: &KeySpec,
+    seed: u64,
+    placement: &dyn Placement,
+    out: &mut Vec<ServerId>,
+) {
+    if let Some(ring) = placement.ring() {
+        if range == (0..keys.len()) {
+            debug_assert!(out.is_empty(), "a whole-layout merge starts from no owners");
+            ring.assign_sorted(&keys.positions, out);
+            return;
+        }
+    }
+    let mut name = String::new();
+    for place in range {
+        let (id, pos) = (keys.ids[place], keys.positions[place]);
+        out.push(match placement.ring() {
+            Some(r) => r.owner_of(pos),
+            None => {
+                spec.write_name(id, seed, &mut name);
+                placement.owner(&name, pos)
+            }
+        });
+    }
 }
 
 /// Keys moved per (from, to) pair while a change is applied.
