@@ -58,17 +58,6 @@ impl Unit {
     }
 }
 
-/// Draws keys per server with ghost bars for the previous counts and a mean line.
-pub fn draw_load_chart<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    bars: &[LoadBar],
-    mean: f64,
-    theme: Theme,
-    font_px: u32,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    draw_bar_chart(area, bars, mean, Unit::Count, theme, font_px)
-}
-
 /// Draws one bar per server (in its colour), outlined ghosts for the previous values, and
 /// a dashed reference line (the mean, or the ideal share).
 pub fn draw_bar_chart<DB: DrawingBackend>(
@@ -79,7 +68,6 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     theme: Theme,
     font_px: u32,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    let mean = reference;
     area.fill(&theme.background)?;
     if bars.is_empty() {
         return Ok(());
@@ -89,7 +77,7 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         .map(|b| b.count.max(b.before.unwrap_or(0)))
         .max()
         .unwrap_or(0)
-        .max(mean.ceil() as u64)
+        .max(reference.ceil() as u64)
         .max(1);
     let y_max = peak + peak / 8 + 1;
     let n = bars.len() as i32;
@@ -140,11 +128,11 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
                     .filter_map(|(i, b)| b.before.filter(|&v| v != b.count).map(|v| (i as i32, v))),
             ),
     )?;
-    let mean_y = mean.round() as u64;
+    let reference_y = reference.round() as u64;
     chart.draw_series(DashedLineSeries::new(
         [
-            (SegmentValue::Exact(0), mean_y),
-            (SegmentValue::Exact(n), mean_y),
+            (SegmentValue::Exact(0), reference_y),
+            (SegmentValue::Exact(n), reference_y),
         ],
         6,
         4,
@@ -209,7 +197,7 @@ mod tests {
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
-            draw_load_chart(&area, &bars(), 100.0, DARK, 12).unwrap();
+            draw_bar_chart(&area, &bars(), 100.0, Unit::Count, DARK, 12).unwrap();
         }
         // Filled bars in each server's colour.
         assert!(svg.contains("fill=\"#E69F00\""), "{svg}");
@@ -228,7 +216,7 @@ mod tests {
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
-            draw_load_chart(&area, &bars()[..1], 120.0, DARK, 12).unwrap();
+            draw_bar_chart(&area, &bars()[..1], 120.0, Unit::Count, DARK, 12).unwrap();
         }
         assert!(svg.contains("fill=\"#E69F00\""));
     }

@@ -18,7 +18,7 @@ use crate::state::{Action, PageState};
 
 pub use charts::{LoadChart, ShareChart};
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
-pub use ring_canvas::{algorithm_title, MAX_KEY_DOTS};
+pub use ring_canvas::algorithm_title;
 pub use ring_view::RingView;
 
 /// Mounts the app on the page's body.
@@ -121,6 +121,7 @@ fn sync_url(state: &PageState) {
         if !query.is_empty() {
             query.push('&');
         }
+        let v = String::from(js_sys::encode_uri_component(&v));
         query.push_str(&format!("{k}={v}"));
     }
     let path = window.location().pathname().unwrap_or_default();

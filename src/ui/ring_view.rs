@@ -106,6 +106,14 @@ impl Renderer {
         self.set_view(v);
     }
 
+    /// What is under the CSS pixel (`x`, `y`): a title and detail lines for the card.
+    fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
+        let (g, s) = self.geometry();
+        self.state
+            .as_ref()
+            .and_then(|st| hover_at(st, &g, &s, x, y))
+    }
+
     fn set_view(&mut self, v: Viewport) {
         if v != self.viewport {
             self.viewport = v;
@@ -209,7 +217,7 @@ fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: Rc<RefCell<Option<Animation
 pub fn RingView(props: &RingProps) -> Html {
     let canvas_ref = use_node_ref();
     let renderer = use_mut_ref(Renderer::new);
-    let hover = use_state(|| None::<(f64, f64, String, Vec<String>)>);
+    let hover = use_state(|| None::<(String, Vec<String>)>);
 
     // Start the loop and the non-passive wheel listener once; stop both on unmount.
     {
@@ -338,9 +346,7 @@ pub fn RingView(props: &RingProps) -> Html {
             let id = e.pointer_id();
             let Some(i) = r.pointers.iter().position(|p| p.0 == id) else {
                 // Not pressed: hover.
-                let (g, s) = r.geometry();
-                let found = r.state.as_ref().and_then(|st| hover_at(st, &g, &s, x, y));
-                hover.set(found.map(|(t, lines)| (x, y, t, lines)));
+                hover.set(r.describe(x, y));
                 return;
             };
             let (_, px, py) = r.pointers[i];
@@ -371,9 +377,7 @@ pub fn RingView(props: &RingProps) -> Html {
             r.pointers.retain(|p| p.0 != e.pointer_id());
             // A tap (touch has no hover) describes what is under the finger.
             if let Some((x, y)) = r.tap.take() {
-                let (g, s) = r.geometry();
-                let found = r.state.as_ref().and_then(|st| hover_at(st, &g, &s, x, y));
-                hover.set(found.map(|(t, lines)| (x, y, t, lines)));
+                hover.set(r.describe(x, y));
             }
         })
     };
@@ -395,10 +399,7 @@ pub fn RingView(props: &RingProps) -> Html {
     );
     // The card is always in the tree (hidden when empty) so the canvas beside it is never
     // re-created by a change in the children's shape.
-    let (card_title, card_lines) = hover
-        .as_ref()
-        .map(|(_, _, t, l)| (t.clone(), l.clone()))
-        .unwrap_or_default();
+    let (card_title, card_lines) = (*hover).clone().unwrap_or_default();
     html! {
         <div class="ring-wrap">
             <canvas ref={canvas_ref} class="ring" role="img" aria-label={label}
