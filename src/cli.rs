@@ -13,7 +13,7 @@ use serde_json::{Map, Value};
 
 use crate::engine::hash::HashFn;
 use crate::engine::placement::key_position;
-use crate::engine::ring::NO_OWNER;
+use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario, PARAMS};
 use crate::engine::sim::{Change, Movement, Simulation};
 
@@ -171,12 +171,20 @@ struct FlowReport {
     keys: u64,
 }
 
-/// The report of one step; `before` names servers that the step removed.
-fn report(sim: &Simulation, before: &Simulation, action: String, m: &Movement) -> StepReport {
-    let name = |id| match sim.server(id).or_else(|| before.server(id)) {
+/// The report of one step; `names_before` names servers that the step removed.
+fn report(
+    sim: &Simulation,
+    names_before: &[(ServerId, String)],
+    action: String,
+    m: &Movement,
+) -> StepReport {
+    let name = |id| match sim.server(id) {
         _ if id == NO_OWNER => "(none)".to_owned(),
         Some(s) => s.name.clone(),
-        None => format!("#{id}"),
+        None => names_before
+            .iter()
+            .find(|n| n.0 == id)
+            .map_or_else(|| format!("#{id}"), |n| n.1.clone()),
     };
     let stats = sim.stats();
     StepReport {
@@ -222,13 +230,18 @@ fn simulate(flags: &Flags) -> Result<String, String> {
         .map(Change::parse)
         .collect::<Result<_, _>>()?;
     let mut sim = Simulation::new(&flags.scenario(&[])?)?;
-    let mut reports = vec![report(&sim, &sim, "start".into(), &Movement::default())];
+    let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
     for step in &steps {
-        let before = sim.clone();
+        // Only the names are needed to report flows from a server this step removes.
+        let names_before: Vec<(ServerId, String)> = sim
+            .servers()
+            .iter()
+            .map(|s| (s.id, s.name.clone()))
+            .collect();
         let m = sim
             .apply(step)
             .map_err(|e| format!("step {}: {e}", step.label()))?;
-        reports.push(report(&sim, &before, step.label(), &m));
+        reports.push(report(&sim, &names_before, step.label(), &m));
     }
     Ok(match format {
         "json" => {
