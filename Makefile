@@ -5,7 +5,8 @@
 #   make bench   criterion benchmarks (native) and the in-browser page measurement
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
-export PATH := $(CURDIR)/node_modules/.bin:$(HOME)/.cargo/bin:$(PATH)
+CARGO_HOME ?= $(HOME)/.cargo
+export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
 WASM_ENV := source target/tools/wasm.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 

@@ -1,33 +1,236 @@
 //! The `hashring-lab` command line: the same engine as the page, driven from a terminal.
 //!
-//! Scenario flags use the page's URL parameter names and value syntax (`--nodes A,B*2`,
-//! `--keys key-{i}:0..1000`), parsed by the same [`Scenario::from_pairs`]. Every bad input
-//! ends in one line on stderr saying what is wrong and what is allowed, and exit code 2.
+//! Parsed with clap (derive): every command has `--help` listing each flag with its values
+//! and default, `--version` works, `completions bash|zsh|fish` prints a completion script,
+//! and usage errors exit 2 with clap's message. The scenario flags are the page's URL
+//! parameters — same names, same value syntax — and are checked by the same
+//! [`Scenario::from_pairs`], which reports every bad value at once. Reports are serde
+//! structs, written as JSON, a table or CSV.
+//!
+//! Memory stays bounded per key: key *names* are never all held (they are rebuilt from the
+//! key spec on demand), so a run needs about [`BYTES_PER_KEY`] bytes a key whatever the
+//! names' length, and the key spec's limit of 10,000,000 keys bounds the whole run.
 
 use std::fmt::Write as _;
-use std::io::Write;
-use std::time::Instant;
+use std::io::{IsTerminal, Write};
+use std::time::{Duration, Instant};
 
-use serde::Serialize;
-use serde_json::{Map, Value};
+use clap::builder::PossibleValuesParser;
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
+use serde::{Serialize, Serializer};
 
 use crate::engine::hash::HashFn;
-use crate::engine::placement::key_position;
+use crate::engine::keys::MAX_KEYS;
+use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
-use crate::engine::scenario::{parse_vnodes, Scenario, PARAMS};
-use crate::engine::sim::{Change, Movement, Simulation};
+use crate::engine::scenario::{parse_vnodes, Scenario};
+use crate::engine::sim::{Change, Movement, Simulation, Work};
+use crate::words;
 
-const USAGE: &str = "usage: hashring-lab <simulate|sweep|hash|bench> [flags]
-  simulate [scenario] [--step add:NAME|remove:NAME|fail:NAME|recover:NAME|weight:NAME*W|keys:SPEC|vnodes:N|algo:A|hash:H]... [--format json|table|csv]
-  sweep    --vnodes 1,5,10,50,100 [scenario] [--format json|table]
-  hash     --hash NAME KEY...
-  bench    [scenario] [--runs N] [--format json|table]
-scenario flags: --algo --hash --nodes --vnodes --label --keys --seed --down (same names and values as the page's URL)";
+/// Bytes the command line holds per key at its peak: the sorted layout (position and index,
+/// 8 bytes), its owner (2), a change's new owners and moved-key lists (up to 8), and the
+/// (position, index) pairs while keys are hashed (8). Key names are never all held.
+pub const BYTES_PER_KEY: u64 = 26;
 
-/// Runs the command line with `args` (without the program name); returns the exit code.
+/// The most vnode counts one `sweep` takes.
+pub const MAX_SWEEP_POINTS: usize = 50;
+
+/// hashring-lab: consistent hashing on the 0..2^32 ring, from the command line.
+///
+/// The scenario flags are the page's URL parameters with the same names and syntax, so
+/// `--nodes A,B*2 --keys key-{i}:0..1000` is `?nodes=A,B*2&keys=key-{i}:0..1000`.
+#[derive(Parser, Debug)]
+#[command(name = "hashring-lab", version, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Build a scenario, apply steps, and report keys per server and what moved after each.
+    Simulate(SimulateArgs),
+    /// Balance (standard deviation of keys per server) as the number of vnodes varies.
+    Sweep(SweepArgs),
+    /// Print each KEY's hash, decimal and hex.
+    Hash(HashArgs),
+    /// Time lookups (key hashing and placement) over the scenario's keys.
+    Bench(BenchArgs),
+    /// Which server owns each KEY, and how the algorithm found it.
+    Locate(LocateArgs),
+    /// Print a shell completion script (e.g. `hashring-lab completions bash > hashring-lab.bash`).
+    Completions {
+        /// The shell.
+        shell: CompletionShell,
+    },
+}
+
+/// Shells that completions are generated for.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum CompletionShell {
+    Bash,
+    Zsh,
+    Fish,
+}
+
+/// The scenario flags, except `--vnodes` (a single count for most commands, a list for
+/// `sweep`). Defaults are the page's; a test checks that they agree.
+#[derive(Args, Debug)]
+struct ScenarioArgs {
+    /// Placement algorithm.
+    #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)))]
+    algo: String,
+    /// Hash for keys, vnode labels and rendezvous scores.
+    #[arg(long, default_value = "xxh3", value_parser = PossibleValuesParser::new(HashFn::ALL.map(HashFn::name)))]
+    hash: String,
+    /// Servers, comma separated; NAME*W gives weight W (0 < W <= 100); at most 100.
+    #[arg(long, default_value = "A,B,C,D")]
+    nodes: String,
+    /// Vnode label template with {node} and {i}.
+    #[arg(long, default_value = "{node}#{i}")]
+    label: String,
+    /// Keys: A..B, TEMPLATE:A..B (TEMPLATE has {i}), list:k1,k2,... or random:COUNT;
+    /// at most 10,000,000.
+    #[arg(long, default_value = "key-{i}:0..1000")]
+    keys: String,
+    /// Seed for random: keys, 0..=2^64-1.
+    #[arg(long, default_value = "1")]
+    seed: String,
+    /// Failed servers, comma separated.
+    #[arg(long, default_value = "")]
+    down: String,
+}
+
+/// `--vnodes` as one count.
+#[derive(Args, Debug)]
+struct VnodesArg {
+    /// Virtual nodes per server of weight 1, 1..=1000.
+    #[arg(long, default_value = "10")]
+    vnodes: String,
+}
+
+impl ScenarioArgs {
+    /// The scenario these flags and `vnodes` describe.
+    fn scenario(&self, vnodes: &str) -> Result<Scenario, String> {
+        let pairs = [
+            ("algo", self.algo.as_str()),
+            ("hash", self.hash.as_str()),
+            ("nodes", self.nodes.as_str()),
+            ("vnodes", vnodes),
+            ("label", self.label.as_str()),
+            ("keys", self.keys.as_str()),
+            ("seed", self.seed.as_str()),
+            ("down", self.down.as_str()),
+        ];
+        Ok(Scenario::from_pairs(pairs)?)
+    }
+}
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    Table,
+    Json,
+    Csv,
+}
+
+#[derive(Args, Debug)]
+struct SimulateArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    #[command(flatten)]
+    vnodes: VnodesArg,
+    /// A change, applied in order: add:NAME[*W], remove:NAME, fail:NAME, recover:NAME,
+    /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME. Repeat for more.
+    #[arg(long = "step", value_name = "STEP")]
+    steps: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Args, Debug)]
+struct SweepArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    /// Vnode counts to try, comma separated, each 1..=1000 (at most 50 of them).
+    #[arg(long, required = true, value_name = "LIST")]
+    vnodes: String,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Args, Debug)]
+struct HashArgs {
+    /// The hash.
+    #[arg(long, required = true, value_parser = PossibleValuesParser::new(HashFn::ALL.map(HashFn::name)))]
+    hash: String,
+    /// Keys to hash.
+    #[arg(required = true, value_name = "KEY")]
+    keys: Vec<String>,
+}
+
+#[derive(Args, Debug)]
+struct BenchArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    #[command(flatten)]
+    vnodes: VnodesArg,
+    /// Timed runs; the best is reported, 1..=100.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=100))]
+    runs: u32,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
+#[derive(Args, Debug)]
+struct LocateArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    #[command(flatten)]
+    vnodes: VnodesArg,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Keys to look up.
+    #[arg(required = true, value_name = "KEY")]
+    lookups: Vec<String>,
+}
+
+/// Runs the command line with `args` (the program name first); returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
-    match dispatch(args, out) {
-        Ok(()) => 0,
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let text = e.render().to_string();
+            let _ = if e.use_stderr() {
+                err.write_all(text.as_bytes())
+            } else {
+                out.write_all(text.as_bytes())
+            };
+            return e.exit_code();
+        }
+    };
+    let mut progress = Progress::new(std::io::stderr().is_terminal());
+    let result = match cli.command {
+        Command::Simulate(a) => simulate(&a, &mut progress),
+        Command::Sweep(a) => sweep(&a),
+        Command::Hash(a) => hash(&a),
+        Command::Bench(a) => bench(&a, &mut progress),
+        Command::Locate(a) => locate(&a, &mut progress),
+        Command::Completions { shell } => Ok(completions(shell)),
+    };
+    progress.clear();
+    match result.map(|text| out.write_all(text.as_bytes()).and_then(|()| out.flush())) {
+        Ok(Ok(())) => 0,
+        // The reader went away (`| head`): stop quietly, as Unix tools do.
+        Ok(Err(e)) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+        Ok(Err(e)) => {
+            let _ = writeln!(err, "hashring-lab: cannot write the output: {e}");
+            1
+        }
         Err(message) => {
             let _ = writeln!(err, "hashring-lab: {message}");
             2
@@ -35,115 +238,112 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     }
 }
 
-fn dispatch(args: &[String], out: &mut dyn Write) -> Result<(), String> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(format!("no command given\n{USAGE}"));
+fn completions(shell: CompletionShell) -> String {
+    let shell = match shell {
+        CompletionShell::Bash => clap_complete::Shell::Bash,
+        CompletionShell::Zsh => clap_complete::Shell::Zsh,
+        CompletionShell::Fish => clap_complete::Shell::Fish,
     };
-    let text = match command.as_str() {
-        "simulate" => simulate(&Flags::parse(rest)?)?,
-        "sweep" => sweep(&Flags::parse(rest)?)?,
-        "hash" => hash(&Flags::parse(rest)?)?,
-        "bench" => bench(&Flags::parse(rest)?)?,
-        "help" | "--help" | "-h" => format!("{USAGE}\n"),
-        other => {
-            return Err(format!(
-                "unknown command '{other}'; use simulate, sweep, hash or bench"
-            ))
-        }
-    };
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    let mut buf = Vec::new();
+    clap_complete::generate(shell, &mut Cli::command(), "hashring-lab", &mut buf);
+    String::from_utf8_lossy(&buf).into_owned()
 }
 
-/// `--name value` / `--name=value` pairs, in order, plus positional arguments.
-struct Flags {
-    named: Vec<(String, String)>,
-    positional: Vec<String>,
+/// A one-line progress display on a terminal's stderr, redrawn at most ten times a second.
+struct Progress {
+    on: bool,
+    last: Option<Instant>,
+    shown: bool,
 }
 
-impl Flags {
-    fn parse(args: &[String]) -> Result<Flags, String> {
-        let mut flags = Flags {
-            named: Vec::new(),
-            positional: Vec::new(),
-        };
-        let mut it = args.iter();
-        while let Some(arg) = it.next() {
-            match arg.strip_prefix("--") {
-                Some(body) => {
-                    let (name, value) = match body.split_once('=') {
-                        Some((n, v)) => (n.to_owned(), v.to_owned()),
-                        None => {
-                            let value = it
-                                .next()
-                                .ok_or_else(|| format!("flag --{body} needs a value"))?;
-                            (body.to_owned(), value.clone())
-                        }
-                    };
-                    flags.named.push((name, value));
-                }
-                None => flags.positional.push(arg.clone()),
-            }
+impl Progress {
+    fn new(on: bool) -> Progress {
+        Progress {
+            on,
+            last: None,
+            shown: false,
         }
-        Ok(flags)
     }
 
-    /// Fails on any flag not in `allowed` (scenario flags are always allowed when `scenario`).
-    fn check(&self, allowed: &[&str], scenario: bool, positional: bool) -> Result<(), String> {
-        for (name, _) in &self.named {
-            let known =
-                allowed.contains(&name.as_str()) || (scenario && PARAMS.contains(&name.as_str()));
-            if !known {
-                let mut all: Vec<&str> = allowed.to_vec();
-                if scenario {
-                    all.extend(PARAMS);
-                }
-                return Err(format!(
-                    "unknown flag --{name}; allowed: --{}",
-                    all.join(", --")
-                ));
-            }
+    fn show(&mut self, line: &str) {
+        if !self.on
+            || self
+                .last
+                .is_some_and(|t| t.elapsed() < Duration::from_millis(100))
+        {
+            return;
         }
-        if !positional {
-            if let Some(p) = self.positional.first() {
-                return Err(format!("unexpected argument '{p}' (flags start with --)"));
-            }
+        self.last = Some(Instant::now());
+        self.shown = true;
+        let _ = write!(std::io::stderr(), "\r\x1b[K{line}");
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            let _ = write!(std::io::stderr(), "\r\x1b[K");
+            self.shown = false;
+        }
+    }
+
+    /// Runs `work` to the end in steps, showing how far it is.
+    fn run(&mut self, work: &mut Work, what: &str) -> Result<(), String> {
+        while !work.is_finished() {
+            work.advance(2_000_000)?;
+            let (phase, done, total) = work.progress();
+            self.show(&format!("{what}: {}", words::progress(phase, done, total)));
         }
         Ok(())
     }
+}
 
-    fn all<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a str> + 'a {
-        self.named
-            .iter()
-            .filter(move |(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+/// Builds the scenario's simulation, with progress on a terminal.
+fn build(scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, String> {
+    check_memory(scenario)?;
+    let mut work = Work::load(scenario)?;
+    progress.run(&mut work, "loading")?;
+    let mut sim = Simulation::unassigned(work.config().clone());
+    sim.finish(work)?;
+    Ok(sim)
+}
+
+/// Refuses, before allocating, a run that would need more memory than the machine has.
+fn check_memory(scenario: &Scenario) -> Result<(), String> {
+    let keys = scenario.settings.keys.len() as u64;
+    let need = keys.saturating_mul(BYTES_PER_KEY);
+    if keys > MAX_KEYS {
+        return Err(format!("{keys} keys is more than the limit of {MAX_KEYS}"));
     }
-
-    fn one<'a>(&'a self, name: &'a str) -> Result<Option<&'a str>, String> {
-        let mut values = self.all(name);
-        let first = values.next();
-        if values.next().is_some() {
-            return Err(format!("--{name} is given twice"));
-        }
-        Ok(first)
-    }
-
-    fn scenario(&self, skip: &[&str]) -> Result<Scenario, String> {
-        Scenario::from_pairs(
-            self.named
-                .iter()
-                .filter(|(n, _)| PARAMS.contains(&n.as_str()) && !skip.contains(&n.as_str()))
-                .map(|(n, v)| (n.as_str(), v.as_str())),
-        )
-    }
-
-    fn format(&self, allowed: &[&'static str]) -> Result<&'static str, String> {
-        match self.one("format")? {
-            None => Ok("table"),
-            Some(f) => allowed.iter().copied().find(|a| *a == f).ok_or_else(|| {
-                format!("unknown format '{f}'; choose one of {}", allowed.join(", "))
-            }),
+    if let Some(available) = available_memory() {
+        if need > available {
+            return Err(format!(
+                "{keys} keys need about {} MB ({BYTES_PER_KEY} bytes a key) but only {} MB is available; use fewer keys",
+                need >> 20,
+                available >> 20
+            ));
         }
     }
+    Ok(())
+}
+
+/// Memory the system reports as available (Linux), if it says.
+fn available_memory() -> Option<u64> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = info.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// One server's keys in a report.
+#[derive(Serialize)]
+struct ServerCount {
+    name: String,
+    keys: u64,
+    up: bool,
+}
+
+/// `counts` is written as `{ "name": keys, ... }` in list order.
+fn counts_as_map<S: Serializer>(counts: &[ServerCount], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(counts.iter().map(|c| (&c.name, c.keys)))
 }
 
 #[derive(Serialize)]
@@ -152,7 +352,8 @@ struct StepReport {
     servers: Vec<String>,
     down: Vec<String>,
     keys: u64,
-    counts: Map<String, Value>,
+    #[serde(serialize_with = "counts_as_map")]
+    counts: Vec<ServerCount>,
     moved: u64,
     moved_fraction: f64,
     ideal_fraction: Option<f64>,
@@ -171,6 +372,11 @@ struct FlowReport {
     keys: u64,
 }
 
+#[derive(Serialize)]
+struct SimulateReport {
+    steps: Vec<StepReport>,
+}
+
 /// The report of one step; `names_before` names servers that the step removed.
 fn report(
     sim: &Simulation,
@@ -187,20 +393,23 @@ fn report(
             .map_or_else(|| format!("#{id}"), |n| n.1.clone()),
     };
     let stats = sim.stats();
+    let servers = sim.servers();
     StepReport {
         action,
-        servers: sim.servers().iter().map(|s| s.name.clone()).collect(),
-        down: sim
-            .servers()
+        servers: servers.iter().map(|s| s.name.clone()).collect(),
+        down: servers
             .iter()
             .filter(|s| !s.up)
             .map(|s| s.name.clone())
             .collect(),
         keys: sim.keys().len() as u64,
-        counts: sim
-            .servers()
+        counts: servers
             .iter()
-            .map(|s| (s.name.clone(), Value::from(sim.count(s.id))))
+            .map(|s| ServerCount {
+                name: s.name.clone(),
+                keys: sim.count(s.id),
+                up: s.up,
+            })
             .collect(),
         moved: m.moved,
         moved_fraction: m.moved_fraction(),
@@ -222,14 +431,19 @@ fn report(
     }
 }
 
-fn simulate(flags: &Flags) -> Result<String, String> {
-    flags.check(&["step", "format"], true, false)?;
-    let format = flags.format(&["json", "table", "csv"])?;
-    let steps: Vec<Change> = flags
-        .all("step")
-        .map(Change::parse)
+fn to_json(value: &impl Serialize) -> Result<String, String> {
+    let mut s = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
+    s.push('\n');
+    Ok(s)
+}
+
+fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, String> {
+    let steps: Vec<Change> = args
+        .steps
+        .iter()
+        .map(|s| Change::parse(s))
         .collect::<Result<_, _>>()?;
-    let mut sim = Simulation::new(&flags.scenario(&[])?)?;
+    let mut sim = build(&args.scenario.scenario(&args.vnodes.vnodes)?, progress)?;
     let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
     for step in &steps {
         // Only the names are needed to report flows from a server this step removes.
@@ -238,35 +452,32 @@ fn simulate(flags: &Flags) -> Result<String, String> {
             .iter()
             .map(|s| (s.id, s.name.clone()))
             .collect();
-        let m = sim
-            .apply(step)
-            .map_err(|e| format!("step {}: {e}", step.label()))?;
-        reports.push(report(&sim, &names_before, step.label(), &m));
+        let label = step.label();
+        let fail = |e: String| format!("step {label}: {e}");
+        let mut work = sim.start(step).map_err(fail)?;
+        progress.run(&mut work, &label).map_err(fail)?;
+        let m = sim.finish(work).map_err(fail)?;
+        reports.push(report(&sim, &names_before, label, &m));
     }
-    Ok(match format {
-        "json" => {
-            let mut s = serde_json::to_string_pretty(&serde_json::json!({ "steps": reports }))
-                .map_err(|e| e.to_string())?;
-            s.push('\n');
-            s
-        }
-        "csv" => {
+    Ok(match args.format {
+        Format::Json => to_json(&SimulateReport { steps: reports })?,
+        Format::Csv => {
             let mut s = String::from("step,action,server,keys,share\n");
             for (i, r) in reports.iter().enumerate() {
-                for (name, count) in &r.counts {
-                    let count = count.as_u64().unwrap_or(0);
+                for c in &r.counts {
                     let _ = writeln!(
                         s,
-                        "{i},{},{},{count},{:.6}",
+                        "{i},{},{},{},{:.6}",
                         csv_field(&r.action),
-                        csv_field(name),
-                        share(count, r.keys)
+                        csv_field(&c.name),
+                        c.keys,
+                        share(c.keys, r.keys)
                     );
                 }
             }
             s
         }
-        _ => reports
+        Format::Table => reports
             .iter()
             .map(table_for_step)
             .collect::<Vec<_>>()
@@ -275,7 +486,7 @@ fn simulate(flags: &Flags) -> Result<String, String> {
 }
 
 fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n']) {
+    if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
         text.to_owned()
@@ -293,24 +504,21 @@ fn share(count: u64, total: u64) -> f64 {
 fn table_for_step(r: &StepReport) -> String {
     let width = r
         .counts
-        .keys()
-        .map(|k| k.chars().count())
+        .iter()
+        .map(|c| c.name.chars().count())
         .max()
         .unwrap_or(6)
         .max(6);
     let mut s = format!("== {} ==\n", r.action);
     let _ = writeln!(s, "{:<width$}  {:>10}  {:>7}", "server", "keys", "share");
-    for (name, count) in &r.counts {
-        let count = count.as_u64().unwrap_or(0);
-        let down = if r.down.contains(name) {
-            "  (down)"
-        } else {
-            ""
-        };
+    for c in &r.counts {
+        let down = if c.up { "" } else { "  (down)" };
         let _ = writeln!(
             s,
-            "{name:<width$}  {count:>10}  {:>6.2}%{down}",
-            100.0 * share(count, r.keys)
+            "{:<width$}  {:>10}  {:>6.2}%{down}",
+            c.name,
+            c.keys,
+            100.0 * share(c.keys, r.keys)
         );
     }
     let _ = write!(
@@ -337,20 +545,28 @@ struct SweepPoint {
     peak_to_mean: f64,
 }
 
-fn sweep(flags: &Flags) -> Result<String, String> {
-    flags.check(&["format"], true, false)?;
-    let format = flags.format(&["json", "table"])?;
-    let list = flags
-        .one("vnodes")?
-        .ok_or("sweep needs --vnodes, e.g. --vnodes 1,5,10,50,100,200,500,1000")?;
-    let counts: Vec<u32> = list
+#[derive(Serialize)]
+struct SweepReport {
+    points: Vec<SweepPoint>,
+}
+
+fn sweep(args: &SweepArgs) -> Result<String, String> {
+    let counts: Vec<u32> = args
+        .vnodes
         .split(',')
         .map(parse_vnodes)
         .collect::<Result<_, _>>()?;
-    let mut scenario = flags.scenario(&["vnodes"])?;
+    if counts.len() > MAX_SWEEP_POINTS {
+        return Err(format!(
+            "--vnodes lists {} counts; a sweep takes at most {MAX_SWEEP_POINTS}",
+            counts.len()
+        ));
+    }
+    let mut scenario = args.scenario.scenario("1")?;
     let mut points = Vec::new();
     for vnodes in counts {
-        scenario.vnodes = vnodes;
+        scenario.settings.vnodes = vnodes;
+        check_memory(&scenario)?;
         let stats = Simulation::new(&scenario)?.stats();
         points.push(SweepPoint {
             vnodes,
@@ -359,37 +575,38 @@ fn sweep(flags: &Flags) -> Result<String, String> {
             peak_to_mean: stats.peak_to_mean,
         });
     }
-    Ok(if format == "json" {
-        let mut s = serde_json::to_string_pretty(&serde_json::json!({ "points": points }))
-            .map_err(|e| e.to_string())?;
-        s.push('\n');
-        s
+    if args.format == Format::Json {
+        return to_json(&SweepReport { points });
+    }
+    let mut s = String::new();
+    let csv = args.format == Format::Csv;
+    if csv {
+        s.push_str("vnodes,stddev,cv,peak_to_mean\n");
     } else {
-        let mut s = format!(
-            "{:>7}  {:>12}  {:>8}  {:>9}\n",
+        let _ = writeln!(
+            s,
+            "{:>7}  {:>12}  {:>8}  {:>9}",
             "vnodes", "stddev", "cv", "peak/mean"
         );
-        for p in &points {
+    }
+    for p in &points {
+        if csv {
+            let _ = writeln!(s, "{},{},{},{}", p.vnodes, p.stddev, p.cv, p.peak_to_mean);
+        } else {
             let _ = writeln!(
                 s,
                 "{:>7}  {:>12.2}  {:>8.4}  {:>9.3}",
                 p.vnodes, p.stddev, p.cv, p.peak_to_mean
             );
         }
-        s
-    })
+    }
+    Ok(s)
 }
 
-fn hash(flags: &Flags) -> Result<String, String> {
-    flags.check(&["hash"], false, true)?;
-    let name = flags.one("hash")?.ok_or("hash needs --hash NAME")?;
-    let hash = HashFn::from_name(name)
-        .ok_or_else(|| format!("unknown hash '{name}'; choose one of {}", HashFn::names()))?;
-    if flags.positional.is_empty() {
-        return Err("hash needs at least one KEY after the flags".into());
-    }
+fn hash(args: &HashArgs) -> Result<String, String> {
+    let hash = crate::engine::scenario::parse_hash(&args.hash)?;
     let mut s = String::new();
-    for key in &flags.positional {
+    for key in &args.keys {
         let p = hash.position(key).map_err(|e| e.to_string())?;
         let _ = writeln!(s, "{key}\t{p}\t0x{p:08x}");
     }
@@ -403,54 +620,167 @@ struct BenchReport {
     lookups_per_sec: f64,
 }
 
-fn bench(flags: &Flags) -> Result<String, String> {
-    flags.check(&["format", "runs"], true, false)?;
-    let format = flags.format(&["json", "table"])?;
-    let runs: u32 = match flags.one("runs")? {
-        None => 5,
-        Some(r) => r
-            .parse()
-            .ok()
-            .filter(|r| (1..=100).contains(r))
-            .ok_or_else(|| format!("runs '{r}' must be a whole number from 1 to 100"))?,
-    };
-    let scenario = flags.scenario(&[])?;
-    let sim = Simulation::new(&scenario)?;
-    let placement = sim.placement()?;
-    // Key strings are built before timing, as seed 003 builds them inside its loop but
-    // outside the lookup itself.
-    let names: Vec<String> = (0..scenario.keys.len() as u32)
-        .map(|i| scenario.keys.name(i, scenario.seed))
-        .collect();
+/// Keys named per timed chunk: names are built before each chunk is timed (as seed 003
+/// builds them outside the lookup) and dropped after it, so memory stays bounded.
+const BENCH_CHUNK: usize = 65_536;
+
+fn bench(args: &BenchArgs, progress: &mut Progress) -> Result<String, String> {
+    let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    let sim = build(&scenario, progress)?;
+    let placement = sim.placement();
+    let s = &scenario.settings;
+    let total = s.keys.len();
     let mut best = f64::INFINITY;
     let mut sink = 0u64;
-    for _ in 0..runs {
-        let start = Instant::now();
-        for name in &names {
-            let position =
-                key_position(scenario.algo, scenario.hash, name).map_err(|e| e.to_string())?;
-            sink = sink.wrapping_add(u64::from(placement.owner(name, position)));
+    let mut names: Vec<String> = Vec::with_capacity(BENCH_CHUNK);
+    for run in 0..args.runs {
+        let mut elapsed = Duration::ZERO;
+        for start in (0..total).step_by(BENCH_CHUNK) {
+            let end = (start + BENCH_CHUNK).min(total);
+            names.clear();
+            names.extend((start as u32..end as u32).map(|i| s.keys.name(i, s.seed)));
+            let timer = Instant::now();
+            for name in &names {
+                let position = key_position(s.algo, s.hash, name).map_err(|e| e.to_string())?;
+                sink = sink.wrapping_add(u64::from(placement.owner(name, position)));
+            }
+            elapsed += timer.elapsed();
+            progress.show(&format!(
+                "run {} of {}: {} of {} keys",
+                run + 1,
+                args.runs,
+                words::group_thousands(end as u64),
+                words::group_thousands(total as u64)
+            ));
         }
-        best = best.min(start.elapsed().as_secs_f64());
+        best = best.min(elapsed.as_secs_f64());
     }
     std::hint::black_box(sink);
-    let lookups = names.len() as u64;
+    let lookups = total as u64;
     let r = BenchReport {
         lookups,
         seconds: best,
         lookups_per_sec: lookups as f64 / best.max(1e-12),
     };
-    Ok(if format == "json" {
-        format!(
+    Ok(match args.format {
+        Format::Json => format!(
             "{}\n",
             serde_json::to_string(&r).map_err(|e| e.to_string())?
-        )
-    } else {
-        format!(
-            "{} lookups in {:.4} s (best of {runs}): {:.2} M lookups/s\n",
+        ),
+        Format::Csv => format!(
+            "lookups,seconds,lookups_per_sec\n{},{},{}\n",
+            r.lookups, r.seconds, r.lookups_per_sec
+        ),
+        Format::Table => format!(
+            "{} lookups in {:.4} s (best of {}): {:.2} M lookups/s\n",
             r.lookups,
             r.seconds,
+            args.runs,
             r.lookups_per_sec / 1e6
-        )
+        ),
     })
+}
+
+#[derive(Serialize)]
+struct LocateReport {
+    key: String,
+    position: u32,
+    server: Option<String>,
+    explanation: String,
+    scores: Vec<ScoreReport>,
+}
+
+#[derive(Serialize)]
+struct ScoreReport {
+    server: String,
+    score: String,
+    wins: bool,
+}
+
+fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> {
+    let mut scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    // Only the placement matters here: build it over a single key.
+    scenario.settings.keys = crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.0)?;
+    let sim = build(&scenario, progress)?;
+    let mut reports = Vec::new();
+    for key in &args.lookups {
+        let e = sim.explain(key)?;
+        let w = words::explain(&sim, key, &e);
+        reports.push(LocateReport {
+            key: key.clone(),
+            position: e.position,
+            server: sim.server(e.owner).map(|s| s.name.clone()),
+            explanation: w.sentence,
+            scores: w
+                .scores
+                .into_iter()
+                .map(|(server, score, wins)| ScoreReport {
+                    server,
+                    score,
+                    wins,
+                })
+                .collect(),
+        });
+    }
+    Ok(match args.format {
+        Format::Json => to_json(&reports)?,
+        Format::Csv => {
+            let mut s = String::from("key,position,server,explanation\n");
+            for r in &reports {
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{}",
+                    csv_field(&r.key),
+                    r.position,
+                    csv_field(r.server.as_deref().unwrap_or("")),
+                    csv_field(&r.explanation)
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = String::new();
+            for r in &reports {
+                let _ = writeln!(
+                    s,
+                    "{}\t{}\t{}",
+                    r.key,
+                    r.server.as_deref().unwrap_or("(none)"),
+                    r.explanation
+                );
+                for c in &r.scores {
+                    let _ = writeln!(
+                        s,
+                        "  {:<12} {}{}",
+                        c.server,
+                        c.score,
+                        if c.wins { "  ← wins" } else { "" }
+                    );
+                }
+            }
+            s
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_flags_defaults_are_the_pages() {
+        let cli = Cli::try_parse_from(["hashring-lab", "simulate"]).unwrap();
+        let Command::Simulate(a) = cli.command else {
+            panic!("simulate");
+        };
+        assert_eq!(
+            a.scenario.scenario(&a.vnodes.vnodes).unwrap(),
+            Scenario::default()
+        );
+    }
+
+    #[test]
+    fn the_command_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
 }

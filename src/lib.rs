@@ -6,8 +6,10 @@
 
 pub mod chart;
 pub mod engine;
+pub mod link;
 pub mod render;
 pub mod state;
+pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

@@ -8,7 +8,7 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let args: Vec<String> = std::env::args().collect();
     let code = hashring_lab::cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
     std::process::exit(code);
 }

@@ -1,16 +1,24 @@
 //! The page's state and its reducer: pure Rust, no yew, tested natively.
 //!
 //! Every user action becomes an [`Action`]; [`PageState::reduce`] returns the next state.
-//! A rejected action keeps the simulation exactly as it was and records a message that
-//! says what is allowed. The previous counts are kept for the charts' ghost bars, and the
-//! last change (with its movement) for the summary line and the arc highlight.
+//! The big parts — the simulation with its million owners, the last change's moved keys —
+//! sit behind `Rc`, so a copy of the state (for each view, each render, each animation
+//! frame) costs a few pointer copies, not a copy of the keys; a branch that changes nothing
+//! copies nothing big. A rejected action keeps the simulation exactly as it was and records
+//! a message that says what is allowed.
+//!
+//! Heavy work (hashing a million keys, scoring every server per key) is started here and
+//! carried on a step at a time by [`Action::Continue`], which the page dispatches between
+//! frames; the current picture stays on screen, with a progress line, until it completes.
 
-use crate::chart::group_thousands;
-use crate::engine::keys::KeySpec;
-use crate::engine::placement::Algorithm;
-use crate::engine::ring::{ServerId, NO_OWNER};
-use crate::engine::scenario::{validate_name, Scenario};
-use crate::engine::sim::{Change, Movement, Simulation, Work};
+use std::rc::Rc;
+
+use crate::engine::placement::Explanation;
+use crate::engine::ring::ServerId;
+use crate::engine::scenario::{parse_seed, Scenario};
+use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
+use crate::engine::text::quote;
+use crate::words::{self, group_thousands};
 
 /// What the user can do.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,21 +47,30 @@ pub enum Action {
     SetSeed(String),
     /// Look one key up, as typed.
     Lookup(String),
-    /// Carry the pending change one step further (dispatched by the page between frames).
+    /// Carry the pending work one step further (dispatched by the page between frames).
     Continue,
 }
 
-/// Hash evaluations a change may cost and still be applied at once; above this, the page
-/// applies it in steps of [`STEP_COST`] and shows progress in between.
-pub const SYNC_COST: usize = 1_500_000;
-/// Hash evaluations per step of a stepped change (about 50–150 ms in the browser).
-pub const STEP_COST: usize = 1_500_000;
+/// Hash evaluations a piece of work may cost and still be done at once; above this, the
+/// page does it in steps of [`STEP_COST`] and shows progress in between.
+pub const SYNC_COST: usize = 600_000;
+/// Hash evaluations per step of stepped work (about 20–60 ms in the browser).
+pub const STEP_COST: usize = 400_000;
 
-/// A change still being computed, a step at a time.
+/// What the pending work will do when it completes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Goal {
+    /// Apply this change.
+    Change(Change),
+    /// Replace the simulation with this scenario's.
+    Load(Scenario),
+}
+
+/// Work still being computed, a step at a time.
 #[derive(Clone)]
 pub struct Pending {
-    /// The change.
-    pub change: Change,
+    /// What it is for.
+    pub goal: Goal,
     /// Its work so far.
     pub work: Work,
 }
@@ -64,19 +81,25 @@ pub const PAGE_MAX_KEYS: usize = 1_000_000;
 /// One looked-up key and how its owner was found.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lookup {
-    /// The key as typed.
+    /// The key as typed (trimmed).
     pub key: String,
-    /// Its ring position.
-    pub position: u32,
-    /// Its owner.
-    pub owner: ServerId,
-    /// The position of the ring point that owns it (ring-shaped algorithms).
-    pub owner_point: Option<u32>,
-    /// One line saying how the owner was found.
-    pub explanation: String,
-    /// For rendezvous and CARP: each live server's score for this key (name, score text,
-    /// winner?), so the comparison itself is visible.
-    pub scores: Vec<(String, String, bool)>,
+    /// The engine's account of the lookup.
+    pub explanation: Explanation,
+    /// The same in words.
+    pub words: words::ExplanationWords,
+}
+
+impl Lookup {
+    /// The position of the ring point that owns the key (ring-shaped algorithms).
+    pub fn owner_point(&self) -> Option<u32> {
+        use crate::engine::placement::How;
+        match &self.explanation.how {
+            How::FirstPointClockwise { point } | How::Slot { point, .. } => {
+                point.map(|p| p.position)
+            }
+            _ => None,
+        }
+    }
 }
 
 /// The last applied change, for the summary and highlights.
@@ -90,87 +113,112 @@ pub struct LastChange {
     pub summary: String,
     /// Counts per server id before the change (for ghost bars).
     pub counts_before: Vec<(ServerId, u64)>,
-    /// Names of servers before the change (flows may name removed servers).
-    pub names_before: Vec<(ServerId, String)>,
 }
 
-/// The page state.
+/// The page state. Cloning it copies pointers, never keys.
 #[derive(Clone)]
 pub struct PageState {
     /// The simulation.
-    pub sim: Simulation,
+    pub sim: Rc<Simulation>,
     /// The last change, if any since the scenario was loaded.
-    pub last: Option<LastChange>,
+    pub last: Option<Rc<LastChange>>,
     /// The message for the last rejected action.
     pub error: Option<String>,
-    /// Bumped on every accepted action, so views can tell states apart cheaply.
+    /// Bumped whenever the simulation changes, so views can tell states apart cheaply.
     pub version: u64,
     /// The last key lookup.
-    pub lookup: Option<Lookup>,
-    /// A change being applied in steps.
-    pub pending: Option<Pending>,
+    pub lookup: Option<Rc<Lookup>>,
+    /// Work being done in steps.
+    pub pending: Option<Rc<Pending>>,
+    /// Actions refused while the pending work ran (reported when it completes).
+    pub refused_while_busy: u32,
 }
 
 impl PartialEq for PageState {
     fn eq(&self, other: &Self) -> bool {
         // Progress is left out on purpose: the views of the cluster need not re-render
-        // while a stepped change advances; only the status line shows it.
-        self.version == other.version && self.error == other.error && self.lookup == other.lookup
+        // while stepped work advances; only the status line shows it.
+        self.version == other.version
+            && self.error == other.error
+            && self.lookup == other.lookup
+            && self.pending.is_some() == other.pending.is_some()
     }
 }
 
 impl PageState {
-    /// The state for a scenario.
+    /// The state for a scenario, built at once (tests, small scenarios).
     pub fn new(scenario: &Scenario) -> Result<PageState, String> {
-        if scenario.keys.len() > PAGE_MAX_KEYS {
-            return Err(format!(
-                "keys: {} keys is more than the page's limit of {}; the command line takes up to 10,000,000",
-                group_thousands(scenario.keys.len() as u64),
-                group_thousands(PAGE_MAX_KEYS as u64)
-            ));
-        }
-        Ok(PageState {
-            sim: Simulation::new(scenario)?,
+        let state = PageState::loading(scenario)?;
+        Ok(state.run_to_end())
+    }
+
+    /// The state for a scenario: built at once when that is cheap, otherwise started as
+    /// pending work over a placeholder with the scenario's servers and no keys yet.
+    pub fn loading(scenario: &Scenario) -> Result<PageState, String> {
+        check_page_limits(scenario)?;
+        let work = Work::load(scenario)?;
+        let mut state = PageState {
+            sim: Rc::new(Simulation::unassigned(work.config().clone())),
             last: None,
             error: None,
             version: 0,
             lookup: None,
             pending: None,
-        })
+            refused_while_busy: 0,
+        };
+        state.pending = Some(Rc::new(Pending {
+            goal: Goal::Load(scenario.clone()),
+            work,
+        }));
+        Ok(state.continue_pending(SYNC_COST))
     }
 
-    /// (keys done, keys in all) of the pending change, if any.
-    pub fn progress(&self) -> Option<(usize, usize)> {
+    fn run_to_end(mut self) -> PageState {
+        while self.pending.is_some() {
+            self = self.continue_pending(usize::MAX);
+        }
+        self
+    }
+
+    /// What the pending work is doing and how far it is, if any.
+    pub fn progress(&self) -> Option<(Phase, usize, usize)> {
         self.pending.as_ref().map(|p| p.work.progress())
     }
 
-    /// The next free name: A, B, … Z, then S27, S28, …
+    /// The next free name that the current settings accept: A, B, … Z, then S27, S28, …
+    /// (numbers under the identity hash, whose vnode labels must be numbers).
     pub fn suggested_name(&self) -> String {
-        let taken = |n: &str| self.sim.servers().iter().any(|s| s.name == n);
-        ('A'..='Z')
+        let config = self.sim.config();
+        let letters = ('A'..='Z')
             .map(String::from)
-            .chain((27..).map(|i| format!("S{i}")))
-            .find(|n| !taken(n))
+            .chain((27..10_000).map(|i| format!("S{i}")));
+        let numbers = (1..100_000).map(|i: u32| i.to_string());
+        let identity = config.settings.hash == crate::engine::hash::HashFn::Identity;
+        let mut candidates: Box<dyn Iterator<Item = String>> = if identity {
+            Box::new(numbers.chain(letters))
+        } else {
+            Box::new(letters.chain(numbers))
+        };
+        candidates
+            .find(|n| config.accepts_new_server(n).is_ok())
             .unwrap_or_default()
     }
 
     /// The state after `action`.
     pub fn reduce(&self, action: Action) -> PageState {
-        let change = match action {
+        let goal = match action {
             Action::DismissError => {
+                if self.error.is_none() {
+                    return self.clone();
+                }
                 let mut next = self.clone();
                 next.error = None;
                 return next;
             }
-            Action::Load(scenario) => {
-                return match PageState::new(&scenario) {
-                    Ok(mut next) => {
-                        next.version = self.version + 1;
-                        next
-                    }
-                    Err(e) => self.rejected(e),
-                }
-            }
+            Action::Continue => return self.continue_pending(STEP_COST),
+            Action::Reject(message) => return self.rejected(message),
+            Action::Lookup(key) => return self.looked_up(&key),
+            Action::Load(scenario) => Goal::Load(scenario),
             Action::AddServer(name) => {
                 let name = name.trim();
                 let name = if name.is_empty() {
@@ -178,107 +226,128 @@ impl PageState {
                 } else {
                     name.to_owned()
                 };
-                if let Err(e) = validate_name(&name) {
-                    return self.rejected(e);
-                }
-                Change::add(name)
+                Goal::Change(Change::add(name))
             }
-            Action::Reject(message) => return self.rejected(message),
-            Action::Continue => return self.continue_pending(),
             Action::SetKeys { count, pattern } => match keys_from_form(&count, &pattern) {
-                Ok(spec) => Change::SetKeys(spec),
+                Ok(spec) => Goal::Change(Change::SetKeys(spec)),
                 Err(e) => return self.rejected(e),
             },
-            Action::SetSeed(text) => {
-                let Ok(seed) = text.trim().parse::<u64>() else {
-                    return self.rejected(format!(
-                        "seed '{text}' must be a whole number from 0 to {}",
-                        u64::MAX
-                    ));
-                };
-                let mut scenario = self.sim.scenario();
-                scenario.seed = seed;
-                return self.reduce(Action::Load(scenario));
-            }
-            Action::Lookup(key) => {
-                let key = key.trim();
-                let mut next = self.clone();
-                if key.is_empty() {
-                    next.lookup = None;
-                    return next;
+            Action::SetSeed(text) => match parse_seed(&text) {
+                Ok(seed) => {
+                    let mut scenario = self.sim.scenario();
+                    scenario.settings.seed = seed;
+                    Goal::Load(scenario)
                 }
-                match explain_lookup(&self.sim, key) {
-                    Ok(found) => {
-                        next.lookup = Some(found);
-                        next.error = None;
-                    }
-                    Err(e) => next.error = Some(e),
-                }
-                return next;
-            }
+                Err(e) => return self.rejected(e),
+            },
             Action::RemoveLast => match self.sim.servers().last() {
-                Some(s) => Change::Remove(s.name.clone()),
+                Some(s) => Goal::Change(Change::Remove(s.name.clone())),
                 None => return self.rejected("there is no server to remove".into()),
             },
-            Action::Apply(change) => change,
+            Action::Apply(change) => Goal::Change(change),
         };
-        if let Some((done, total)) = self.progress() {
-            return self.rejected(format!(
-                "Still placing keys for the previous change ({}%); try again in a moment.",
-                100 * done / total.max(1)
-            ));
-        }
-        let mut work = match self.sim.start(&change) {
-            Ok(work) => work,
-            Err(e) => return self.rejected(e),
-        };
-        if work.remaining_cost() > SYNC_COST {
-            work.advance(STEP_COST);
+        if self.pending.is_some() {
             let mut next = self.clone();
-            next.pending = Some(Pending { change, work });
-            next.error = None;
+            next.refused_while_busy += 1;
+            next.error = Some(busy_message(next.refused_while_busy));
             return next;
         }
-        self.completed(change, work)
+        let work = match &goal {
+            Goal::Change(change) => self.sim.start(change),
+            Goal::Load(scenario) => check_page_limits(scenario).and_then(|()| Work::load(scenario)),
+        };
+        match work {
+            Ok(work) => {
+                let mut next = self.clone();
+                next.error = None;
+                next.pending = Some(Rc::new(Pending { goal, work }));
+                next.continue_pending(SYNC_COST)
+            }
+            Err(e) => self.rejected(e),
+        }
     }
 
-    fn continue_pending(&self) -> PageState {
+    /// Advances the pending work by `budget` hash evaluations; completes it when done.
+    fn continue_pending(&self, budget: usize) -> PageState {
         let Some(pending) = &self.pending else {
             return self.clone();
         };
-        let mut pending = pending.clone();
-        pending.work.advance(STEP_COST);
-        if pending.work.is_finished() {
-            let mut base = self.clone();
-            base.pending = None;
-            return base.completed(pending.change, pending.work);
-        }
+        let mut pending = Pending::clone(pending);
         let mut next = self.clone();
-        next.pending = Some(pending);
-        next
+        if let Err(e) = pending.work.advance(budget) {
+            next.pending = None;
+            return next.rejected(e);
+        }
+        if !pending.work.is_finished() {
+            next.pending = Some(Rc::new(pending));
+            return next;
+        }
+        next.pending = None;
+        let refused = std::mem::take(&mut next.refused_while_busy);
+        let mut done = next.completed(pending);
+        if refused > 0 {
+            done.error = Some(format!(
+                "{refused} action{} came while keys were still being placed and {} ignored; try again now.",
+                if refused == 1 { "" } else { "s" },
+                if refused == 1 { "was" } else { "were" }
+            ));
+        }
+        done
     }
 
-    /// The state after a change whose work is done.
-    fn completed(&self, change: Change, work: Work) -> PageState {
+    /// The state after pending work is done.
+    fn completed(&self, pending: Pending) -> PageState {
         let mut next = self.clone();
-        let counts_before = self.counts();
-        let names_before = self.names();
-        let movement = next.sim.finish(work);
-        let summary = summarize(&change, &movement, &names_before);
-        next.last = Some(LastChange {
-            change,
-            movement,
-            summary,
-            counts_before,
-            names_before,
-        });
+        let mut sim = Simulation::clone(&self.sim);
+        let movement = match sim.finish(pending.work) {
+            Ok(m) => m,
+            Err(e) => return self.rejected(e),
+        };
+        next.last = match pending.goal {
+            Goal::Load(_) => None,
+            Goal::Change(change) => {
+                let before = &self.sim;
+                let name = |id: ServerId| {
+                    sim.server(id)
+                        .or_else(|| before.server(id))
+                        .map_or_else(|| format!("#{id}"), |s| s.name.clone())
+                };
+                let summary = words::summarize(&change, &movement, &name);
+                Some(Rc::new(LastChange {
+                    change,
+                    movement,
+                    summary,
+                    counts_before: self.counts(),
+                }))
+            }
+        };
+        next.sim = Rc::new(sim);
         next.error = None;
-        next.pending = None;
         next.version += 1;
         next.lookup = self
             .lookup
             .as_ref()
-            .and_then(|l| explain_lookup(&next.sim, &l.key).ok());
+            .and_then(|l| lookup(&next.sim, &l.key).ok().map(Rc::new));
+        next
+    }
+
+    fn looked_up(&self, key: &str) -> PageState {
+        let key = key.trim();
+        let mut next = self.clone();
+        if key.is_empty() {
+            next.lookup = None;
+            return next;
+        }
+        match lookup(&self.sim, key) {
+            Ok(found) => {
+                next.lookup = Some(Rc::new(found));
+                next.error = None;
+            }
+            Err(e) => {
+                next.lookup = None;
+                next.error = Some(e);
+            }
+        }
         next
     }
 
@@ -297,14 +366,6 @@ impl PageState {
             .collect()
     }
 
-    fn names(&self) -> Vec<(ServerId, String)> {
-        self.sim
-            .servers()
-            .iter()
-            .map(|s| (s.id, s.name.clone()))
-            .collect()
-    }
-
     /// Keys of server `id` before the last change, when there was one.
     pub fn count_before(&self, id: ServerId) -> Option<u64> {
         let last = self.last.as_ref()?;
@@ -315,215 +376,82 @@ impl PageState {
                 .map_or(0, |c| c.1),
         )
     }
+
+    /// The status line: progress, the last change, or the algorithm's intro.
+    pub fn status_line(&self) -> String {
+        if let Some((phase, done, total)) = self.progress() {
+            return words::progress(phase, done, total);
+        }
+        match &self.last {
+            Some(last) => last.summary.clone(),
+            None => words::intro(self.sim.settings().algo).to_owned(),
+        }
+    }
+}
+
+fn busy_message(refused: u32) -> String {
+    format!(
+        "Still placing keys for the previous step; {refused} action{} ignored so far. Wait for the progress bar to finish.",
+        if refused == 1 { "" } else { "s" }
+    )
+}
+
+fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
+    let keys = scenario.settings.keys.len();
+    if keys > PAGE_MAX_KEYS {
+        return Err(format!(
+            "keys: {} keys is more than the page's limit of {}; the command line takes up to 10,000,000",
+            group_thousands(keys as u64),
+            group_thousands(PAGE_MAX_KEYS as u64)
+        ));
+    }
+    Ok(())
+}
+
+/// Looks `key` up in `sim` and words the answer.
+pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
+    let explanation = sim.explain(key)?;
+    let words = words::explain(sim, key, &explanation);
+    Ok(Lookup {
+        key: key.to_owned(),
+        explanation,
+        words,
+    })
 }
 
 /// The key spec for the page's keys form: `count` keys named by `pattern`.
-pub fn keys_from_form(count: &str, pattern: &str) -> Result<KeySpec, String> {
-    let n: usize = count
-        .trim()
-        .replace(',', "")
-        .parse()
-        .ok()
-        .filter(|n| (1..=PAGE_MAX_KEYS).contains(n))
-        .ok_or_else(|| {
-            format!(
-                "key count '{count}' must be a whole number from 1 to {}",
+pub fn keys_from_form(count: &str, pattern: &str) -> Result<crate::engine::keys::KeySpec, String> {
+    let trimmed = count.trim().replace(',', "");
+    let n: usize = match trimmed.parse::<usize>() {
+        Ok(n) if (1..=PAGE_MAX_KEYS).contains(&n) => n,
+        Ok(_) => {
+            return Err(format!(
+                "key count {} must be from 1 to {}",
+                quote(count),
                 group_thousands(PAGE_MAX_KEYS as u64)
-            )
-        })?;
+            ))
+        }
+        Err(_) => {
+            return Err(format!(
+                "key count {} is not a whole number; use 1 to {}",
+                quote(count),
+                group_thousands(PAGE_MAX_KEYS as u64)
+            ))
+        }
+    };
     let pattern = pattern.trim();
+    if !pattern.is_empty() && !pattern.contains("{i}") {
+        return Err(format!(
+            "the key name pattern {} needs {{i}} where the number goes, e.g. user:{{i}}; leave it empty for plain numbers",
+            quote(pattern)
+        ));
+    }
     let text = if pattern.is_empty() {
         format!("0..{n}")
     } else {
         format!("{pattern}:0..{n}")
     };
-    KeySpec::parse(&text).map_err(|e| e.to_string())
-}
-
-/// Finds a key's owner and says how, in one line.
-pub fn explain_lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
-    let (position, owner) = sim.lookup(key)?;
-    let name = |id: ServerId| {
-        sim.server(id)
-            .map_or("nobody".to_owned(), |s| s.name.clone())
-    };
-    let mut owner_point = None;
-    let explanation = match sim.algorithm() {
-        Algorithm::Ring => {
-            let point = sim.ring().and_then(|r| r.successor(position).copied());
-            owner_point = point.map(|p| p.position);
-            match point {
-                Some(p) => format!(
-                    "{} of \"{key}\" = 0x{position:08x}; the first virtual node clockwise is {} at 0x{:08x} → server {}",
-                    sim.hash().name(),
-                    sim.label().render(&name(p.server), p.replica),
-                    p.position,
-                    name(p.server)
-                ),
-                None => format!("\"{key}\" hashes to 0x{position:08x}, but no server is up"),
-            }
-        }
-        Algorithm::Slots => {
-            let slot = crate::engine::hash::redis_slot(key);
-            let point = sim.ring().and_then(|r| r.successor(position).copied());
-            owner_point = point.map(|p| p.position);
-            let tag = crate::engine::hash::redis_hash_tag(key.as_bytes());
-            let tagged = if tag.len() < key.len() {
-                format!(" (hash tag \"{}\")", String::from_utf8_lossy(tag))
-            } else {
-                String::new()
-            };
-            let served = match sim.slot_table().map(|t| t.owner(slot)) {
-                Some(o) if o != owner => format!(
-                    "slot {slot}'s master {} is down, so it is served by {}",
-                    name(o),
-                    name(owner)
-                ),
-                _ => format!("slot {slot} is served by {}", name(owner)),
-            };
-            format!("CRC16(\"{key}\"){tagged} mod 16384 = slot {slot}; {served}")
-        }
-        Algorithm::ModN => {
-            let live: Vec<&str> = sim
-                .servers()
-                .iter()
-                .filter(|s| s.up)
-                .map(|s| s.name.as_str())
-                .collect();
-            format!(
-                "{} of \"{key}\" = {position}; {position} mod {} = {} → {}",
-                sim.hash().name(),
-                live.len(),
-                if live.is_empty() {
-                    0
-                } else {
-                    position as usize % live.len()
-                },
-                name(owner)
-            )
-        }
-        Algorithm::Rendezvous => format!(
-            "{} of (server + \"{key}\") is highest for {} → {}",
-            sim.hash().name(),
-            name(owner),
-            name(owner)
-        ),
-        Algorithm::Carp => format!(
-            "MD5(server + \"{key}\") is smallest for {} → {}",
-            name(owner),
-            name(owner)
-        ),
-    };
-    let live = sim.servers().iter().filter(|s| s.up);
-    let scores = match sim.algorithm() {
-        Algorithm::Rendezvous => live
-            .map(|s| {
-                let h = sim
-                    .hash()
-                    .position(&format!("{}{key}", s.name))
-                    .unwrap_or(0);
-                (s.name.clone(), format!("0x{h:08x}"), s.id == owner)
-            })
-            .collect(),
-        Algorithm::Carp => live
-            .map(|s| {
-                let d = crate::engine::hash::md5_digest(format!("{}{key}", s.name).as_bytes());
-                let hex: String = d.iter().map(|b| format!("{b:02x}")).collect();
-                (s.name.clone(), hex, s.id == owner)
-            })
-            .collect(),
-        _ => Vec::new(),
-    };
-    Ok(Lookup {
-        key: key.to_owned(),
-        position,
-        owner,
-        owner_point,
-        explanation,
-        scores,
-    })
-}
-
-/// One sentence on how the algorithm places a key and what a change will do.
-pub fn intro(algo: Algorithm) -> &'static str {
-    match algo {
-        Algorithm::Ring => "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
-        Algorithm::ModN => "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
-        Algorithm::Rendezvous => "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
-        Algorithm::Carp => "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
-        Algorithm::Slots => "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
-    }
-}
-
-fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
-}
-
-/// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
-/// 20.0%) — from A 3,159, B 2,968, C 3,512, D 3,421".
-pub fn summarize(change: &Change, m: &Movement, names: &[(ServerId, String)]) -> String {
-    let name = |id: ServerId| -> String {
-        if id == NO_OWNER {
-            return "nobody".into();
-        }
-        names
-            .iter()
-            .find(|n| n.0 == id)
-            .map_or_else(|| format!("#{id}"), |n| n.1.clone())
-    };
-    let what = match change {
-        Change::Add { name, .. } => format!("Added {name}"),
-        Change::Remove(n) => format!("Removed {n}"),
-        Change::Fail(n) => format!("{n} failed"),
-        Change::Recover(n) => format!("{n} recovered"),
-        Change::SetWeight(n, w) => format!("Weight of {n} set to {w}"),
-        Change::SetVnodes(v) => format!("Virtual nodes set to {v}"),
-        Change::SetKeys(k) => format!("Keys set to {k}"),
-        Change::SetAlgorithm(a) => format!("Switched to {a}"),
-        Change::SetHash(h) => format!("Hash switched to {}", h.name()),
-    };
-    let mut s = format!(
-        "{what}: {} of {} keys moved ({}",
-        group_thousands(m.moved),
-        group_thousands(m.keys),
-        percent(m.moved_fraction())
-    );
-    if let Some(ideal) = m.ideal_fraction {
-        s.push_str(&format!("; ideal {}", percent(ideal)));
-    }
-    s.push(')');
-    if m.moved > 0 {
-        // Name the side that has several servers: sources on add, targets on remove.
-        let sources = dedup(m.flows.iter().map(|f| f.from));
-        let targets = dedup(m.flows.iter().map(|f| f.to));
-        let by_source = targets.len() == 1 && sources.len() > 1;
-        let (word, side) = if by_source {
-            ("from", sources)
-        } else {
-            ("to", targets)
-        };
-        let list: Vec<String> = side
-            .iter()
-            .map(|&id| {
-                let keys: u64 = m
-                    .flows
-                    .iter()
-                    .filter(|f| (if by_source { f.from } else { f.to }) == id)
-                    .map(|f| f.keys)
-                    .sum();
-                format!("{} {}", name(id), group_thousands(keys))
-            })
-            .collect();
-        s.push_str(&format!(" — {word} {}", list.join(", ")));
-    }
-    s
-}
-
-fn dedup(ids: impl Iterator<Item = ServerId>) -> Vec<ServerId> {
-    let mut v: Vec<ServerId> = ids.collect();
-    v.sort_unstable();
-    v.dedup();
-    v
+    crate::engine::keys::KeySpec::parse(&text).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]
@@ -540,6 +468,13 @@ mod tests {
         ])
         .unwrap();
         PageState::new(&s).unwrap()
+    }
+
+    fn until_done(mut state: PageState) -> PageState {
+        while state.pending.is_some() {
+            state = state.reduce(Action::Continue);
+        }
+        state
     }
 
     #[test]
@@ -566,8 +501,14 @@ mod tests {
         assert!(again.error.as_ref().unwrap().contains("already exists"));
         assert_eq!(again.sim.servers().len(), 5);
         assert_eq!(again.version, state.version);
+        assert!(
+            Rc::ptr_eq(&again.sim, &state.sim),
+            "a refusal copies nothing"
+        );
         let bad = state.reduce(Action::AddServer("x,y".into()));
         assert!(bad.error.unwrap().contains("not allowed"));
+        let spaced = state.reduce(Action::AddServer("  A  ".into()));
+        assert!(spaced.error.unwrap().contains("already exists"));
     }
 
     #[test]
@@ -575,15 +516,15 @@ mod tests {
         let state = seed000().reduce(Action::Lookup("42".into()));
         let l = state.lookup.as_ref().unwrap();
         let (pos, owner) = state.sim.lookup("42").unwrap();
-        assert_eq!((l.position, l.owner), (pos, owner));
+        assert_eq!((l.explanation.position, l.explanation.owner), (pos, owner));
         assert!(
-            l.explanation.starts_with(&format!(
+            l.words.sentence.starts_with(&format!(
                 "murmur64a-seed of \"42\" = 0x{pos:08x}; the first virtual node clockwise is 127."
             )),
             "{}",
-            l.explanation
+            l.words.sentence
         );
-        assert!(l.explanation.ends_with(&format!(
+        assert!(l.words.sentence.ends_with(&format!(
             "→ server {}",
             state.sim.server(owner).unwrap().name
         )));
@@ -591,7 +532,23 @@ mod tests {
         let after = state.reduce(Action::Apply(Change::Fail(
             state.sim.server(owner).unwrap().name.clone(),
         )));
-        assert_ne!(after.lookup.as_ref().unwrap().owner, owner);
+        assert_ne!(after.lookup.as_ref().unwrap().explanation.owner, owner);
+        // A failed lookup clears the old answer.
+        let identity = PageState::new(
+            &Scenario::from_pairs([
+                ("hash", "identity"),
+                ("keys", "0..10"),
+                ("label", "{node}{i}"),
+                ("nodes", "1,2"),
+            ])
+            .unwrap(),
+        )
+        .unwrap()
+        .reduce(Action::Lookup("5".into()));
+        assert!(identity.lookup.is_some());
+        let failed = identity.reduce(Action::Lookup("abc".into()));
+        assert!(failed.lookup.is_none());
+        assert!(failed.error.unwrap().contains("identity hash"));
     }
 
     #[test]
@@ -601,11 +558,15 @@ mod tests {
         let state = PageState::new(&s)
             .unwrap()
             .reduce(Action::Lookup("user:42".into()));
-        let l = state.lookup.unwrap();
-        assert_eq!(l.scores.len(), 3);
-        let winner = l.scores.iter().find(|s| s.2).unwrap();
-        assert!(l.scores.iter().all(|s| s.1 >= winner.1), "{:?}", l.scores);
-        assert!(l.explanation.ends_with(&format!("→ {}", winner.0)));
+        let l = state.lookup.as_ref().unwrap();
+        assert_eq!(l.words.scores.len(), 3);
+        let winner = l.words.scores.iter().find(|s| s.2).unwrap();
+        assert!(
+            l.words.scores.iter().all(|s| s.1 >= winner.1),
+            "{:?}",
+            l.words.scores
+        );
+        assert!(l.words.sentence.ends_with(&format!("→ {}", winner.0)));
     }
 
     #[test]
@@ -621,7 +582,12 @@ mod tests {
         assert!(keys_from_form("1000001", "")
             .unwrap_err()
             .contains("from 1 to 1,000,000"));
-        assert!(keys_from_form("10", "user").unwrap_err().contains("{i}"));
+        assert!(keys_from_form("abc", "")
+            .unwrap_err()
+            .contains("is not a whole number"));
+        for pattern in ["user", "list", "random"] {
+            assert!(keys_from_form("10", pattern).unwrap_err().contains("{i}"));
+        }
         let state = seed000().reduce(Action::SetKeys {
             count: "abc".into(),
             pattern: String::new(),
@@ -640,36 +606,69 @@ mod tests {
         ])
         .unwrap();
         let state = PageState::new(&s).unwrap();
-        let mut stepped = state.reduce(Action::AddServer(String::new()));
+        let stepped = state.reduce(Action::AddServer(String::new()));
         assert!(
             stepped.pending.is_some(),
             "100,000 keys × 11 servers × MD5 is stepped"
         );
         assert_eq!(stepped.version, state.version);
         let busy = stepped.reduce(Action::RemoveLast);
-        assert!(busy.error.unwrap().starts_with("Still placing keys"));
+        assert!(busy
+            .error
+            .as_ref()
+            .unwrap()
+            .starts_with("Still placing keys"));
+        // The refusal is reported once the work is done, not silently dropped.
+        let after_busy = until_done(busy);
+        assert!(after_busy.error.unwrap().starts_with("1 action came while"));
+        let mut stepped = stepped;
         let mut steps = 0;
         while stepped.pending.is_some() {
-            let (done, _) = stepped.progress().unwrap();
+            let (_, done, _) = stepped.progress().unwrap();
             stepped = stepped.reduce(Action::Continue);
-            if let Some((now, _)) = stepped.progress() {
+            if let Some((_, now, _)) = stepped.progress() {
                 assert!(now > done);
             }
             steps += 1;
         }
         assert!(steps >= 2, "{steps}");
-        let mut direct = state.sim.clone();
+        let mut direct = Simulation::clone(&state.sim);
         let m = direct.apply(&Change::add("K")).unwrap();
         assert_eq!(stepped.last.as_ref().unwrap().movement, m);
         assert_eq!(
             stepped.counts(),
             PageState {
-                sim: direct,
+                sim: Rc::new(direct),
                 ..state.clone()
             }
             .counts()
         );
         assert_eq!(stepped.version, state.version + 1);
+    }
+
+    #[test]
+    fn heavy_scenarios_load_in_steps_over_a_placeholder() {
+        let s = Scenario::from_pairs([
+            ("algo", "rendezvous"),
+            ("nodes", "A,B,C,D,E,F,G,H"),
+            ("keys", "random:200000"),
+        ])
+        .unwrap();
+        let loading = PageState::loading(&s).unwrap();
+        assert!(loading.pending.is_some());
+        assert_eq!(loading.sim.keys().len(), 0, "no keys until they are placed");
+        assert_eq!(
+            loading.sim.scenario(),
+            s,
+            "the link's scenario is kept meanwhile"
+        );
+        let (phase, _, _) = loading.progress().unwrap();
+        assert_ne!(phase, Phase::Done);
+        let done = until_done(loading);
+        assert_eq!(done.sim.keys().len(), 200_000);
+        assert!(done.last.is_none(), "a load is not a change");
+        let direct = Simulation::new(&s).unwrap();
+        assert_eq!(done.sim.owners(), direct.owners());
     }
 
     #[test]
@@ -680,5 +679,24 @@ mod tests {
         assert_eq!(state.sim.count(0), 0);
         let none = state.reduce(Action::RemoveLast);
         assert_eq!(none.error.as_deref(), Some("there is no server to remove"));
+    }
+
+    #[test]
+    fn the_suggested_name_is_always_accepted() {
+        let identity = PageState::new(
+            &Scenario::from_pairs([
+                ("hash", "identity"),
+                ("keys", "0..10"),
+                ("label", "{node}{i}"),
+                ("nodes", "1,2"),
+            ])
+            .unwrap(),
+        )
+        .unwrap();
+        let name = identity.suggested_name();
+        assert_eq!(name, "3");
+        let added = identity.reduce(Action::AddServer(String::new()));
+        assert!(added.error.is_none(), "{:?}", added.error);
+        assert_eq!(added.sim.servers().len(), 3);
     }
 }

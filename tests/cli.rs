@@ -131,24 +131,61 @@ fn bench_reports_lookups_per_second() {
 }
 
 #[test]
-fn bad_input_is_one_line_and_exit_2() {
+fn bad_input_says_what_is_wrong_and_exits_2() {
+    // Usage errors: clap's message, exit 2.
     for (args, needle) in [
-        (vec![], "no command given"),
-        (vec!["frobnicate"], "unknown command 'frobnicate'"),
+        (vec![], "Usage: hashring-lab <COMMAND>"),
+        (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
-            vec!["simulate", "--algo", "maglev"],
-            "unknown algorithm 'maglev'; choose one of ring, modn, rendezvous, carp, slots",
+            vec!["simulate", "--algo", "maglev2"],
+            "[possible values: ring, modn, rendezvous, carp, slots]",
         ),
-        (vec!["simulate", "--hash", "sha1"], "unknown hash 'sha1'"),
+        (vec!["simulate", "--hash", "sha1"], "invalid value 'sha1'"),
+        (vec!["simulate", "--format", "xml"], "invalid value 'xml'"),
+        (
+            vec!["simulate", "--colour", "red"],
+            "unexpected argument '--colour'",
+        ),
+        (
+            vec!["simulate", "--nodes"],
+            "a value is required for '--nodes",
+        ),
+        (
+            vec!["simulate", "--algo", "ring", "--algo", "modn"],
+            "cannot be used multiple times",
+        ),
+        (vec!["sweep"], "--vnodes <LIST>"),
+        (vec!["hash", "--hash", "md5"], "<KEY>..."),
+        (vec!["hash", "key"], "--hash <HASH>"),
+        (vec!["bench", "--runs", "0"], "0 is not in 1..=100"),
+        (vec!["completions", "tcsh"], "invalid value 'tcsh'"),
+    ] {
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+    // Bad values: one line per run naming every problem, exit 2.
+    let long = "x".repeat(100_000);
+    for (args, needle) in [
         (
             vec!["simulate", "--nodes", ""],
             "server names must not be empty",
         ),
         (vec!["simulate", "--nodes", "A,A"], "appears twice"),
+        (vec!["simulate", "--nodes", "A, A"], "appears twice"),
+        (
+            vec!["simulate", "--nodes", "A,B", "--down", "A,A"],
+            "appears twice",
+        ),
+        (vec!["simulate", "--nodes", "\u{202E}evil"], "U+202E"),
+        (vec!["simulate", "--nodes", "A*1e-300"], "no virtual node"),
         (vec!["simulate", "--vnodes", "0"], "from 1 to 1000"),
         (vec!["simulate", "--vnodes", "5000"], "from 1 to 1000"),
         (vec!["simulate", "--keys", "10..5"], "is empty"),
         (vec!["simulate", "--keys", "nonsense"], "expected A..B"),
+        (vec!["simulate", "--keys", long.as_str()], "expected A..B"),
         (
             vec!["simulate", "--step", "remove:Z"],
             "there is no server 'Z'",
@@ -161,19 +198,160 @@ fn bad_input_is_one_line_and_exit_2() {
             vec!["simulate", "--hash", "identity", "--keys", "list:abc"],
             "identity hash needs decimal integer keys",
         ),
-        (vec!["simulate", "--format", "xml"], "unknown format 'xml'"),
-        (vec!["simulate", "--colour", "red"], "unknown flag --colour"),
-        (vec!["simulate", "--nodes"], "flag --nodes needs a value"),
-        (vec!["sweep"], "sweep needs --vnodes"),
-        (vec!["hash", "--hash", "md5"], "at least one KEY"),
-        (vec!["hash", "key"], "hash needs --hash NAME"),
-        (vec!["bench", "--runs", "0"], "from 1 to 100"),
+        (
+            vec!["sweep", "--vnodes", &["1"; 51].join(",")],
+            "at most 50",
+        ),
     ] {
         let (code, out, err) = run(&args);
         assert_eq!(code, 2, "{args:?}: {err}");
         assert!(out.is_empty(), "{args:?} printed to stdout: {out}");
         assert!(err.contains(needle), "{args:?}: {err}");
-        assert!(!err.contains("panicked"), "{args:?}: {err}");
         assert!(err.starts_with("hashring-lab: "), "{args:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.len() < 600,
+            "a bad value is quoted short: {} bytes",
+            err.len()
+        );
     }
+    let (_, _, err) = run(&["simulate", "--nodes", "A,A", "--vnodes", "0", "--keys", "x"]);
+    for needle in ["appears twice", "vnodes '0'", "got 'x'"] {
+        assert!(err.contains(needle), "every problem at once: {err}");
+    }
+}
+
+#[test]
+fn every_command_has_help_and_there_is_a_version_and_completions() {
+    for cmd in [
+        "simulate",
+        "sweep",
+        "hash",
+        "bench",
+        "locate",
+        "completions",
+    ] {
+        let (code, out, err) = run(&[cmd, "--help"]);
+        assert_eq!(code, 0, "{cmd}: {err}");
+        assert!(out.contains("Usage: hashring-lab"), "{cmd}: {out}");
+    }
+    let (_, help, _) = run(&["simulate", "--help"]);
+    for flag in [
+        "--algo <ALGO>",
+        "[default: ring]",
+        "[possible values: ring, modn, rendezvous, carp, slots]",
+        "--hash <HASH>",
+        "[default: xxh3]",
+        "--nodes <NODES>",
+        "[default: A,B,C,D]",
+        "--vnodes <VNODES>",
+        "[default: 10]",
+        "--label <LABEL>",
+        "--keys <KEYS>",
+        "[default: key-{i}:0..1000]",
+        "--seed <SEED>",
+        "--down <DOWN>",
+        "--step <STEP>",
+        "--format <FORMAT>",
+    ] {
+        assert!(help.contains(flag), "simulate --help lacks {flag}:\n{help}");
+    }
+    let (code, out, _) = run(&["--version"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.trim(),
+        format!("hashring-lab {}", env!("CARGO_PKG_VERSION"))
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let (code, out, _) = run(&["completions", shell]);
+        assert_eq!(code, 0);
+        assert!(out.contains("simulate") && out.contains("nodes"), "{shell}");
+    }
+}
+
+#[test]
+fn locate_explains_each_key_like_the_page() {
+    let mut args = vec!["locate"];
+    args.extend_from_slice(SEED000);
+    args.extend_from_slice(&["--format", "json", "42", "user:1"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 2);
+    assert_eq!(v[0]["key"], "42");
+    let server = v[0]["server"].as_str().unwrap();
+    assert!(server.starts_with("127."));
+    let text = v[0]["explanation"].as_str().unwrap();
+    assert!(
+        text.starts_with("murmur64a-seed of \"42\" = 0x")
+            && text.ends_with(&format!("→ server {server}")),
+        "{text}"
+    );
+    let (code, out, _) = run(&[
+        "locate", "--algo", "carp", "--nodes", "A,B,C", "--format", "json", "k",
+    ]);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let scores = v[0]["scores"].as_array().unwrap();
+    assert_eq!(scores.len(), 3);
+    let winner = scores.iter().find(|s| s["wins"] == true).unwrap();
+    assert_eq!(winner["server"], v[0]["server"]);
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+        .args([
+            "simulate",
+            "--keys",
+            "0..100000",
+            "--nodes",
+            "A,B",
+            "--format",
+            "csv",
+        ])
+        .args((0..2000).flat_map(|i| ["--step".to_owned(), format!("weight:A*{}", 1 + i % 3)]))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = [0u8; 100];
+    child
+        .stdout
+        .as_mut()
+        .unwrap()
+        .read_exact(&mut first)
+        .unwrap();
+    drop(child.stdout.take());
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+}
+
+#[test]
+fn memory_stays_bounded_per_key_whatever_the_names_length() {
+    // 2,000,000 keys of ~200 characters: holding the names would need ~450 MB; the bench
+    // must run in a 300 MB address-space limit.
+    let template = format!("{}{{i}}", "x".repeat(190));
+    let keys = format!("{template}:0..2000000");
+    let bin = env!("CARGO_BIN_EXE_hashring-lab");
+    let out = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 300000 && exec \"{bin}\" bench --runs 1 --format json --keys '{keys}'"
+        ))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["lookups"], 2_000_000);
 }

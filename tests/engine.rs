@@ -289,12 +289,12 @@ proptest! {
                 Err(_) => prop_assert_eq!(owners_by_key(&sim), owners_by_key(&before)),
             }
             // Every key's owner equals a fresh lookup with the current placement.
-            let fresh = sim.placement().unwrap();
+            let fresh = sim.config().placement().unwrap();
             for (place, (&id, &pos)) in sim.keys().ids.iter().zip(&sim.keys().positions).enumerate() {
                 prop_assert_eq!(sim.owners()[place], fresh.owner(&sim.key_name(id), pos));
             }
             // The ring (history-free) also equals a simulation built from scratch.
-            if sim.algorithm() == Algorithm::Ring {
+            if sim.settings().algo == Algorithm::Ring {
                 prop_assert_eq!(owners_by_key(&sim), owners_by_key(&Simulation::new(&sim.scenario()).unwrap()));
             }
         }
@@ -321,12 +321,12 @@ fn stepped_work_equals_applying_in_one_go() {
             let mut work = stepped.start(&change).unwrap();
             let mut steps = 0;
             while !work.is_finished() {
-                let before = work.progress().0;
-                work.advance(1000);
-                assert!(work.progress().0 > before, "progress on every step");
+                let before = work.progress();
+                work.advance(1000).unwrap();
+                assert!(work.progress() > before, "progress on every step");
                 steps += 1;
             }
-            let got = stepped.finish(work);
+            let got = stepped.finish(work).unwrap();
             assert_eq!(got, expected, "{algo} {change:?}");
             assert_eq!(owners_by_key(&stepped), owners_by_key(&once));
             if algo == "carp" && matches!(change, Change::Add { .. }) {
@@ -334,6 +334,72 @@ fn stepped_work_equals_applying_in_one_go() {
                     steps > 5,
                     "carp over 3,000 keys takes several steps of 1,000 evaluations"
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_large_ring_loads_in_steps_and_equals_a_load_in_one_go() {
+    let nodes: Vec<String> = (0..25).map(|i| format!("s{i}")).collect();
+    let nodes = nodes.join(",");
+    let scenario = Scenario::from_pairs([
+        ("nodes", nodes.as_str()),
+        ("vnodes", "1000"),
+        ("keys", "key-{i}:0..50000"),
+    ])
+    .unwrap();
+    let mut work = hashring_lab::engine::sim::Work::load(&scenario).unwrap();
+    let mut phases = Vec::new();
+    while !work.is_finished() {
+        let before = work.progress();
+        if phases.last() != Some(&before.0) {
+            phases.push(before.0);
+        }
+        work.advance(7_000).unwrap();
+        assert!(work.progress() > before);
+    }
+    use hashring_lab::engine::sim::Phase;
+    assert_eq!(
+        phases,
+        [
+            Phase::HashingKeys,
+            Phase::PlacingVnodes,
+            Phase::AssigningKeys
+        ]
+    );
+    let mut stepped = Simulation::unassigned(work.config().clone());
+    stepped.finish(work).unwrap();
+    let once = Simulation::new(&scenario).unwrap();
+    assert_eq!(stepped.owners(), once.owners());
+    assert_eq!(stepped.ring().unwrap().len(), 25_000);
+}
+
+#[test]
+fn every_algorithm_explains_the_owner_it_assigns_and_the_winner_has_the_best_score() {
+    use hashring_lab::engine::placement::{How, Score};
+    for algo in ["ring", "modn", "rendezvous", "carp", "slots"] {
+        let s = sim(&[
+            ("algo", algo),
+            ("nodes", "A*0.3,B,C*4,D*2,E"),
+            ("down", "E"),
+            ("keys", "key-{i}:0..2000"),
+        ]);
+        for (place, &id) in s.keys().ids.iter().enumerate() {
+            let name = s.key_name(id);
+            let e = s.explain(&name).unwrap();
+            assert_eq!(e.owner, s.owners()[place], "{algo} {name}");
+            assert_eq!(e.position, s.keys().positions[place]);
+            if let How::BestScore { best, scores } = &e.how {
+                assert_eq!(scores.len(), 4, "every live server is scored");
+                let (_, top) = scores.iter().find(|(sid, _)| *sid == e.owner).unwrap();
+                assert!(
+                    scores.iter().all(|(_, other)| !other.beats(top, *best)),
+                    "{algo} {name}: {scores:?}"
+                );
+                if algo == "rendezvous" {
+                    assert!(matches!(scores[0].1, Score::Weighted { .. }));
+                }
             }
         }
     }

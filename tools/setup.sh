@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 # shellcheck source=versions.env
 source tools/versions.env
 mode=${1:-test}
-export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PWD/node_modules/.bin:$PATH"
 mkdir -p target/tools
 WASM_ENV=target/tools/wasm.env
 
@@ -51,19 +51,38 @@ ENV
   fi
 fi
 
-# 2. Trunk and the wasm-bindgen CLI, at the pinned versions.
+# Chromium and ChromeDriver for tests come from Debian: fetched and unpacked in the
+# background while cargo compiles (one is network and disk, the other CPU).
+chromium_job=
+if [ "$mode" = test ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  say "installing Debian packages chromium chromium-driver (in the background)"
+  ( apt_install chromium chromium-driver ) > target/tools/apt.log 2>&1 &
+  chromium_job=$!
+fi
+
+# 2. Trunk and the wasm-bindgen CLI, at the pinned versions. They only orchestrate the build,
+# so their own speed does not matter: compile them fast (no LTO, many codegen units,
+# opt-level 1; their release profiles ask for fat LTO and one unit, ~7 min of a 2-core
+# machine for Trunk's last crate alone) and with only the features they need here (Trunk
+# insists on one TLS stack; wasm-bindgen's runner downloads nothing here, so none for it).
+tool_install() {
+  CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+  CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
+  CARGO_PROFILE_RELEASE_INCREMENTAL=false \
+    cargo install --force "$@"
+}
 lock_bindgen=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock 2>/dev/null || true)
 [ -z "$lock_bindgen" ] || [ "$lock_bindgen" = "$WASM_BINDGEN_VERSION" ] || die "Cargo.lock has wasm-bindgen $lock_bindgen but tools/versions.env pins $WASM_BINDGEN_VERSION"
 grep -q "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml || die "Trunk.toml [tools] wasm_bindgen must be \"$WASM_BINDGEN_VERSION\" (tools/versions.env)"
 if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (cargo install, ~6 minutes)"
+  say "installing trunk $TRUNK_VERSION (cargo install)"
   # --force: cargo may still list a package whose binary was deleted, and skip it.
-  cargo install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --force || die "cargo install trunk $TRUNK_VERSION failed"
+  tool_install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls || die "cargo install trunk $TRUNK_VERSION failed"
   [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ] || die "trunk $TRUNK_VERSION is still not on PATH after installing it"
 fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, ~2 minutes)"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install)"
+  tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
   [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ] || die "wasm-bindgen $WASM_BINDGEN_VERSION is still not on PATH after installing it"
 fi
 
@@ -73,11 +92,12 @@ if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] 
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 fi
 
-# 4. For tests: Debian's Chromium and ChromeDriver (Playwright and wasm-bindgen-test drive them).
+# 4. For tests: wait for Chromium and ChromeDriver (started in the background above).
+if [ -n "${chromium_job:-}" ]; then
+  wait "$chromium_job" || die "apt-get install chromium chromium-driver failed (log: target/tools/apt.log)"
+fi
 if [ "$mode" = test ]; then
-  if [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; then
-    apt_install chromium chromium-driver
-  fi
+  [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || die "chromium or chromedriver missing after installing them"
   if [ "$(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9]*' | head -1)" != "$(/usr/bin/chromedriver --version 2>/dev/null | grep -o '[0-9]*' | head -1)" ]; then
     die "chromium and chromedriver major versions differ; run: apt-get install --only-upgrade chromium chromium-driver"
   fi

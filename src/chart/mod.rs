@@ -8,6 +8,8 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::words::group_thousands;
+
 /// One server's bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LoadBar {
@@ -148,19 +150,6 @@ fn segment_index(v: &SegmentValue<i32>) -> usize {
     }
 }
 
-/// `12345` → `12,345`.
-pub fn group_thousands(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn shorten(label: &str, max: usize) -> String {
     if label.chars().count() <= max {
         label.to_owned()
@@ -230,13 +219,5 @@ mod tests {
             draw_bar_chart(&area, &bars(), 100.0, Unit::PartsPerMillion, DARK, 12).unwrap();
         }
         assert!(svg.contains("\n0%\n"), "{svg}");
-    }
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(group_thousands(0), "0");
-        assert_eq!(group_thousands(999), "999");
-        assert_eq!(group_thousands(1000), "1,000");
-        assert_eq!(group_thousands(1_234_567), "1,234,567");
     }
 }

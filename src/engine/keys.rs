@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::hash::HashError;
+use super::text::{first_hidden, quote};
 
 /// The most keys a key set may hold.
 pub const MAX_KEYS: u64 = 10_000_000;
@@ -54,9 +55,12 @@ const SYNTAX: &str =
     "expected A..B, TEMPLATE:A..B (TEMPLATE contains {i}), list:k1,k2,... or random:COUNT";
 
 fn parse_count(text: &str, what: &str) -> Result<u64, KeySpecError> {
-    text.trim()
-        .parse::<u64>()
-        .map_err(|_| KeySpecError(format!("keys: {what} '{text}' is not a whole number")))
+    text.trim().parse::<u64>().map_err(|_| {
+        KeySpecError(format!(
+            "keys: {what} {} is not a whole number",
+            quote(text)
+        ))
+    })
 }
 
 fn check_count(count: u64) -> Result<(), KeySpecError> {
@@ -79,8 +83,13 @@ impl KeySpec {
             let keys: Vec<String> = list.split(',').map(str::to_owned).collect();
             if let Some(bad) = keys.iter().find(|k| k.is_empty() || k.len() > MAX_KEY_LEN) {
                 return Err(KeySpecError(format!(
-                    "keys: list items must be 1..={MAX_KEY_LEN} characters, got '{}'",
-                    bad.chars().take(40).collect::<String>()
+                    "keys: list items must be 1..={MAX_KEY_LEN} characters, got {}",
+                    quote(bad)
+                )));
+            }
+            if let Some(hidden) = keys.iter().find_map(|k| first_hidden(k)) {
+                return Err(KeySpecError(format!(
+                    "keys: list items must not contain the invisible or control character {hidden}"
                 )));
             }
             check_count(keys.len() as u64)?;
@@ -96,7 +105,7 @@ impl KeySpec {
             None => (None, text),
         };
         let Some((a, b)) = range.split_once("..") else {
-            return Err(KeySpecError(format!("keys: {SYNTAX}, got '{text}'")));
+            return Err(KeySpecError(format!("keys: {SYNTAX}, got {}", quote(text))));
         };
         let (start, end) = (parse_count(a, "range start")?, parse_count(b, "range end")?);
         if end <= start {
@@ -110,7 +119,13 @@ impl KeySpec {
             Some(t) => {
                 if !t.contains("{i}") {
                     return Err(KeySpecError(format!(
-                        "keys: template '{t}' must contain {{i}}, e.g. key-{{i}}:0..1000"
+                        "keys: the name pattern {} must contain {{i}} (where the number goes), e.g. key-{{i}}:0..1000",
+                        quote(t)
+                    )));
+                }
+                if let Some(hidden) = first_hidden(t) {
+                    return Err(KeySpecError(format!(
+                        "keys: the name pattern must not contain the invisible or control character {hidden}"
                     )));
                 }
                 if t.len() > MAX_KEY_LEN {
@@ -217,10 +232,15 @@ impl KeySet {
             spec.write_name(index, seed, &mut name);
             pairs.push((position_of(&name)?, index));
         }
+        Ok(KeySet::from_pairs(pairs))
+    }
+
+    /// The layout of (position, key index) pairs given in index order.
+    pub fn from_pairs(mut pairs: Vec<(u32, u32)>) -> KeySet {
         // Stable radix sort: equal positions keep index order.
         radsort::sort_by_key(&mut pairs, |&(position, _)| position);
         let (positions, ids) = pairs.into_iter().unzip();
-        Ok(KeySet { positions, ids })
+        KeySet { positions, ids }
     }
 
     /// Number of keys.

@@ -10,3 +10,4 @@ pub mod scenario;
 pub mod sim;
 pub mod slots;
 pub mod stats;
+pub mod text;

@@ -8,6 +8,7 @@
 //! new `Placement` impl plus one [`Algorithm`] variant; nothing else changes.
 
 use std::fmt;
+use std::rc::Rc;
 
 use super::hash::{md5_digest, HashFn};
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
@@ -87,20 +88,174 @@ pub trait Placement {
     /// The owner of the key named `key` whose ring position is `position`.
     fn owner(&self, key: &str, position: u32) -> ServerId;
 
+    /// How the owner of `key` is found, step by step: the algorithm's own account, from
+    /// the same code that [`Placement::owner`] runs, so the two cannot disagree.
+    fn explain(&self, key: &str, position: u32) -> Explanation;
+
     /// The ring of boundary points, for algorithms that have one.
     fn ring(&self) -> Option<&Ring> {
         None
     }
 }
 
-/// The ring and the slot table are both a [`Ring`].
+/// How a placement found a key's owner. The page and the command line put it into words;
+/// the engine only says what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// The key's ring position (its hash; under slots, the slot in the top 14 bits).
+    pub position: u32,
+    /// The owner found, or [`NO_OWNER`] when no server is up.
+    pub owner: ServerId,
+    /// The algorithm's steps.
+    pub how: How,
+}
+
+/// The steps of one algorithm's lookup.
+#[derive(Clone, Debug, PartialEq)]
+pub enum How {
+    /// The ring: the first point at or after the key's position, clockwise (none when no
+    /// server is up).
+    FirstPointClockwise {
+        /// The point reached.
+        point: Option<VNode>,
+    },
+    /// Redis Cluster: the key's slot, and the master that the slot table gives it (the
+    /// key is served by the next live range clockwise when that master is down).
+    Slot {
+        /// CRC16 of the key (or its hash tag) mod 16384.
+        slot: u16,
+        /// The hash tag, when the key has one.
+        hash_tag: Option<String>,
+        /// The slot's master in the slot table.
+        master: ServerId,
+        /// The point (end of a live slot range) that serves the key.
+        point: Option<VNode>,
+    },
+    /// mod-N: the key's hash modulo the number of live servers, an index into them.
+    Modulo {
+        /// The hash value.
+        value: u32,
+        /// The live servers in list order.
+        live: Vec<ServerId>,
+    },
+    /// Every live server scores the key; the best score wins (the first in list order on
+    /// a tie).
+    BestScore {
+        /// Whether the highest or the lowest score wins.
+        best: Best,
+        /// Each live server's score, in list order.
+        scores: Vec<(ServerId, Score)>,
+    },
+}
+
+/// Which end of the scores wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Best {
+    /// The highest score (rendezvous).
+    Highest,
+    /// The lowest score (seed 004's CARP).
+    Lowest,
+}
+
+/// One server's score for a key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Score {
+    /// The hash of `server + key` (unweighted rendezvous).
+    Hash(u32),
+    /// Weighted rendezvous: the hash as a fraction `u` of 2^32, scored `−weight / ln u`.
+    Weighted {
+        /// The hash of `server + key`.
+        hash: u32,
+        /// The server's weight.
+        weight: f64,
+        /// `−weight / ln(hash / 2^32)`.
+        score: f64,
+    },
+    /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
+    Digest([u8; 16]),
+}
+
+impl Score {
+    /// True when `self` beats `other` under `best` (a tie does not beat).
+    pub fn beats(&self, other: &Score, best: Best) -> bool {
+        let order = match (self, other) {
+            (Score::Hash(a), Score::Hash(b)) => a.partial_cmp(b),
+            (Score::Weighted { score: a, .. }, Score::Weighted { score: b, .. }) => {
+                a.partial_cmp(b)
+            }
+            (Score::Digest(a), Score::Digest(b)) => a.partial_cmp(b),
+            _ => None,
+        };
+        match best {
+            Best::Highest => order == Some(std::cmp::Ordering::Greater),
+            Best::Lowest => order == Some(std::cmp::Ordering::Less),
+        }
+    }
+}
+
+/// The first of `scores` that nothing later beats: the winner under `best`.
+fn winner(scores: impl Iterator<Item = (ServerId, Score)>, best: Best) -> ServerId {
+    let mut top: Option<(ServerId, Score)> = None;
+    for (id, score) in scores {
+        if top.is_none_or(|(_, t)| score.beats(&t, best)) {
+            top = Some((id, score));
+        }
+    }
+    top.map_or(NO_OWNER, |t| t.0)
+}
+
+/// The consistent-hash ring.
 impl Placement for Ring {
     fn owner(&self, _key: &str, position: u32) -> ServerId {
         self.owner_of(position)
     }
 
+    fn explain(&self, _key: &str, position: u32) -> Explanation {
+        let point = self.successor(position).copied();
+        Explanation {
+            position,
+            owner: point.map_or(NO_OWNER, |p| p.server),
+            how: How::FirstPointClockwise { point },
+        }
+    }
+
     fn ring(&self) -> Option<&Ring> {
         Some(self)
+    }
+}
+
+/// Redis Cluster's slots: the slot table's live ranges drawn as a [`Ring`] (one point at
+/// the end of each range), plus the table itself to name a slot's master.
+pub struct SlotRing {
+    /// The live ranges as ring points.
+    pub ring: Ring,
+    /// Who serves each slot.
+    pub table: SlotTable,
+}
+
+impl Placement for SlotRing {
+    fn owner(&self, _key: &str, position: u32) -> ServerId {
+        self.ring.owner_of(position)
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let slot = (position >> SLOT_SHIFT) as u16;
+        let tag = super::hash::redis_hash_tag(key.as_bytes());
+        let point = self.ring.successor(position).copied();
+        Explanation {
+            position,
+            owner: point.map_or(NO_OWNER, |p| p.server),
+            how: How::Slot {
+                slot,
+                hash_tag: (tag.len() < key.len()).then(|| String::from_utf8_lossy(tag).into()),
+                master: self.table.owner(slot),
+                point,
+            },
+        }
+    }
+
+    fn ring(&self) -> Option<&Ring> {
+        Some(&self.ring)
     }
 }
 
@@ -117,6 +272,17 @@ impl Placement for ModN {
         }
         self.servers[position as usize % self.servers.len()]
     }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        Explanation {
+            position,
+            owner: self.owner(key, position),
+            how: How::Modulo {
+                value: position,
+                live: self.servers.clone(),
+            },
+        }
+    }
 }
 
 /// Highest random weight: the server with the largest `hash(server + key)` wins; weighted
@@ -128,28 +294,59 @@ pub struct Rendezvous {
     pub hash: HashFn,
 }
 
+impl Rendezvous {
+    fn weighted(&self) -> bool {
+        self.servers.iter().any(|s| s.weight != 1.0)
+    }
+
+    /// Server `s`'s score for `key`; `joined` is scratch space for `server + key`.
+    fn score(&self, s: &LiveServer, key: &str, weighted: bool, joined: &mut String) -> Score {
+        joined.clear();
+        joined.push_str(&s.name);
+        joined.push_str(key);
+        // Identity is rejected for rendezvous by scenario validation; 0 is a safe fallback.
+        let hash = self.hash.position(joined).unwrap_or(0);
+        if weighted {
+            let unit = f64::from(hash) / 4_294_967_296.0;
+            Score::Weighted {
+                hash,
+                weight: s.weight,
+                score: -s.weight / unit.ln(),
+            }
+        } else {
+            Score::Hash(hash)
+        }
+    }
+}
+
 impl Placement for Rendezvous {
     fn owner(&self, key: &str, _position: u32) -> ServerId {
-        let weighted = self.servers.iter().any(|s| s.weight != 1.0);
-        let mut best = (NO_OWNER, f64::NEG_INFINITY);
+        let weighted = self.weighted();
         let mut joined = String::new();
-        for s in &self.servers {
-            joined.clear();
-            joined.push_str(&s.name);
-            joined.push_str(key);
-            // Identity is rejected for rendezvous by scenario validation; 0 is a safe fallback.
-            let h = self.hash.position(&joined).unwrap_or(0);
-            let score = if weighted {
-                let unit = f64::from(h) / 4_294_967_296.0;
-                -s.weight / unit.ln()
-            } else {
-                f64::from(h)
-            };
-            if score > best.1 {
-                best = (s.id, score);
-            }
+        winner(
+            self.servers
+                .iter()
+                .map(|s| (s.id, self.score(s, key, weighted, &mut joined))),
+            Best::Highest,
+        )
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let weighted = self.weighted();
+        let mut joined = String::new();
+        let scores: Vec<(ServerId, Score)> = self
+            .servers
+            .iter()
+            .map(|s| (s.id, self.score(s, key, weighted, &mut joined)))
+            .collect();
+        Explanation {
+            position,
+            owner: winner(scores.iter().copied(), Best::Highest),
+            how: How::BestScore {
+                best: Best::Highest,
+                scores,
+            },
         }
-        best.0
     }
 }
 
@@ -161,20 +358,41 @@ pub struct Carp {
     pub servers: Vec<LiveServer>,
 }
 
+impl Carp {
+    fn score(s: &LiveServer, key: &str, joined: &mut String) -> Score {
+        joined.clear();
+        joined.push_str(&s.name);
+        joined.push_str(key);
+        Score::Digest(md5_digest(joined.as_bytes()))
+    }
+}
+
 impl Placement for Carp {
     fn owner(&self, key: &str, _position: u32) -> ServerId {
-        let mut best: Option<([u8; 16], ServerId)> = None;
         let mut joined = String::new();
-        for s in &self.servers {
-            joined.clear();
-            joined.push_str(&s.name);
-            joined.push_str(key);
-            let digest = md5_digest(joined.as_bytes());
-            if best.is_none_or(|(b, _)| digest < b) {
-                best = Some((digest, s.id));
-            }
+        winner(
+            self.servers
+                .iter()
+                .map(|s| (s.id, Carp::score(s, key, &mut joined))),
+            Best::Lowest,
+        )
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let mut joined = String::new();
+        let scores: Vec<(ServerId, Score)> = self
+            .servers
+            .iter()
+            .map(|s| (s.id, Carp::score(s, key, &mut joined)))
+            .collect();
+        Explanation {
+            position,
+            owner: winner(scores.iter().copied(), Best::Lowest),
+            how: How::BestScore {
+                best: Best::Lowest,
+                scores,
+            },
         }
-        best.map_or(NO_OWNER, |b| b.1)
     }
 }
 
@@ -190,11 +408,17 @@ impl LabelTemplate {
     pub fn parse(text: &str) -> Result<LabelTemplate, String> {
         if !text.contains("{node}") {
             return Err(format!(
-                "label '{text}' must contain {{node}} (and {{i}} for more than one vnode), e.g. {{node}}#{{i}}"
+                "label {} must contain {{node}} (and {{i}} for more than one vnode), e.g. {{node}}#{{i}}",
+                super::text::quote(text)
             ));
         }
         if text.len() > Self::MAX_LEN {
             return Err(format!("label is longer than {} characters", Self::MAX_LEN));
+        }
+        if let Some(hidden) = super::text::first_hidden(text) {
+            return Err(format!(
+                "label must not contain the invisible or control character {hidden}"
+            ));
         }
         Ok(LabelTemplate(text.to_owned()))
     }
@@ -277,7 +501,7 @@ pub fn build_placement(
     label: &LabelTemplate,
     hash: HashFn,
     slots: Option<&SlotTable>,
-) -> Result<Box<dyn Placement>, String> {
+) -> Result<Rc<dyn Placement>, String> {
     let names: Vec<(ServerId, String)> = live.iter().map(|s| (s.id, s.name.clone())).collect();
     let name_of = |id: ServerId| {
         names
@@ -286,19 +510,22 @@ pub fn build_placement(
             .map_or("", |n| n.1.as_str())
     };
     Ok(match algo {
-        Algorithm::Ring => Box::new(Ring::new(ring_vnodes(&live, vnodes, label, hash)?, name_of)),
+        Algorithm::Ring => Rc::new(Ring::new(ring_vnodes(&live, vnodes, label, hash)?, name_of)),
         Algorithm::Slots => {
             let table = slots.ok_or("slots placement needs a slot table")?;
             let points = table.boundaries(|id| live.iter().any(|s| s.id == id));
-            Box::new(Ring::new(points, name_of))
+            Rc::new(SlotRing {
+                ring: Ring::new(points, name_of),
+                table: table.clone(),
+            })
         }
-        Algorithm::ModN => Box::new(ModN {
+        Algorithm::ModN => Rc::new(ModN {
             servers: live.iter().map(|s| s.id).collect(),
         }),
-        Algorithm::Rendezvous => Box::new(Rendezvous {
+        Algorithm::Rendezvous => Rc::new(Rendezvous {
             servers: live,
             hash,
         }),
-        Algorithm::Carp => Box::new(Carp { servers: live }),
+        Algorithm::Carp => Rc::new(Carp { servers: live }),
     })
 }

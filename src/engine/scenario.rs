@@ -20,6 +20,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::placement::{weighted_vnodes, Algorithm, LabelTemplate};
+use super::text::{first_hidden, quote};
 
 /// The most servers a scenario may have.
 pub const MAX_SERVERS: usize = 100;
@@ -44,17 +45,30 @@ pub struct ServerSpec {
     pub name: String,
     /// Relative weight, in (0, 100].
     pub weight: f64,
+    /// False for a failed server (listed in `down`).
+    pub up: bool,
 }
 
-/// A whole scenario: everything needed to build a simulation.
+impl ServerSpec {
+    /// A live server of weight 1.
+    pub fn named(name: impl Into<String>) -> ServerSpec {
+        ServerSpec {
+            name: name.into(),
+            weight: 1.0,
+            up: true,
+        }
+    }
+}
+
+/// Everything about a scenario except its servers: how keys are named, hashed and placed.
+/// The one owner of these fields — the simulation keeps a `Settings` as it is, so a new
+/// parameter is added here and nowhere else.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Scenario {
+pub struct Settings {
     /// Placement algorithm.
     pub algo: Algorithm,
     /// Hash for keys (and vnode labels, and rendezvous scores).
     pub hash: HashFn,
-    /// Servers in list order.
-    pub nodes: Vec<ServerSpec>,
     /// Virtual nodes per server of weight 1.
     pub vnodes: u32,
     /// Vnode label template.
@@ -63,60 +77,100 @@ pub struct Scenario {
     pub keys: KeySpec,
     /// Seed for `random:` keys.
     pub seed: u64,
-    /// Names of failed servers.
-    pub down: Vec<String>,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            algo: Algorithm::Ring,
+            hash: HashFn::Xxh3,
+            vnodes: 10,
+            label: LabelTemplate::default(),
+            keys: KeySpec::parse("key-{i}:0..1000").expect("default key spec"),
+            seed: 1,
+        }
+    }
+}
+
+/// A whole scenario: everything needed to build a simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Algorithm, hash, vnodes, label, keys and seed.
+    pub settings: Settings,
+    /// Servers in list order.
+    pub nodes: Vec<ServerSpec>,
 }
 
 impl Default for Scenario {
     fn default() -> Self {
         Scenario {
-            algo: Algorithm::Ring,
-            hash: HashFn::Xxh3,
-            nodes: ["A", "B", "C", "D"]
-                .map(|n| ServerSpec {
-                    name: n.into(),
-                    weight: 1.0,
-                })
-                .to_vec(),
-            vnodes: 10,
-            label: LabelTemplate::default(),
-            keys: KeySpec::parse("key-{i}:0..1000").expect("default key spec"),
-            seed: 1,
-            down: Vec::new(),
+            settings: Settings::default(),
+            nodes: ["A", "B", "C", "D"].map(ServerSpec::named).to_vec(),
         }
     }
 }
 
-/// Checks a server name: 1..=64 characters, none of `,` `*` (the list syntax) or controls.
-pub fn validate_name(name: &str) -> Result<(), String> {
-    if name.trim().is_empty() {
+/// Everything wrong with a scenario's parameters, one message each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError(pub Vec<String>);
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("; "))
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+impl From<ScenarioError> for String {
+    fn from(e: ScenarioError) -> String {
+        e.to_string()
+    }
+}
+
+/// Checks and tidies a server name: surrounding spaces are trimmed; 1..=64 characters,
+/// none of `,` `*` (the list syntax), no control or invisible characters.
+pub fn validate_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    if name.is_empty() {
         return Err("server names must not be empty".into());
     }
     if name.chars().count() > MAX_NAME_LEN {
         return Err(format!(
-            "server name '{}…' is longer than {MAX_NAME_LEN} characters",
-            name.chars().take(20).collect::<String>()
+            "server name {} is longer than {MAX_NAME_LEN} characters",
+            quote(name)
         ));
     }
-    if let Some(c) = name
-        .chars()
-        .find(|c| matches!(c, ',' | '*') || c.is_control())
-    {
+    if let Some(hidden) = first_hidden(name) {
         return Err(format!(
-            "server name '{name}' contains '{}', which is not allowed (',' separates servers, '*' gives a weight)",
-            c.escape_default()
+            "server name {} contains the invisible or control character {hidden}; use visible characters only",
+            quote(name)
         ));
     }
-    Ok(())
+    if let Some(c) = name.chars().find(|c| matches!(c, ',' | '*')) {
+        return Err(format!(
+            "server name {} contains '{c}', which is not allowed (',' separates servers, '*' gives a weight)",
+            quote(name)
+        ));
+    }
+    Ok(name.to_owned())
 }
 
 /// Parses a weight: a number in (0, 100].
 pub fn parse_weight(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(w) if w > 0.0 && w <= MAX_WEIGHT => Ok(w),
-        _ => Err(format!(
-            "weight '{text}' must be a number above 0 and at most {MAX_WEIGHT}"
-        )),
+    let Ok(w) = text.trim().parse::<f64>() else {
+        return Err(format!(
+            "weight {} is not a number; use a number above 0 and at most {MAX_WEIGHT}",
+            quote(text)
+        ));
+    };
+    if w > 0.0 && w <= MAX_WEIGHT {
+        Ok(w)
+    } else {
+        Err(format!(
+            "weight {} must be above 0 and at most {MAX_WEIGHT}",
+            quote(text)
+        ))
     }
 }
 
@@ -124,10 +178,64 @@ pub fn parse_weight(text: &str) -> Result<f64, String> {
 pub fn parse_vnodes(text: &str) -> Result<u32, String> {
     match text.trim().parse::<u32>() {
         Ok(v) if (1..=MAX_VNODES).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "vnodes '{text}' must be a whole number from 1 to {MAX_VNODES}"
+        Ok(_) => Err(format!(
+            "vnodes {} must be a whole number from 1 to {MAX_VNODES}",
+            quote(text)
+        )),
+        Err(_) => Err(format!(
+            "vnodes {} is not a whole number; use 1 to {MAX_VNODES}",
+            quote(text)
         )),
     }
+}
+
+/// Parses a seed: a whole number in 0..=2^64−1.
+pub fn parse_seed(text: &str) -> Result<u64, String> {
+    text.trim().parse().map_err(|_| {
+        format!(
+            "seed {} must be a whole number from 0 to {}",
+            quote(text),
+            u64::MAX
+        )
+    })
+}
+
+/// Parses an algorithm name.
+pub fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
+    Algorithm::from_name(text.trim()).ok_or_else(|| {
+        format!(
+            "unknown algorithm {}; choose one of {}",
+            quote(text),
+            Algorithm::names()
+        )
+    })
+}
+
+/// Parses a hash name.
+pub fn parse_hash(text: &str) -> Result<HashFn, String> {
+    HashFn::from_name(text.trim()).ok_or_else(|| {
+        format!(
+            "unknown hash {}; choose one of {}",
+            quote(text),
+            HashFn::names()
+        )
+    })
+}
+
+/// Splits a comma-separated list of names, trimming each, and rejects repeats.
+fn name_list(text: &str, what: &str) -> Result<Vec<String>, String> {
+    let mut out: Vec<String> = Vec::new();
+    for item in text.split(',') {
+        let name = validate_name(item).map_err(|e| format!("{what}: {e}"))?;
+        if out.contains(&name) {
+            return Err(format!(
+                "{what}: server name {} appears twice; names must be unique",
+                quote(&name)
+            ));
+        }
+        out.push(name);
+    }
+    Ok(out)
 }
 
 fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
@@ -137,103 +245,133 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
             Some((name, w)) => (name, parse_weight(w)?),
             None => (item, 1.0),
         };
-        validate_name(name)?;
+        let name = validate_name(name)?;
         if out.iter().any(|s| s.name == name) {
             return Err(format!(
-                "server name '{name}' appears twice; names must be unique"
+                "server name {} appears twice; names must be unique",
+                quote(&name)
             ));
         }
         out.push(ServerSpec {
-            name: name.to_owned(),
+            name,
             weight,
+            up: true,
         });
-    }
-    if out.len() > MAX_SERVERS {
-        return Err(format!(
-            "{} servers is more than the limit of {MAX_SERVERS}",
-            out.len()
-        ));
+        if out.len() > MAX_SERVERS {
+            return Err(format!("more than the limit of {MAX_SERVERS} servers"));
+        }
     }
     Ok(out)
 }
 
+/// Every `name` that appears more than once among `pairs`, as one message each.
+pub fn repeated_names<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut repeated: Vec<&str> = Vec::new();
+    for name in pairs {
+        if seen.contains(&name) {
+            if !repeated.contains(&name) {
+                repeated.push(name);
+            }
+        } else {
+            seen.push(name);
+        }
+    }
+    repeated
+        .into_iter()
+        .map(|n| format!("'{n}' is given more than once; give each parameter once"))
+        .collect()
+}
+
 impl Scenario {
     /// Builds a scenario from `name=value` pairs over the defaults. Unknown names, repeated
-    /// names and bad values are errors that say what is allowed.
+    /// names and bad values are errors that say what is allowed — all of them, not just
+    /// the first.
     pub fn from_pairs<'a>(
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
-    ) -> Result<Scenario, String> {
+    ) -> Result<Scenario, ScenarioError> {
+        let pairs: Vec<(&str, &str)> = pairs.into_iter().collect();
+        let mut errors = repeated_names(pairs.iter().map(|p| p.0));
         let mut s = Scenario::default();
-        let mut seen: Vec<&str> = Vec::new();
-        for (name, value) in pairs {
-            if seen.contains(&name) {
-                return Err(format!("'{name}' is given twice"));
-            }
-            seen.push(name);
-            match name {
-                "algo" => {
-                    s.algo = Algorithm::from_name(value).ok_or_else(|| {
-                        format!(
-                            "unknown algorithm '{value}'; choose one of {}",
-                            Algorithm::names()
-                        )
-                    })?
-                }
-                "hash" => {
-                    s.hash = HashFn::from_name(value).ok_or_else(|| {
-                        format!("unknown hash '{value}'; choose one of {}", HashFn::names())
-                    })?
-                }
-                "nodes" => s.nodes = parse_nodes(value)?,
-                "vnodes" => s.vnodes = parse_vnodes(value)?,
-                "label" => s.label = LabelTemplate::parse(value)?,
-                "keys" => s.keys = KeySpec::parse(value).map_err(|e| e.to_string())?,
-                "seed" => {
-                    s.seed = value.trim().parse().map_err(|_| {
-                        format!(
-                            "seed '{value}' must be a whole number from 0 to {}",
-                            u64::MAX
-                        )
-                    })?
-                }
+        let mut down: Option<&str> = None;
+        for &(name, value) in &pairs {
+            let result = match name {
+                "algo" => parse_algorithm(value).map(|a| s.settings.algo = a),
+                "hash" => parse_hash(value).map(|h| s.settings.hash = h),
+                "nodes" => parse_nodes(value).map(|n| s.nodes = n),
+                "vnodes" => parse_vnodes(value).map(|v| s.settings.vnodes = v),
+                "label" => LabelTemplate::parse(value).map(|l| s.settings.label = l),
+                "keys" => KeySpec::parse(value)
+                    .map(|k| s.settings.keys = k)
+                    .map_err(|e| e.to_string()),
+                "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "down" => {
-                    s.down = value
-                        .split(',')
-                        .filter(|n| !n.is_empty())
-                        .map(str::to_owned)
-                        .collect()
+                    down = Some(value);
+                    Ok(())
                 }
-                other => {
-                    return Err(format!(
-                        "unknown parameter '{other}'; known: {}",
-                        PARAMS.join(", ")
-                    ))
-                }
+                other => Err(format!(
+                    "unknown parameter {}; known: {}",
+                    quote(other),
+                    PARAMS.join(", ")
+                )),
+            };
+            if let Err(e) = result {
+                errors.push(e);
             }
         }
-        s.validate()?;
-        Ok(s)
+        // `down` names servers, so it is read after `nodes`, wherever it stands.
+        if let Some(value) = down.filter(|v| !v.trim().is_empty()) {
+            match name_list(value, "down") {
+                Ok(names) => {
+                    for name in names {
+                        match s.nodes.iter_mut().find(|n| n.name == name) {
+                            Some(n) => n.up = false,
+                            None => errors
+                                .push(format!("down: {} is not one of the servers", quote(&name))),
+                        }
+                    }
+                }
+                Err(e) => errors.push(e),
+            }
+        }
+        if errors.is_empty() {
+            if let Err(e) = s.validate() {
+                errors.push(e);
+            }
+        }
+        if errors.is_empty() {
+            Ok(s)
+        } else {
+            Err(ScenarioError(errors))
+        }
     }
 
     /// Checks the rules that involve more than one parameter.
     pub fn validate(&self) -> Result<(), String> {
-        if let Some(d) = self
-            .down
-            .iter()
-            .find(|d| !self.nodes.iter().any(|n| &n.name == *d))
-        {
-            return Err(format!("down: '{d}' is not one of the servers"));
-        }
-        if self.hash == HashFn::Identity && self.algo == Algorithm::Rendezvous {
+        let settings = &self.settings;
+        if settings.hash == HashFn::Identity && settings.algo == Algorithm::Rendezvous {
             return Err(
                 "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash".into(),
             );
         }
-        if self.algo == Algorithm::Ring {
+        if settings.algo == Algorithm::Ring {
+            if let Some(n) = self
+                .nodes
+                .iter()
+                .find(|n| f64::from(settings.vnodes) * n.weight < 0.5)
+            {
+                return Err(format!(
+                    "server {} of weight {:e} would get no virtual node ({} vnodes × weight rounds to 0); raise its weight to at least {} or raise vnodes",
+                    quote(&n.name),
+                    n.weight,
+                    settings.vnodes,
+                    0.5 / f64::from(settings.vnodes)
+                ));
+            }
             let total: u64 = self
                 .nodes
                 .iter()
-                .map(|n| u64::from(weighted_vnodes(self.vnodes, n.weight)))
+                .map(|n| u64::from(weighted_vnodes(settings.vnodes, n.weight)))
                 .sum();
             if total > MAX_TOTAL_VNODES {
                 return Err(format!(
@@ -243,11 +381,11 @@ impl Scenario {
             let many = self
                 .nodes
                 .iter()
-                .any(|n| weighted_vnodes(self.vnodes, n.weight) > 1);
-            if many && !self.label.has_index() {
+                .any(|n| weighted_vnodes(settings.vnodes, n.weight) > 1);
+            if many && !settings.label.has_index() {
                 return Err(format!(
-                    "label '{}' has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
-                    self.label.as_str()
+                    "label {} has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
+                    quote(settings.label.as_str())
                 ));
             }
         }
@@ -258,6 +396,7 @@ impl Scenario {
     /// defaults, so that shared links stay short.
     pub fn to_query(&self) -> String {
         let d = Scenario::default();
+        let (s, ds) = (&self.settings, &d.settings);
         let mut out = String::new();
         let mut put = |name: &str, value: &str| {
             if !out.is_empty() {
@@ -265,29 +404,40 @@ impl Scenario {
             }
             let _ = write!(out, "{name}={}", utf8_percent_encode(value, QUERY_VALUE));
         };
-        if self.algo != d.algo {
-            put("algo", self.algo.name());
+        if s.algo != ds.algo {
+            put("algo", s.algo.name());
         }
-        if self.hash != d.hash {
-            put("hash", self.hash.name());
+        if s.hash != ds.hash {
+            put("hash", s.hash.name());
         }
-        if self.nodes != d.nodes {
+        if self
+            .nodes
+            .iter()
+            .map(|n| (&n.name, n.weight))
+            .ne(d.nodes.iter().map(|n| (&n.name, n.weight)))
+        {
             put("nodes", &nodes_text(&self.nodes));
         }
-        if self.vnodes != d.vnodes {
-            put("vnodes", &self.vnodes.to_string());
+        if s.vnodes != ds.vnodes {
+            put("vnodes", &s.vnodes.to_string());
         }
-        if self.label != d.label {
-            put("label", self.label.as_str());
+        if s.label != ds.label {
+            put("label", s.label.as_str());
         }
-        if self.keys != d.keys {
-            put("keys", &self.keys.to_string());
+        if s.keys != ds.keys {
+            put("keys", &s.keys.to_string());
         }
-        if self.seed != d.seed {
-            put("seed", &self.seed.to_string());
+        if s.seed != ds.seed {
+            put("seed", &s.seed.to_string());
         }
-        if !self.down.is_empty() {
-            put("down", &self.down.join(","));
+        let down: Vec<&str> = self
+            .nodes
+            .iter()
+            .filter(|n| !n.up)
+            .map(|n| n.name.as_str())
+            .collect();
+        if !down.is_empty() {
+            put("down", &down.join(","));
         }
         out
     }
@@ -335,6 +485,7 @@ mod tests {
     fn defaults_need_no_query() {
         assert_eq!(Scenario::default().to_query(), "");
         assert_eq!(Scenario::from_pairs([]).unwrap(), Scenario::default());
+        assert_eq!(Scenario::default().settings, Settings::default());
     }
 
     #[test]
@@ -372,7 +523,7 @@ mod tests {
     #[test]
     fn bad_values_say_what_is_allowed() {
         for (pairs, needle) in [
-            (vec![("algo", "maglev")], "choose one of ring, modn"),
+            (vec![("algo", "magic")], "choose one of ring, modn"),
             (vec![("hash", "sha1")], "choose one of xxh3"),
             (vec![("nodes", "A,,B")], "must not be empty"),
             (vec![("nodes", "A,A")], "appears twice"),
@@ -384,14 +535,42 @@ mod tests {
             (vec![("down", "Z")], "not one of the servers"),
             (vec![("seed", "-1")], "whole number"),
             (vec![("colour", "red")], "unknown parameter"),
-            (vec![("algo", "ring"), ("algo", "modn")], "twice"),
+            (vec![("algo", "ring"), ("algo", "modn")], "more than once"),
+            (vec![("nodes", "A,B"), ("down", "A,A")], "appears twice"),
+            (vec![("nodes", "A, A")], "appears twice"),
+            (vec![("nodes", "\u{202E}evil")], "U+202E"),
+            (vec![("nodes", "a\u{1b}[31m")], "U+001B"),
+            (vec![("nodes", "A*abc")], "is not a number"),
+            (vec![("nodes", "A*0.001")], "no virtual node"),
+            (vec![("vnodes", "abc")], "is not a whole number"),
             (
                 vec![("algo", "rendezvous"), ("hash", "identity")],
                 "identity",
             ),
         ] {
-            let err = Scenario::from_pairs(pairs.clone()).unwrap_err();
+            let err = Scenario::from_pairs(pairs.clone()).unwrap_err().to_string();
             assert!(err.contains(needle), "{pairs:?}: {err}");
         }
+    }
+
+    #[test]
+    fn every_bad_parameter_is_reported_and_values_are_quoted_short() {
+        let long = "x".repeat(100_000);
+        let err = Scenario::from_pairs([
+            ("nodes", "A,A"),
+            ("vnodes", long.as_str()),
+            ("hash", "sha1"),
+        ])
+        .unwrap_err();
+        assert_eq!(err.0.len(), 3, "{err}");
+        assert!(err.to_string().len() < 400, "{err}");
+    }
+
+    #[test]
+    fn names_are_trimmed_and_down_may_come_first() {
+        let s = Scenario::from_pairs([("down", " B"), ("nodes", " A , B ")]).unwrap();
+        assert_eq!(s.nodes[0].name, "A");
+        assert!(!s.nodes[1].up);
+        assert_eq!(s.to_query(), "nodes=A,B&down=B");
     }
 }

@@ -6,8 +6,15 @@
 //! inside those arcs are visited — O(changed points · log keys + moved keys). The other
 //! algorithms are per-key functions and are recomputed key by key.
 //!
-//! The key layout is shared (`Arc`) between clones, so the page's reducer can keep the
-//! previous state for comparison at the cost of copying only the owners (2 bytes a key).
+//! A simulation is its [`Config`] (the scenario's settings and the servers: what the user
+//! chose) and the assignment that follows from it (the placement, the keys in ring order,
+//! each key's owner, the counts). A change edits a copy of the configuration, computes the
+//! new assignment — in steps, when that is heavy, see [`Work`] — and commits both at once.
+//! Loading a scenario is the same work started from nothing, so a page can show progress
+//! while a million keys are hashed instead of freezing.
+//!
+//! The key layout and the placement are shared (`Arc`, `Rc`) between clones: a copy of a
+//! simulation costs the owners (2 bytes a key), never a rehash.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -15,12 +22,17 @@ use std::sync::Arc;
 use super::hash::HashFn;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{
-    build_placement, key_position, Algorithm, LabelTemplate, LiveServer, Placement,
+    build_placement, key_position, weighted_vnodes, Algorithm, Explanation, LiveServer, ModN,
+    Placement,
 };
-use super::ring::{ArcChange, Ring, ServerId, NO_OWNER};
-use super::scenario::{parse_vnodes, validate_name, Scenario, ServerSpec, MAX_SERVERS};
+use super::ring::{ArcChange, Ring, ServerId, VNode, NO_OWNER};
+use super::scenario::{
+    parse_algorithm, parse_hash, parse_vnodes, validate_name, Scenario, ServerSpec, Settings,
+    MAX_SERVERS,
+};
 use super::slots::SlotTable;
 use super::stats::Stats;
+use super::text::quote;
 
 /// One server of the simulation.
 #[derive(Clone, Debug, PartialEq)]
@@ -68,7 +80,7 @@ impl Change {
     /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`.
     pub fn parse(text: &str) -> Result<Change, String> {
         let (verb, arg) = text.split_once(':').ok_or_else(|| {
-            format!("step '{text}' must look like add:NAME, remove:NAME, fail:NAME, recover:NAME, weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME")
+            format!("step {} must look like add:NAME, remove:NAME, fail:NAME, recover:NAME, weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME", quote(text))
         })?;
         Ok(match verb {
             "add" => match arg.rsplit_once('*') {
@@ -87,20 +99,14 @@ impl Change {
             "weight" => {
                 let (name, w) = arg
                     .rsplit_once('*')
-                    .ok_or_else(|| format!("step '{text}' must look like weight:NAME*W"))?;
+                    .ok_or_else(|| format!("step {} must look like weight:NAME*W", quote(text)))?;
                 Change::SetWeight(name.into(), super::scenario::parse_weight(w)?)
             }
             "vnodes" => Change::SetVnodes(parse_vnodes(arg)?),
             "keys" => Change::SetKeys(KeySpec::parse(arg).map_err(|e| e.to_string())?),
-            "algo" => Change::SetAlgorithm(
-                Algorithm::from_name(arg)
-                    .ok_or_else(|| format!("unknown algorithm '{arg}'; choose one of {}", Algorithm::names()))?,
-            ),
-            "hash" => Change::SetHash(
-                HashFn::from_name(arg)
-                    .ok_or_else(|| format!("unknown hash '{arg}'; choose one of {}", HashFn::names()))?,
-            ),
-            _ => return Err(format!("unknown step '{verb}' in '{text}'; use add, remove, fail, recover, weight, vnodes, keys, algo or hash")),
+            "algo" => Change::SetAlgorithm(parse_algorithm(arg)?),
+            "hash" => Change::SetHash(parse_hash(arg)?),
+            _ => return Err(format!("unknown step {} in {}; use add, remove, fail, recover, weight, vnodes, keys, algo or hash", quote(verb), quote(text))),
         })
     }
 
@@ -172,28 +178,21 @@ impl Movement {
     }
 }
 
-/// The whole simulation state.
-#[derive(Clone)]
-pub struct Simulation {
-    algo: Algorithm,
-    hash: HashFn,
-    vnodes: u32,
-    label: LabelTemplate,
-    key_spec: KeySpec,
-    seed: u64,
+/// What the user chose: the scenario's settings and the servers (with the ids and the
+/// slot table that the history of changes gave them).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Algorithm, hash, vnodes, label, keys and seed.
+    pub settings: Settings,
     servers: Vec<Server>,
     slot_table: Option<SlotTable>,
-    ring: Option<Ring>,
-    keys: Arc<KeySet>,
-    owners: Vec<ServerId>,
-    counts: Vec<u64>,
 }
 
-impl Simulation {
-    /// Builds the simulation a scenario describes, assigning every key.
-    pub fn new(scenario: &Scenario) -> Result<Simulation, String> {
+impl Config {
+    /// The configuration a scenario describes (ids in list order, a fresh slot table).
+    pub fn new(scenario: &Scenario) -> Result<Config, String> {
         scenario.validate()?;
-        let servers: Vec<Server> = scenario
+        let servers = scenario
             .nodes
             .iter()
             .enumerate()
@@ -201,53 +200,31 @@ impl Simulation {
                 id: i as ServerId,
                 name: n.name.clone(),
                 weight: n.weight,
-                up: !scenario.down.contains(&n.name),
+                up: n.up,
             })
             .collect();
-        let mut sim = Simulation {
-            algo: scenario.algo,
-            hash: scenario.hash,
-            vnodes: scenario.vnodes,
-            label: scenario.label.clone(),
-            key_spec: scenario.keys.clone(),
-            seed: scenario.seed,
+        let mut config = Config {
+            settings: scenario.settings.clone(),
             servers,
             slot_table: None,
-            ring: None,
-            keys: Arc::default(),
-            owners: Vec::new(),
-            counts: Vec::new(),
         };
-        sim.reset_slot_table();
-        sim.rebuild_keys()?;
-        let placement = sim.placement()?;
-        sim.assign_all(placement.as_ref());
-        sim.ring = placement.ring().cloned();
-        Ok(sim)
+        config.reset_slot_table();
+        Ok(config)
     }
 
-    /// The scenario that rebuilds this state (slot tables aside, which depend on history).
+    /// The scenario that rebuilds this configuration (slot tables aside, which depend on
+    /// history).
     pub fn scenario(&self) -> Scenario {
         Scenario {
-            algo: self.algo,
-            hash: self.hash,
+            settings: self.settings.clone(),
             nodes: self
                 .servers
                 .iter()
                 .map(|s| ServerSpec {
                     name: s.name.clone(),
                     weight: s.weight,
+                    up: s.up,
                 })
-                .collect(),
-            vnodes: self.vnodes,
-            label: self.label.clone(),
-            keys: self.key_spec.clone(),
-            seed: self.seed,
-            down: self
-                .servers
-                .iter()
-                .filter(|s| !s.up)
-                .map(|s| s.name.clone())
                 .collect(),
         }
     }
@@ -262,192 +239,13 @@ impl Simulation {
         self.servers.iter().find(|s| s.id == id)
     }
 
-    /// The algorithm.
-    pub fn algorithm(&self) -> Algorithm {
-        self.algo
-    }
-
-    /// The hash function.
-    pub fn hash(&self) -> HashFn {
-        self.hash
-    }
-
-    /// Vnodes per server of weight 1.
-    pub fn vnodes(&self) -> u32 {
-        self.vnodes
-    }
-
-    /// The vnode label template.
-    pub fn label(&self) -> &LabelTemplate {
-        &self.label
-    }
-
-    /// The key spec.
-    pub fn key_spec(&self) -> &KeySpec {
-        &self.key_spec
-    }
-
-    /// The seed for random keys.
-    pub fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// Keys sorted by position.
-    pub fn keys(&self) -> &KeySet {
-        &self.keys
-    }
-
-    /// Owner of each key, parallel to [`Simulation::keys`].
-    pub fn owners(&self) -> &[ServerId] {
-        &self.owners
-    }
-
-    /// The ring (for `ring` and `slots`).
-    pub fn ring(&self) -> Option<&Ring> {
-        self.ring.as_ref()
-    }
-
     /// The slot table (for `slots`).
     pub fn slot_table(&self) -> Option<&SlotTable> {
         self.slot_table.as_ref()
     }
 
-    /// Keys owned by server `id`.
-    pub fn count(&self, id: ServerId) -> u64 {
-        self.counts.get(usize::from(id)).copied().unwrap_or(0)
-    }
-
-    /// The name of key `id` (an index into the spec).
-    pub fn key_name(&self, id: u32) -> String {
-        self.key_spec.name(id, self.seed)
-    }
-
-    /// Load statistics over the live servers.
-    pub fn stats(&self) -> Stats {
-        let live: Vec<u64> = self
-            .servers
-            .iter()
-            .filter(|s| s.up)
-            .map(|s| self.count(s.id))
-            .collect();
-        Stats::from_counts(&live)
-    }
-
-    /// Each server's share of the ring (for `ring` and `slots`), indexed by server id.
-    pub fn ring_shares(&self) -> Option<Vec<f64>> {
-        let slots = self
-            .servers
-            .iter()
-            .map(|s| usize::from(s.id) + 1)
-            .max()
-            .unwrap_or(0);
-        self.ring.as_ref().map(|r| r.shares(slots))
-    }
-
-    /// Looks one key up without changing anything: (position, owner).
-    pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), String> {
-        let position = key_position(self.algo, self.hash, key).map_err(|e| e.to_string())?;
-        let owner = match &self.ring {
-            Some(r) => r.owner_of(position),
-            None => self.placement()?.owner(key, position),
-        };
-        Ok((position, owner))
-    }
-
-    /// The placement for the current servers (for benchmarks and lookups).
-    pub fn placement(&self) -> Result<Box<dyn Placement>, String> {
-        build_placement(
-            self.algo,
-            self.live(),
-            self.vnodes,
-            &self.label,
-            self.hash,
-            self.slot_table.as_ref(),
-        )
-    }
-
-    /// Applies a change. On error nothing has changed.
-    pub fn apply(&mut self, change: &Change) -> Result<Movement, String> {
-        let mut work = self.start(change)?;
-        work.advance(usize::MAX);
-        Ok(self.finish(work))
-    }
-
-    /// Begins a change that [`Work::advance`] then carries out in steps, so that a page can
-    /// stay responsive (and show progress) while a per-key algorithm visits a million keys.
-    /// Validation happens here: on error nothing has changed. Re-laying the keys (a new key
-    /// set or hash) is done here in one go.
-    pub fn start(&self, change: &Change) -> Result<Work, String> {
-        let mut next = self.clone_config();
-        let ideal = next.edit(change, self)?;
-        let layout_changes = matches!(change, Change::SetKeys(_) | Change::SetHash(_))
-            || (matches!(change, Change::SetAlgorithm(_))
-                && (self.algo == Algorithm::Slots) != (next.algo == Algorithm::Slots));
-        let mode = if layout_changes {
-            next.rebuild_keys()?;
-            WorkMode::Relay {
-                keys_replaced: matches!(change, Change::SetKeys(_)),
-            }
-        } else if self.ring.is_some() && next.algo.is_ring_shaped() {
-            WorkMode::Arcs
-        } else {
-            WorkMode::EveryKey
-        };
-        let placement: Rc<dyn Placement> = Rc::from(next.placement()?);
-        let total = match mode {
-            WorkMode::Arcs => 0,
-            WorkMode::EveryKey => self.keys.len(),
-            WorkMode::Relay { .. } => next.keys.len(),
-        };
-        let cost_per_key = match (placement.ring().is_some(), next.algo) {
-            (true, _) | (false, Algorithm::ModN) => 1,
-            (false, Algorithm::Carp) => 4 * next.live().len().max(1),
-            (false, _) => next.live().len().max(1),
-        };
-        Ok(Work {
-            next,
-            placement,
-            ideal,
-            mode,
-            total,
-            cost_per_key,
-            owners: Vec::with_capacity(total),
-        })
-    }
-
-    /// Completes a change whose work is finished (see [`Work::is_finished`]).
-    pub fn finish(&mut self, mut work: Work) -> Movement {
-        work.advance(usize::MAX);
-        let ring = work.placement.ring().cloned();
-        let mut movement = match work.mode {
-            WorkMode::Arcs => {
-                let before = self.ring.take().unwrap_or_default();
-                let arcs = Ring::changed_arcs(&before, ring.as_ref().unwrap_or(&Ring::default()));
-                let mut m = self.move_arcs(&arcs);
-                m.arcs = arcs;
-                m
-            }
-            WorkMode::EveryKey => self.move_to(&work.owners),
-            WorkMode::Relay { keys_replaced } => {
-                let mut next = work.next;
-                next.owners = work.owners;
-                next.recount();
-                next.ring = ring;
-                let m = self.compare_by_key(&next, keys_replaced);
-                *self = next;
-                return Movement {
-                    ideal_fraction: work.ideal,
-                    ..m
-                };
-            }
-        };
-        movement.ideal_fraction = work.ideal;
-        self.adopt_config(work.next);
-        self.ring = ring;
-        movement
-    }
-
-    fn live(&self) -> Vec<LiveServer> {
+    /// The live servers as the placements see them.
+    pub fn live(&self) -> Vec<LiveServer> {
         self.servers
             .iter()
             .filter(|s| s.up)
@@ -459,61 +257,52 @@ impl Simulation {
             .collect()
     }
 
-    fn reset_slot_table(&mut self) {
-        self.slot_table = (self.algo == Algorithm::Slots).then(|| {
-            let all: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
-            SlotTable::create(&all)
-        });
+    /// Builds the placement for the live servers in one go.
+    pub fn placement(&self) -> Result<Rc<dyn Placement>, String> {
+        let s = &self.settings;
+        build_placement(
+            s.algo,
+            self.live(),
+            s.vnodes,
+            &s.label,
+            s.hash,
+            self.slot_table.as_ref(),
+        )
     }
 
-    fn rebuild_keys(&mut self) -> Result<(), String> {
-        let (algo, hash) = (self.algo, self.hash);
-        self.keys = Arc::new(
-            KeySet::build(&self.key_spec, self.seed, |k| key_position(algo, hash, k))
-                .map_err(|e| format!("keys: {e}"))?,
-        );
+    /// Whether a server named `name` can be added: a valid, new name whose vnode labels
+    /// the hash can read (the identity hash reads only numbers).
+    pub fn accepts_new_server(&self, name: &str) -> Result<(), String> {
+        let mut next = self.clone();
+        next.edit(&Change::add(name), self)?;
+        let s = &self.settings;
+        if s.algo == Algorithm::Ring {
+            for i in [0, weighted_vnodes(s.vnodes, 1.0) - 1] {
+                s.hash
+                    .position(&s.label.render(name.trim(), i))
+                    .map_err(|e| format!("vnode label: {e}"))?;
+            }
+        }
         Ok(())
     }
 
-    /// A copy of the configuration to edit before committing; it shares the key layout
-    /// (an `Arc`) but not the owners.
-    fn clone_config(&self) -> Simulation {
-        Simulation {
-            algo: self.algo,
-            hash: self.hash,
-            vnodes: self.vnodes,
-            label: self.label.clone(),
-            key_spec: self.key_spec.clone(),
-            seed: self.seed,
-            servers: self.servers.clone(),
-            slot_table: self.slot_table.clone(),
-            ring: None,
-            keys: self.keys.clone(),
-            owners: Vec::new(),
-            counts: Vec::new(),
-        }
-    }
-
-    fn adopt_config(&mut self, next: Simulation) {
-        self.algo = next.algo;
-        self.hash = next.hash;
-        self.vnodes = next.vnodes;
-        self.label = next.label;
-        self.key_spec = next.key_spec;
-        self.servers = next.servers;
-        self.slot_table = next.slot_table;
-    }
-
+    /// The server named `name`, as an index into the list.
     fn find(&self, name: &str) -> Result<usize, String> {
+        let name = name.trim();
         self.servers
             .iter()
             .position(|s| s.name == name)
             .ok_or_else(|| {
                 let names: Vec<&str> = self.servers.iter().map(|s| s.name.as_str()).collect();
-                format!(
-                    "there is no server '{name}'; the servers are {}",
-                    names.join(", ")
-                )
+                if names.is_empty() {
+                    format!("there is no server {}; the list is empty", quote(name))
+                } else {
+                    format!(
+                        "there is no server {}; the servers are {}",
+                        quote(name),
+                        names.join(", ")
+                    )
+                }
             })
     }
 
@@ -523,15 +312,33 @@ impl Simulation {
         (total > 0.0).then(|| s.weight / total)
     }
 
-    /// Edits this config copy; returns the ideal moved fraction. `now` is the current state.
-    fn edit(&mut self, change: &Change, now: &Simulation) -> Result<Option<f64>, String> {
+    fn reset_slot_table(&mut self) {
+        self.slot_table = (self.settings.algo == Algorithm::Slots).then(|| {
+            let all: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
+            SlotTable::create(&all)
+        });
+    }
+
+    fn rebalance_slots(&mut self) {
+        // Every listed server keeps a slot share, down or not: a failed master's slots stay
+        // its own (they are served by the next live range clockwise until it recovers).
+        let weights: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
+        if let Some(t) = &mut self.slot_table {
+            t.rebalance(&weights);
+        }
+    }
+
+    /// Applies `change` to this configuration; returns the ideal moved fraction. `now` is
+    /// the configuration before the change. On error the caller drops this copy.
+    fn edit(&mut self, change: &Change, now: &Config) -> Result<Option<f64>, String> {
         let mut ideal = None;
         match change {
             Change::Add { name, weight } => {
-                validate_name(name)?;
-                if self.servers.iter().any(|s| &s.name == name) {
+                let name = validate_name(name)?;
+                if self.servers.iter().any(|s| s.name == name) {
                     return Err(format!(
-                        "a server named '{name}' already exists; names must be unique"
+                        "a server named {} already exists; names must be unique",
+                        quote(&name)
                     ));
                 }
                 if self.servers.len() >= MAX_SERVERS {
@@ -544,14 +351,12 @@ impl Simulation {
                     .ok_or("no free server id")?;
                 self.servers.push(Server {
                     id,
-                    name: name.clone(),
+                    name,
                     weight: *weight,
                     up: true,
                 });
                 ideal = self.weight_share(id);
-                if let Some(t) = &mut self.slot_table {
-                    t.rebalance(&slot_weights(&self.servers));
-                }
+                self.rebalance_slots();
             }
             Change::Remove(name) => {
                 let i = self.find(name)?;
@@ -562,14 +367,12 @@ impl Simulation {
                     Some(0.0)
                 };
                 self.servers.remove(i);
-                if let Some(t) = &mut self.slot_table {
-                    t.rebalance(&slot_weights(&self.servers));
-                }
+                self.rebalance_slots();
             }
             Change::Fail(name) => {
                 let i = self.find(name)?;
                 if !self.servers[i].up {
-                    return Err(format!("server '{name}' is already down"));
+                    return Err(format!("server {} is already down", quote(name)));
                 }
                 ideal = now.weight_share(self.servers[i].id);
                 self.servers[i].up = false;
@@ -577,7 +380,7 @@ impl Simulation {
             Change::Recover(name) => {
                 let i = self.find(name)?;
                 if self.servers[i].up {
-                    return Err(format!("server '{name}' is not down"));
+                    return Err(format!("server {} is not down", quote(name)));
                 }
                 self.servers[i].up = true;
                 ideal = self.weight_share(self.servers[i].id);
@@ -588,47 +391,235 @@ impl Simulation {
                 let before = now.weight_share(id).unwrap_or(0.0);
                 self.servers[i].weight = *w;
                 ideal = Some((self.weight_share(id).unwrap_or(0.0) - before).abs());
-                if let Some(t) = &mut self.slot_table {
-                    t.rebalance(&slot_weights(&self.servers));
-                }
+                self.rebalance_slots();
             }
-            Change::SetVnodes(v) => self.vnodes = *v,
-            Change::SetKeys(spec) => self.key_spec = spec.clone(),
+            Change::SetVnodes(v) => self.settings.vnodes = *v,
+            Change::SetKeys(spec) => self.settings.keys = spec.clone(),
             Change::SetAlgorithm(a) => {
-                self.algo = *a;
+                self.settings.algo = *a;
                 self.reset_slot_table();
             }
-            Change::SetHash(h) => self.hash = *h,
+            Change::SetHash(h) => self.settings.hash = *h,
         }
         self.scenario().validate()?;
         Ok(ideal)
     }
+}
 
-    fn assign_all(&mut self, placement: &dyn Placement) {
-        self.owners.clear();
-        let all = 0..self.keys.len();
-        push_owners(
-            &self.keys,
-            all,
-            &self.key_spec,
-            self.seed,
-            placement,
-            &mut self.owners,
-        );
-        self.recount();
+/// The whole simulation state: the configuration and the assignment that follows from it.
+#[derive(Clone)]
+pub struct Simulation {
+    config: Config,
+    placement: Rc<dyn Placement>,
+    keys: Arc<KeySet>,
+    owners: Vec<ServerId>,
+    counts: Vec<u64>,
+}
+
+impl Simulation {
+    /// Builds the simulation a scenario describes, assigning every key.
+    pub fn new(scenario: &Scenario) -> Result<Simulation, String> {
+        let mut work = Work::load(scenario)?;
+        work.advance(usize::MAX)?;
+        work.into_simulation()
     }
 
-    fn recount(&mut self) {
-        self.counts.clear();
-        for &o in &self.owners {
-            if o != NO_OWNER {
-                let i = usize::from(o);
-                if self.counts.len() <= i {
-                    self.counts.resize(i + 1, 0);
-                }
-                self.counts[i] += 1;
-            }
+    /// A simulation of `config` with no keys yet: what a page shows while the keys of a
+    /// large scenario are being placed.
+    pub fn unassigned(config: Config) -> Simulation {
+        let placement: Rc<dyn Placement> = if config.settings.algo.is_ring_shaped() {
+            Rc::new(Ring::default())
+        } else {
+            Rc::new(ModN {
+                servers: Vec::new(),
+            })
+        };
+        Simulation {
+            config,
+            placement,
+            keys: Arc::default(),
+            owners: Vec::new(),
+            counts: Vec::new(),
         }
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The settings (algorithm, hash, vnodes, label, keys, seed).
+    pub fn settings(&self) -> &Settings {
+        &self.config.settings
+    }
+
+    /// The scenario that rebuilds this state (slot tables aside, which depend on history).
+    pub fn scenario(&self) -> Scenario {
+        self.config.scenario()
+    }
+
+    /// Servers in list order.
+    pub fn servers(&self) -> &[Server] {
+        self.config.servers()
+    }
+
+    /// The server with this id.
+    pub fn server(&self, id: ServerId) -> Option<&Server> {
+        self.config.server(id)
+    }
+
+    /// Keys sorted by position.
+    pub fn keys(&self) -> &KeySet {
+        &self.keys
+    }
+
+    /// Owner of each key, parallel to [`Simulation::keys`].
+    pub fn owners(&self) -> &[ServerId] {
+        &self.owners
+    }
+
+    /// The current placement.
+    pub fn placement(&self) -> &dyn Placement {
+        self.placement.as_ref()
+    }
+
+    /// The ring (for `ring` and `slots`).
+    pub fn ring(&self) -> Option<&Ring> {
+        self.placement.ring()
+    }
+
+    /// The slot table (for `slots`).
+    pub fn slot_table(&self) -> Option<&SlotTable> {
+        self.config.slot_table()
+    }
+
+    /// Keys owned by server `id`.
+    pub fn count(&self, id: ServerId) -> u64 {
+        self.counts.get(usize::from(id)).copied().unwrap_or(0)
+    }
+
+    /// The name of key `id` (an index into the spec).
+    pub fn key_name(&self, id: u32) -> String {
+        let s = self.settings();
+        s.keys.name(id, s.seed)
+    }
+
+    /// Load statistics over the live servers.
+    pub fn stats(&self) -> Stats {
+        let live: Vec<u64> = self
+            .servers()
+            .iter()
+            .filter(|s| s.up)
+            .map(|s| self.count(s.id))
+            .collect();
+        Stats::from_counts(&live)
+    }
+
+    /// Each server's share of the ring (for `ring` and `slots`), indexed by server id.
+    pub fn ring_shares(&self) -> Option<Vec<f64>> {
+        let slots = self
+            .servers()
+            .iter()
+            .map(|s| usize::from(s.id) + 1)
+            .max()
+            .unwrap_or(0);
+        self.ring().map(|r| r.shares(slots))
+    }
+
+    /// The ring position of a key name under the current settings.
+    pub fn position_of(&self, key: &str) -> Result<u32, String> {
+        let s = self.settings();
+        key_position(s.algo, s.hash, key).map_err(|e| e.to_string())
+    }
+
+    /// Looks one key up without changing anything: (position, owner).
+    pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), String> {
+        let position = self.position_of(key)?;
+        Ok((position, self.placement.owner(key, position)))
+    }
+
+    /// Looks one key up and says how its owner was found.
+    pub fn explain(&self, key: &str) -> Result<Explanation, String> {
+        let position = self.position_of(key)?;
+        Ok(self.placement.explain(key, position))
+    }
+
+    /// Applies a change. On error nothing has changed.
+    pub fn apply(&mut self, change: &Change) -> Result<Movement, String> {
+        let mut work = self.start(change)?;
+        work.advance(usize::MAX)?;
+        self.finish(work)
+    }
+
+    /// Begins a change that [`Work::advance`] then carries out in steps, so that a page can
+    /// stay responsive (and show progress) while keys are rehashed or a per-key algorithm
+    /// visits a million keys. Validation happens here: on error nothing has changed.
+    pub fn start(&self, change: &Change) -> Result<Work, String> {
+        let mut next = self.config.clone();
+        let ideal = next.edit(change, &self.config)?;
+        let (before, after) = (self.settings(), &next.settings);
+        let relay = before.keys != after.keys
+            || before.hash != after.hash
+            || before.seed != after.seed
+            || (before.algo == Algorithm::Slots) != (after.algo == Algorithm::Slots);
+        let mode = if relay {
+            WorkMode::Relay {
+                keys_replaced: before.keys != after.keys || before.seed != after.seed,
+            }
+        } else if self.ring().is_some() && after.algo.is_ring_shaped() {
+            WorkMode::Arcs
+        } else {
+            WorkMode::EveryKey
+        };
+        let keys = if relay {
+            KeyWork::hashing(&next.settings)
+        } else {
+            KeyWork::Ready(self.keys.clone())
+        };
+        Work::new(next, keys, mode, ideal)
+    }
+
+    /// Completes a change: the work must come from [`Simulation::start`] on this state (or
+    /// from [`Work::load`], which replaces the state). Finishes any steps left.
+    pub fn finish(&mut self, mut work: Work) -> Result<Movement, String> {
+        work.advance(usize::MAX)?;
+        let ideal = work.ideal;
+        let mode = work.mode;
+        let next = work.into_simulation()?;
+        let mut movement = match mode {
+            WorkMode::Load => {
+                *self = next;
+                return Ok(Movement {
+                    keys: self.keys.len() as u64,
+                    ..Movement::default()
+                });
+            }
+            WorkMode::Arcs => {
+                let empty = Ring::default();
+                let arcs = Ring::changed_arcs(
+                    self.ring().unwrap_or(&empty),
+                    next.ring().unwrap_or(&empty),
+                );
+                let mut m = self.move_arcs(&arcs);
+                m.arcs = arcs;
+                self.config = next.config;
+                self.placement = next.placement;
+                m
+            }
+            WorkMode::EveryKey => {
+                let m = self.move_to(&next.owners);
+                self.config = next.config;
+                self.placement = next.placement;
+                m
+            }
+            WorkMode::Relay { keys_replaced } => {
+                let m = self.compare_by_key(&next, keys_replaced);
+                *self = next;
+                m
+            }
+        };
+        movement.ideal_fraction = ideal;
+        Ok(movement)
     }
 
     fn record(&mut self, place: usize, to: ServerId, flows: &mut FlowTally, m: &mut Movement) {
@@ -667,7 +658,7 @@ impl Simulation {
                 }
             }
         }
-        finish(&mut m, flows);
+        finish_flows(&mut m, flows);
         m
     }
 
@@ -681,7 +672,7 @@ impl Simulation {
         for (place, &to) in owners.iter().enumerate() {
             self.record(place, to, &mut flows, &mut m);
         }
-        finish(&mut m, flows);
+        finish_flows(&mut m, flows);
         m
     }
 
@@ -707,14 +698,30 @@ impl Simulation {
                 *flows.entry((from, to)).or_insert(0) += 1;
             }
         }
-        finish(&mut m, flows);
+        finish_flows(&mut m, flows);
         m
     }
+}
+
+fn count_owners(owners: &[ServerId]) -> Vec<u64> {
+    let mut counts: Vec<u64> = Vec::new();
+    for &o in owners {
+        if o != NO_OWNER {
+            let i = usize::from(o);
+            if counts.len() <= i {
+                counts.resize(i + 1, 0);
+            }
+            counts[i] += 1;
+        }
+    }
+    counts
 }
 
 /// How a change's key work is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum WorkMode {
+    /// A whole scenario from nothing: nothing "moves".
+    Load,
     /// Ring to ring: only keys in the changed arcs (done in [`Simulation::finish`]).
     Arcs,
     /// Same key layout, every key's owner recomputed.
@@ -726,59 +733,286 @@ enum WorkMode {
     },
 }
 
-/// A change in progress: new owners computed a chunk at a time.
+/// Which part of a piece of work is under way, for a progress line (in the order they run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    /// Hashing key names to ring positions.
+    HashingKeys,
+    /// Hashing virtual-node labels to ring positions.
+    PlacingVnodes,
+    /// Finding each key's owner.
+    AssigningKeys,
+    /// Done.
+    Done,
+}
+
+/// The keys of a piece of work: ready, or being hashed a chunk at a time.
+#[derive(Clone)]
+enum KeyWork {
+    Ready(Arc<KeySet>),
+    Hashing {
+        settings: Settings,
+        pairs: Vec<(u32, u32)>,
+    },
+}
+
+impl KeyWork {
+    fn hashing(settings: &Settings) -> KeyWork {
+        KeyWork::Hashing {
+            settings: settings.clone(),
+            pairs: Vec::with_capacity(settings.keys.len()),
+        }
+    }
+}
+
+/// The placement of a piece of work: ready, or (a ring) having its vnode labels hashed a
+/// chunk at a time.
+#[derive(Clone)]
+enum PlacementWork {
+    Ready(Rc<dyn Placement>),
+    Vnodes {
+        live: Vec<LiveServer>,
+        /// Next (live server index, replica) to hash.
+        next: (usize, u32),
+        points: Vec<VNode>,
+        total: usize,
+    },
+}
+
+/// A piece of work in progress: a change, or a whole scenario being loaded. Keys are
+/// hashed, vnodes placed and owners computed a chunk at a time by [`Work::advance`], so a
+/// page can show progress between chunks; every phase costs about one hash evaluation per
+/// unit of budget.
 #[derive(Clone)]
 pub struct Work {
-    next: Simulation,
-    placement: Rc<dyn Placement>,
-    ideal: Option<f64>,
+    next: Config,
+    keys: KeyWork,
+    placement: PlacementWork,
     mode: WorkMode,
-    total: usize,
-    cost_per_key: usize,
+    ideal: Option<f64>,
     owners: Vec<ServerId>,
 }
 
+/// The vnodes of a ring this large are hashed in steps rather than at once.
+const STEPPED_VNODES: usize = 20_000;
+
 impl Work {
-    /// Computes new owners for more keys, about `budget` hash evaluations' worth.
-    pub fn advance(&mut self, budget: usize) {
-        if self.is_finished() {
-            return;
-        }
-        // `next.keys` is the new layout when re-laying, else the shared current one.
-        let count = (budget / self.cost_per_key).max(1);
-        let end = self.owners.len().saturating_add(count).min(self.total);
-        let next = &self.next;
-        let range = self.owners.len()..end;
-        push_owners(
-            &next.keys,
-            range,
-            &next.key_spec,
-            next.seed,
-            self.placement.as_ref(),
-            &mut self.owners,
-        );
+    fn new(
+        next: Config,
+        keys: KeyWork,
+        mode: WorkMode,
+        ideal: Option<f64>,
+    ) -> Result<Work, String> {
+        let live = next.live();
+        let s = &next.settings;
+        let total: usize = if s.algo == Algorithm::Ring {
+            live.iter()
+                .map(|l| weighted_vnodes(s.vnodes, l.weight) as usize)
+                .sum()
+        } else {
+            0
+        };
+        let placement = if total >= STEPPED_VNODES {
+            // Catch the usual label errors (the identity hash wants numbers) now, while
+            // nothing has started; a later label can still fail, and ends the work then.
+            for l in &live {
+                s.hash
+                    .position(&s.label.render(&l.name, 0))
+                    .map_err(|e| format!("vnode label: {e}"))?;
+            }
+            PlacementWork::Vnodes {
+                live,
+                next: (0, 0),
+                points: Vec::with_capacity(total),
+                total,
+            }
+        } else {
+            // Small rings, slot tables and per-key algorithms build in well under a step.
+            PlacementWork::Ready(next.placement()?)
+        };
+        Ok(Work {
+            next,
+            keys,
+            placement,
+            mode,
+            ideal,
+            owners: Vec::new(),
+        })
     }
 
-    /// True when every key has its new owner.
+    /// The work of building `scenario`'s simulation from nothing.
+    pub fn load(scenario: &Scenario) -> Result<Work, String> {
+        let config = Config::new(scenario)?;
+        let keys = KeyWork::hashing(&config.settings);
+        Work::new(config, keys, WorkMode::Load, None)
+    }
+
+    /// The configuration the work leads to.
+    pub fn config(&self) -> &Config {
+        &self.next
+    }
+
+    fn key_count(&self) -> usize {
+        self.next.settings.keys.len()
+    }
+
+    /// Hash evaluations per key when assigning owners.
+    fn cost_per_key(&self) -> usize {
+        let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
+        match self.next.settings.algo {
+            Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => 1,
+            Algorithm::Carp => 4 * live,
+            Algorithm::Rendezvous => live,
+        }
+    }
+
+    /// True when owners are computed for every key (the arcs mode computes none: only
+    /// the keys in the changed arcs, in [`Simulation::finish`]).
+    fn owners_needed(&self) -> usize {
+        match self.mode {
+            WorkMode::Arcs => 0,
+            _ => self.key_count(),
+        }
+    }
+
+    /// Does about `budget` hash evaluations' worth of work. An error (a key the identity
+    /// hash cannot read, say) ends the work; the state it would change is untouched.
+    pub fn advance(&mut self, mut budget: usize) -> Result<(), String> {
+        // 1. Hash the keys.
+        if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
+            let n = settings.keys.len();
+            let end = pairs.len().saturating_add(budget.max(1)).min(n);
+            let mut name = String::new();
+            for index in pairs.len() as u32..end as u32 {
+                settings.keys.write_name(index, settings.seed, &mut name);
+                let p = key_position(settings.algo, settings.hash, &name)
+                    .map_err(|e| format!("keys: {e}"))?;
+                pairs.push((p, index));
+            }
+            budget = budget.saturating_sub(end);
+            if pairs.len() < n {
+                return Ok(());
+            }
+            let done = KeySet::from_pairs(std::mem::take(pairs));
+            self.keys = KeyWork::Ready(Arc::new(done));
+        }
+        // 2. Place the vnodes.
+        if let PlacementWork::Vnodes {
+            live,
+            next,
+            points,
+            total,
+        } = &mut self.placement
+        {
+            let s = &self.next.settings;
+            let mut spent = 0;
+            while points.len() < *total && spent < budget.max(1) {
+                let (i, r) = *next;
+                let server = &live[i];
+                let text = s.label.render(&server.name, r);
+                let position = s
+                    .hash
+                    .position(&text)
+                    .map_err(|e| format!("vnode label: {e}"))?;
+                points.push(VNode {
+                    position,
+                    server: server.id,
+                    replica: r,
+                });
+                *next = if r + 1 < weighted_vnodes(s.vnodes, server.weight) {
+                    (i, r + 1)
+                } else {
+                    (i + 1, 0)
+                };
+                spent += 1;
+            }
+            budget = budget.saturating_sub(spent);
+            if points.len() < *total {
+                return Ok(());
+            }
+            let live = std::mem::take(live);
+            let name_of = |id: ServerId| {
+                live.iter()
+                    .find(|l| l.id == id)
+                    .map_or("", |l| l.name.as_str())
+            };
+            let ring = Ring::new(std::mem::take(points), name_of);
+            self.placement = PlacementWork::Ready(Rc::new(ring));
+        }
+        // 3. Find the owners.
+        let needed = self.owners_needed();
+        if self.owners.len() >= needed {
+            return Ok(());
+        }
+        let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (&self.keys, &self.placement)
+        else {
+            return Ok(());
+        };
+        let count = (budget / self.cost_per_key()).max(1);
+        let end = self.owners.len().saturating_add(count).min(needed);
+        let s = &self.next.settings;
+        push_owners(
+            keys,
+            self.owners.len()..end,
+            &s.keys,
+            s.seed,
+            placement.as_ref(),
+            &mut self.owners,
+        );
+        Ok(())
+    }
+
+    /// What is under way and how far it is: (phase, units done, units in all).
+    pub fn progress(&self) -> (Phase, usize, usize) {
+        if let KeyWork::Hashing { pairs, settings } = &self.keys {
+            return (Phase::HashingKeys, pairs.len(), settings.keys.len());
+        }
+        if let PlacementWork::Vnodes { points, total, .. } = &self.placement {
+            return (Phase::PlacingVnodes, points.len(), *total);
+        }
+        let needed = self.owners_needed();
+        if self.owners.len() < needed {
+            return (Phase::AssigningKeys, self.owners.len(), needed);
+        }
+        (Phase::Done, needed, needed)
+    }
+
+    /// True when every phase is done.
     pub fn is_finished(&self) -> bool {
-        self.owners.len() >= self.total
+        self.progress().0 == Phase::Done
     }
 
     /// Hash evaluations left, roughly: what a page weighs to decide whether to step.
     pub fn remaining_cost(&self) -> usize {
-        (self.total - self.owners.len().min(self.total)).saturating_mul(self.cost_per_key)
+        let keys = match &self.keys {
+            KeyWork::Hashing { pairs, settings } => settings.keys.len() - pairs.len(),
+            KeyWork::Ready(_) => 0,
+        };
+        let vnodes = match &self.placement {
+            PlacementWork::Vnodes { points, total, .. } => total - points.len(),
+            PlacementWork::Ready(_) => 0,
+        };
+        let owners = self.owners_needed().saturating_sub(self.owners.len());
+        keys.saturating_add(vnodes)
+            .saturating_add(owners.saturating_mul(self.cost_per_key()))
     }
 
-    /// Keys done and keys in all.
-    pub fn progress(&self) -> (usize, usize) {
-        (self.owners.len().min(self.total), self.total)
+    /// The simulation this work builds (every phase must be done). In the arcs mode the
+    /// owners are not computed here: [`Simulation::finish`] moves only the changed arcs.
+    fn into_simulation(self) -> Result<Simulation, String> {
+        let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (self.keys, self.placement)
+        else {
+            return Err("the work is not finished".into());
+        };
+        let counts = count_owners(&self.owners);
+        Ok(Simulation {
+            config: self.next,
+            placement,
+            keys,
+            owners: self.owners,
+            counts,
+        })
     }
-}
-
-/// Every listed server keeps a slot share, down or not: a failed master's slots stay its
-/// own (they are served by the next live range clockwise until it recovers).
-fn slot_weights(servers: &[Server]) -> Vec<(ServerId, f64)> {
-    servers.iter().map(|s| (s.id, s.weight)).collect()
 }
 
 /// Appends to `out` the owners of the keys at sorted places `range` under `placement`:
@@ -815,7 +1049,7 @@ fn push_owners(
 /// Keys moved per (from, to) pair while a change is applied.
 type FlowTally = std::collections::HashMap<(ServerId, ServerId), u64>;
 
-fn finish(m: &mut Movement, flows: FlowTally) {
+fn finish_flows(m: &mut Movement, flows: FlowTally) {
     let mut flows: Vec<Flow> = flows
         .into_iter()
         .map(|((from, to), keys)| Flow { from, to, keys })

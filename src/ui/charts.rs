@@ -7,8 +7,9 @@ use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
 use super::ViewProps;
-use crate::chart::{draw_bar_chart, group_thousands, LoadBar, Unit, DARK};
+use crate::chart::{draw_bar_chart, LoadBar, Unit, DARK};
 use crate::render::server_rgb;
+use crate::words::group_thousands;
 
 /// Props of [`BarCanvas`].
 #[derive(Properties, PartialEq)]

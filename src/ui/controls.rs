@@ -6,7 +6,6 @@ use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 use super::ControlProps;
-use crate::chart::group_thousands;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
@@ -14,6 +13,7 @@ use crate::engine::scenario::{parse_vnodes, parse_weight};
 use crate::engine::sim::Change;
 use crate::render::server_colour;
 use crate::state::Action;
+use crate::words::group_thousands;
 
 fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -48,7 +48,7 @@ pub fn ServerControls(props: &ControlProps) -> Html {
     let sim = &state.sim;
     let input = use_node_ref();
     let total = sim.keys().len().max(1) as f64;
-    let is_ring = sim.algorithm() == Algorithm::Ring;
+    let is_ring = sim.settings().algo == Algorithm::Ring;
     let add = {
         let input = input.clone();
         let on_action = props.on_action.clone();
@@ -88,7 +88,7 @@ pub fn ServerControls(props: &ControlProps) -> Html {
                 <th scope="row" class="name">{name.clone()}{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
                 <td class="num"><input class="weight" type="number" min="0.1" max="100" step="0.5" value={s.weight.to_string()}
                     aria-label={format!("Weight of {name}")} onchange={weight} /></td>
-                if is_ring { <td class="num vnodes">{weighted_vnodes(sim.vnodes(), s.weight)}</td> }
+                if is_ring { <td class="num vnodes">{weighted_vnodes(sim.settings().vnodes, s.weight)}</td> }
                 <td class="num count">{group_thousands(count)}</td>
                 <td class="num">{format!("{:.1}%", 100.0 * count as f64 / total)}</td>
                 <td class="actions">
@@ -181,14 +181,14 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
     let on_seed = props
         .on_action
         .reform(|e: Event| Action::SetSeed(input_value(&e)));
-    let pattern = match sim.key_spec() {
+    let pattern = match &sim.settings().keys {
         KeySpec::Range { pieces, .. } if pieces.iter().any(|p| !p.is_empty()) => pieces.join("{i}"),
         _ => String::new(),
     };
     let on_speed = props
         .on_speed
         .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
-    let is_ring = sim.algorithm() == Algorithm::Ring;
+    let is_ring = sim.settings().algo == Algorithm::Ring;
     html! {
         <section class="card settings">
             <h2>{"Scenario"}</h2>
@@ -196,20 +196,20 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                 <label for="algo">{"Algorithm"}</label>
                 <select id="algo" onchange={on_algo}>
                     { for Algorithm::ALL.iter().map(|a| html! {
-                        <option value={a.name()} selected={*a == sim.algorithm()}>{super::algorithm_title(*a)}</option>
+                        <option value={a.name()} selected={*a == sim.settings().algo}>{crate::words::algorithm_title(*a)}</option>
                     }) }
                 </select>
                 <label for="hash">{"Hash"}</label>
                 <select id="hash" onchange={on_hash}>
                     { for HashFn::ALL.iter().map(|h| html! {
-                        <option value={h.name()} selected={*h == sim.hash()}>{h.name()}</option>
+                        <option value={h.name()} selected={*h == sim.settings().hash}>{h.name()}</option>
                     }) }
                 </select>
                 <label for="vnodes">{"Virtual nodes"}</label>
                 <div class="pair">
-                    <input id="vnodes-range" type="range" min="1" max="1000" value={sim.vnodes().to_string()} disabled={!is_ring}
+                    <input id="vnodes-range" type="range" min="1" max="1000" value={sim.settings().vnodes.to_string()} disabled={!is_ring}
                         aria-label="Virtual nodes per server (slider)" onchange={on_vnodes.clone()} />
-                    <input id="vnodes" type="number" min="1" max="1000" value={sim.vnodes().to_string()} disabled={!is_ring} onchange={on_vnodes} />
+                    <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} disabled={!is_ring} onchange={on_vnodes} />
                 </div>
                 <label for="key-count">{"Keys"}</label>
                 <form class="pair" onsubmit={on_keys}>
@@ -218,7 +218,7 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                     <button type="submit">{"Set"}</button>
                 </form>
                 <label for="seed">{"Seed"}</label>
-                <input id="seed" ref={seed_ref} type="number" min="0" value={sim.seed().to_string()} onchange={on_seed} />
+                <input id="seed" ref={seed_ref} type="number" min="0" value={sim.settings().seed.to_string()} onchange={on_seed} />
                 <label for="speed">{"Animation"}</label>
                 <div class="pair">
                     <button type="button" class="play" aria-pressed={props.playing.to_string()} title="Play or pause the walking keys (Space)"
@@ -258,12 +258,12 @@ pub fn LookupBox(props: &ControlProps) -> Html {
                 <button type="submit">{"Look up"}</button>
             </form>
             if let Some(l) = &props.state.lookup {
-                <p class="explain" aria-live="polite">{l.explanation.clone()}</p>
-                if !l.scores.is_empty() {
+                <p class="explain" aria-live="polite">{l.words.sentence.clone()}</p>
+                if !l.words.scores.is_empty() {
                     <table class="scores">
                         <caption>{"Score of each server for this key"}</caption>
                         <tbody>
-                            { for l.scores.iter().map(|(name, score, won)| html! {
+                            { for l.words.scores.iter().map(|(name, score, won)| html! {
                                 <tr class={classes!(won.then_some("winner"))}>
                                     <th scope="row">{name.clone()}</th><td><code>{score.clone()}</code></td>
                                     <td>{ if *won { "← wins" } else { "" } }</td>

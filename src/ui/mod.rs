@@ -8,17 +8,17 @@ mod ring_view;
 
 use std::rc::Rc;
 
-use wasm_bindgen::closure::Closure;
+use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::engine::scenario::{Scenario, PARAMS};
+use crate::engine::scenario::Scenario;
+use crate::link::{self, Link};
 use crate::state::{Action, PageState};
 
 pub use charts::{LoadChart, ShareChart};
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
-pub use ring_canvas::algorithm_title;
 pub use ring_view::RingView;
 
 /// Mounts the app on the page's body.
@@ -57,73 +57,53 @@ fn url_pairs() -> Vec<(String, String)> {
     pairs
 }
 
-/// Page-only parameters (not part of the scenario).
-const PAGE_PARAMS: [&str; 1] = ["freeze"];
-
-/// The scenario in the page's URL query. Names that are neither scenario nor page
-/// parameters are ignored (sites that link here may decorate the URL); bad values of known
-/// names are errors that say what is allowed.
-fn scenario_from_url() -> Result<Scenario, String> {
-    let pairs: Vec<(String, String)> = url_pairs()
-        .into_iter()
-        .filter(|(k, _)| PARAMS.contains(&k.as_str()))
-        .collect();
-    Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+/// True when a key press goes to a form field, not to the page's shortcuts.
+fn is_typing(e: &KeyboardEvent) -> bool {
+    e.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
 }
 
-/// `freeze=MS`: a fixed animation clock, 0..=60000 ms after the last change.
-fn frozen_clock_from_url() -> Result<Option<f64>, String> {
-    match url_pairs().into_iter().find(|(k, _)| k == "freeze") {
-        None => Ok(None),
-        Some((_, v)) => v
-            .trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|t| (0.0..=60_000.0).contains(t))
-            .map(Some)
-            .ok_or_else(|| {
-                format!("freeze '{v}' must be a number of milliseconds from 0 to 60000")
-            }),
-    }
-}
-
-fn initial_state() -> PageState {
-    let loaded = scenario_from_url().and_then(|s| PageState::new(&s));
+/// The state for the page's link: its scenario (loaded in steps when large), or the
+/// default with a message naming every problem of the link.
+fn initial_state(link: &Link) -> PageState {
+    let loaded = link.scenario.as_ref().map(|s| {
+        PageState::loading(s).map_err(|e| {
+            format!(
+                "This link's scenario was not loaded: {e}. Showing the default scenario instead."
+            )
+        })
+    });
     let mut state = match loaded {
-        Ok(state) => state,
-        Err(e) => {
-            let mut state =
-                PageState::new(&Scenario::default()).expect("the default scenario always builds");
-            state.error = Some(format!(
-                "The link's scenario was not loaded: {e}. Showing the default instead."
-            ));
-            state
+        Some(Ok(state)) => state,
+        Some(Err(e)) => {
+            let mut state = default_state();
+            state.error = Some(e);
+            return state;
         }
+        None => default_state(),
     };
-    if let Err(e) = frozen_clock_from_url() {
-        state.error = Some(e);
+    if let Some(message) = link.message() {
+        state.error = Some(message);
     }
     state
 }
 
+fn default_state() -> PageState {
+    PageState::new(&Scenario::default()).expect("the default scenario always builds")
+}
+
 /// Writes the scenario into the address bar (without a new history entry), so the page's
-/// URL always reproduces what is on screen.
+/// URL always reproduces what is on screen. Not before the first change: until then the
+/// address bar keeps the link the user came with, even one that could not be loaded.
 fn sync_url(state: &PageState) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    let mut query = state.sim.scenario().to_query();
-    // Keep the page-only parameters the link came with.
-    for (k, v) in url_pairs()
-        .into_iter()
-        .filter(|(k, _)| PAGE_PARAMS.contains(&k.as_str()))
-    {
-        if !query.is_empty() {
-            query.push('&');
-        }
-        let v = String::from(js_sys::encode_uri_component(&v));
-        query.push_str(&format!("{k}={v}"));
+    if state.version == 0 {
+        return;
     }
+    let query = link::query(&state.sim.scenario(), &url_pairs());
     let path = window.location().pathname().unwrap_or_default();
     let url = if query.is_empty() {
         path
@@ -154,11 +134,15 @@ pub struct ControlProps {
 /// The page.
 #[component]
 pub fn App() -> Html {
-    let store = use_reducer(|| Store(initial_state()));
+    let link = use_memo((), |_| Link::read(&url_pairs()));
+    let store = {
+        let link = link.clone();
+        use_reducer(move || Store(initial_state(&link)))
+    };
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0f64);
     let zoom_request = use_state(|| (0u32, 0i8));
-    let frozen_ms = use_memo((), |_| frozen_clock_from_url().ok().flatten());
+    let frozen_ms = link.freeze_ms;
     let state = &store.0;
     let dispatch = {
         let store = store.clone();
@@ -185,51 +169,35 @@ pub fn App() -> Html {
         let (dispatch, playing, zoom_request) =
             (dispatch.clone(), playing.clone(), zoom_request.clone());
         use_effect_with((*playing, *zoom_request), move |_| {
-            let handler = Closure::<dyn FnMut(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                let typing = e
-                    .target()
-                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                    .is_some_and(|el| {
-                        matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA")
-                    });
-                if typing || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                    return;
-                }
-                let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
-                match e.key().as_str() {
-                    "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
-                    "r" | "R" => dispatch.emit(Action::RemoveLast),
-                    " " => {
-                        e.prevent_default();
-                        playing.set(!*playing);
-                    }
-                    "+" | "=" => zoom(1),
-                    "-" | "_" => zoom(-1),
-                    "0" => zoom(0),
-                    _ => {}
-                }
-            });
             let document = web_sys::window().and_then(|w| w.document());
-            if let Some(d) = &document {
-                let _ =
-                    d.add_event_listener_with_callback("keydown", handler.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(d) = document {
-                    let _ = d.remove_event_listener_with_callback(
-                        "keydown",
-                        handler.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(handler);
-            }
+            let listener = document.map(|d| {
+                EventListener::new(&d, "keydown", move |e| {
+                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                        return;
+                    };
+                    if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                        return;
+                    }
+                    let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
+                    match e.key().as_str() {
+                        "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
+                        "r" | "R" => dispatch.emit(Action::RemoveLast),
+                        " " => {
+                            e.prevent_default();
+                            playing.set(!*playing);
+                        }
+                        "+" | "=" => zoom(1),
+                        "-" | "_" => zoom(-1),
+                        "0" => zoom(0),
+                        _ => {}
+                    }
+                })
+            });
+            // Dropping the listener removes it.
+            move || drop(listener)
         });
     }
-    let summary = state
-        .last
-        .as_ref()
-        .map(|l| l.summary.clone())
-        .unwrap_or_else(|| crate::state::intro(state.sim.algorithm()).to_owned());
+    let summary = state.status_line();
     let toggle_play = {
         let playing = playing.clone();
         Callback::from(move |()| playing.set(!*playing))
@@ -246,10 +214,10 @@ pub fn App() -> Html {
             </header>
             <main class="layout">
                 <section class="stage" aria-label="Hash ring">
-                    <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={*frozen_ms} />
+                    <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
                     <p class="summary" role="status" aria-live="polite">
-                        if let Some((done, total)) = state.progress() {
-                            <span class="working">{format!("Placing {} of {} keys…", crate::chart::group_thousands(done as u64), crate::chart::group_thousands(total as u64))}</span>
+                        if let Some((_, done, total)) = state.progress() {
+                            <span class="working">{summary}</span>
                             <progress max={total.to_string()} value={done.to_string()}></progress>
                         } else {
                             {summary}

@@ -1,23 +1,20 @@
-//! The ring component: owns the canvas, the cached static layer, the animation loop
-//! (requestAnimationFrame, cancelled by dropping its handle), zoom/pan and hover.
-//!
-//! Props flow in one way (the page state, play/pause, speed); the loop draws a frame only
-//! while something moves, and redraws the static layer only when the state, the size or the
-//! view changed.
+//! The ring component: owns the canvas, the cached static layer and the animation loop
+//! (requestAnimationFrame, cancelled by dropping its handle). Zoom, pan, taps and hover go
+//! through the pure [`Gestures`] and [`Viewport`]; what is under the pointer comes from
+//! [`scene::describe`]. The state arrives as a cheap shared handle: a frame copies no keys.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use gloo_events::{EventListener, EventListenerOptions};
 use gloo_render::{request_animation_frame, AnimationFrame};
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
-use web_sys::{AddEventListenerOptions, CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
+use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
-use super::ring_canvas::{
-    draw_overlay, draw_static, hover_at, idle_walkers, moved_walkers, Overlay, Scale, Walker,
-    MAX_KEY_DOTS,
-};
+use super::ring_canvas::{draw_overlay, draw_static, Overlay};
+use crate::render::gesture::{Gesture, Gestures};
+use crate::render::scene::{self, idle_walkers, moved_walkers, Clock, Scale, Walker, MAX_KEY_DOTS};
 use crate::render::{RingGeometry, Viewport};
 use crate::state::PageState;
 
@@ -38,123 +35,31 @@ pub struct RingProps {
     pub frozen_ms: Option<f64>,
 }
 
-/// Everything the animation loop needs, kept across renders.
-struct Renderer {
+/// The canvas, its offscreen static layer, and what needs redrawing.
+#[derive(Default)]
+struct Layers {
     canvas: NodeRef,
-    layer: Option<HtmlCanvasElement>,
-    state: Option<PageState>,
-    viewport: Viewport,
+    offscreen: Option<HtmlCanvasElement>,
     static_dirty: bool,
     blit_needed: bool,
+    /// Width, height (CSS pixels) and device pixel ratio.
     size: (f64, f64, f64),
+}
+
+/// What moves, and the clock's inputs.
+#[derive(Default)]
+struct Motion {
     change_at: Option<f64>,
     moved: Vec<Walker>,
     idle: Vec<Walker>,
     playing: bool,
     speed: f64,
     frozen_ms: Option<f64>,
-    pointers: Vec<(i32, f64, f64)>,
-    /// Where the current single-pointer press began, until it moves: a tap.
-    tap: Option<(f64, f64)>,
 }
 
-impl Renderer {
-    fn new() -> Renderer {
-        Renderer {
-            canvas: NodeRef::default(),
-            layer: None,
-            state: None,
-            viewport: Viewport::default(),
-            static_dirty: true,
-            blit_needed: true,
-            size: (0.0, 0.0, 1.0),
-            change_at: None,
-            moved: Vec::new(),
-            idle: Vec::new(),
-            playing: false,
-            speed: 1.0,
-            frozen_ms: None,
-            pointers: Vec::new(),
-            tap: None,
-        }
-    }
-
-    fn base(&self) -> RingGeometry {
-        RingGeometry::fit(self.size.0, self.size.1)
-    }
-
-    fn geometry(&self) -> (RingGeometry, Scale) {
-        let base = self.base();
-        (
-            self.viewport.apply(base),
-            Scale::new(base.radius, self.size.0, self.size.1),
-        )
-    }
-
-    /// Zooms by `factor` around the point of the ring nearest the view's centre (12 o'clock
-    /// when the centre is the ring's own), so the buttons and keys always zoom into the ring.
-    fn zoom_to_ring(&mut self, factor: f64) {
-        let (w, h, _) = self.size;
-        let (g, _) = self.geometry();
-        let (pos, _) = g.position_at(w / 2.0, h / 2.0);
-        let (x, y) = g.point(pos, g.radius);
-        let v = if factor == 0.0 {
-            Viewport::default()
-        } else {
-            self.viewport.zoom_at(factor, x, y)
-        };
-        self.set_view(v);
-    }
-
-    /// What is under the CSS pixel (`x`, `y`): a title and detail lines for the card.
-    fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
-        let (g, s) = self.geometry();
-        self.state
-            .as_ref()
-            .and_then(|st| hover_at(st, &g, &s, x, y))
-    }
-
-    fn set_view(&mut self, v: Viewport) {
-        if v != self.viewport {
-            self.viewport = v;
-            self.static_dirty = true;
-        }
-    }
-
-    /// One animation frame at time `now` (ms).
-    fn frame(&mut self, now: f64) {
-        // Read the element every frame: the NodeRef follows it if yew ever replaces it.
-        let (Some(canvas), Some(state)) =
-            (self.canvas.cast::<HtmlCanvasElement>(), self.state.clone())
-        else {
-            return;
-        };
-        let dpr = web_sys::window()
-            .map_or(1.0, |w| w.device_pixel_ratio())
-            .max(1.0);
-        let width = f64::from(canvas.client_width()).max(200.0);
-        let height = f64::from(canvas.client_height()).max(200.0);
-        if (width, height, dpr) != self.size {
-            self.size = (width, height, dpr);
-            for c in [Some(&canvas), self.layer.as_ref()].into_iter().flatten() {
-                c.set_width((width * dpr) as u32);
-                c.set_height((height * dpr) as u32);
-            }
-            self.static_dirty = true;
-        }
-        let (g, s) = self.geometry();
-        if self.static_dirty {
-            if let Some(ctx) = self.layer.as_ref().and_then(context) {
-                let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-                draw_static(&ctx, &g, &s, &state);
-            }
-            let _ = canvas.set_attribute("data-version", &state.version.to_string());
-            let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
-            mark_first_ring_paint();
-            self.static_dirty = false;
-            self.blit_needed = true;
-        }
-        let overlay = Overlay {
+impl Motion {
+    fn clock(&self, now: f64) -> Clock {
+        Clock {
             since_change_ms: match self.frozen_ms {
                 Some(t) => self.change_at.map(|_| t),
                 None => self.change_at.map(|t| now - t),
@@ -162,21 +67,129 @@ impl Renderer {
             clock_ms: self.frozen_ms.unwrap_or(now),
             speed: self.speed,
             playing: self.playing,
-            moved: &self.moved,
-            idle: &self.idle,
+        }
+    }
+}
+
+/// Everything the animation loop needs, kept across renders.
+#[derive(Default)]
+struct Renderer {
+    layers: Layers,
+    motion: Motion,
+    state: Option<PageState>,
+    viewport: Viewport,
+    gestures: Gestures,
+}
+
+impl Renderer {
+    fn base(&self) -> RingGeometry {
+        RingGeometry::fit(self.layers.size.0, self.layers.size.1)
+    }
+
+    fn geometry(&self) -> (RingGeometry, Scale) {
+        let base = self.base();
+        let (w, h, _) = self.layers.size;
+        (self.viewport.apply(base), Scale::new(base.radius, w, h))
+    }
+
+    fn set_view(&mut self, v: Viewport) {
+        if v != self.viewport {
+            self.viewport = v;
+            self.layers.static_dirty = true;
+        }
+    }
+
+    /// The zoom of the buttons and the keyboard: toward the ring.
+    fn zoom_to_ring(&mut self, factor: f64) {
+        let (w, h, _) = self.layers.size;
+        let v = self.viewport.zoom_to_ring(self.base(), factor, w, h);
+        self.set_view(v);
+    }
+
+    /// What is under the CSS pixel (`x`, `y`), for the card.
+    fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
+        let (g, s) = self.geometry();
+        scene::describe(&self.state.as_ref()?.sim, &g, &s, x, y)
+    }
+
+    /// Follows the canvas's size; true when it changed.
+    fn fit(&mut self, canvas: &HtmlCanvasElement) {
+        let dpr = web_sys::window()
+            .map_or(1.0, |w| w.device_pixel_ratio())
+            .max(1.0);
+        let width = f64::from(canvas.client_width()).max(200.0);
+        let height = f64::from(canvas.client_height()).max(200.0);
+        if (width, height, dpr) != self.layers.size {
+            self.layers.size = (width, height, dpr);
+            for c in [Some(canvas), self.layers.offscreen.as_ref()]
+                .into_iter()
+                .flatten()
+            {
+                c.set_width((width * dpr) as u32);
+                c.set_height((height * dpr) as u32);
+            }
+            self.layers.static_dirty = true;
+        }
+    }
+
+    /// One animation frame at time `now` (ms).
+    fn frame(&mut self, now: f64) {
+        // Read the element every frame: the NodeRef follows it if yew ever replaces it.
+        let Some(canvas) = self.layers.canvas.cast::<HtmlCanvasElement>() else {
+            return;
         };
-        let animating = overlay.is_animating() || state.lookup.is_some();
-        if !(animating || self.blit_needed) {
+        let Some(state) = self.state.clone() else {
+            return;
+        };
+        self.fit(&canvas);
+        let dpr = self.layers.size.2;
+        let (g, s) = self.geometry();
+        if self.layers.static_dirty {
+            if let Some(ctx) = self.layers.offscreen.as_ref().and_then(context) {
+                let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+                draw_static(&ctx, &g, &s, &state);
+            }
+            let _ = canvas.set_attribute("data-version", &state.version.to_string());
+            let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
+            mark_first_ring_paint();
+            self.layers.static_dirty = false;
+            self.layers.blit_needed = true;
+        }
+        let clock = self.motion.clock(now);
+        let animating = clock.is_animating() || state.lookup.is_some();
+        if !(animating || self.layers.blit_needed) {
             return;
         }
-        self.blit_needed = animating; // one clean frame after an animation ends
-        let (Some(ctx), Some(layer)) = (context(&canvas), self.layer.as_ref()) else {
+        self.layers.blit_needed = animating; // one clean frame after an animation ends
+        let (Some(ctx), Some(layer)) = (context(&canvas), self.layers.offscreen.as_ref()) else {
             return;
         };
         let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
         let _ = ctx.draw_image_with_html_canvas_element(layer, 0.0, 0.0);
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+        let overlay = Overlay {
+            clock,
+            moved: &self.motion.moved,
+            idle: &self.motion.idle,
+        };
         draw_overlay(&ctx, &g, &s, &state, &overlay);
+    }
+
+    /// A new state: restart the change animation when the simulation changed.
+    fn adopt(&mut self, state: &PageState) {
+        let changed = self
+            .state
+            .as_ref()
+            .is_some_and(|old| old.version != state.version);
+        if changed {
+            self.motion.change_at = Some(now_ms());
+            self.motion.moved = moved_walkers(&state.sim, state.last.as_deref(), MAX_KEY_DOTS);
+        }
+        if changed || self.state.is_none() {
+            self.motion.idle = idle_walkers(&state.sim, 240);
+        }
+        self.state = Some(state.clone());
+        self.layers.static_dirty = true;
     }
 }
 
@@ -200,7 +213,7 @@ fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Keeps the animation loop alive; dropping it cancels the pending frame.
+/// Keeps the animation loop alive; dropping the handle's content cancels the next frame.
 fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: Rc<RefCell<Option<AnimationFrame>>>) {
     let next = handle.clone();
     *handle.borrow_mut() = Some(request_animation_frame(move |t| {
@@ -212,33 +225,30 @@ fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: Rc<RefCell<Option<Animation
     }));
 }
 
-/// The ring canvas with zoom controls and a hover card.
-#[component]
-pub fn RingView(props: &RingProps) -> Html {
-    let canvas_ref = use_node_ref();
-    let renderer = use_mut_ref(Renderer::new);
-    let hover = use_state(|| None::<(String, Vec<String>)>);
-
-    // Start the loop and the non-passive wheel listener once; stop both on unmount.
-    {
-        let renderer = renderer.clone();
-        let canvas_ref = canvas_ref.clone();
-        use_effect_with((), move |_| {
-            let canvas = canvas_ref.cast::<HtmlCanvasElement>();
-            let layer = web_sys::window()
+/// Starts the loop and the wheel zoom once; both stop when the component goes.
+#[hook]
+fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef) {
+    use_effect_with((), move |_| {
+        {
+            let mut r = renderer.borrow_mut();
+            r.layers.canvas = canvas_ref.clone();
+            r.layers.offscreen = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| d.create_element("canvas").ok())
                 .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok());
-            {
-                let mut r = renderer.borrow_mut();
-                r.canvas = canvas_ref.clone();
-                r.layer = layer;
-            }
-            let handle = Rc::new(RefCell::new(None));
-            run_loop(renderer.clone(), handle.clone());
-            let wheel = {
-                let renderer = renderer.clone();
-                Closure::<dyn FnMut(WheelEvent)>::new(move |e: WheelEvent| {
+        }
+        let handle = Rc::new(RefCell::new(None));
+        run_loop(renderer.clone(), handle.clone());
+        // Non-passive, so the page does not scroll while the ring zooms.
+        let wheel = canvas_ref.cast::<HtmlCanvasElement>().map(|c| {
+            EventListener::new_with_options(
+                &c,
+                "wheel",
+                EventListenerOptions::enable_prevent_default(),
+                move |e| {
+                    let Some(e) = e.dyn_ref::<WheelEvent>() else {
+                        return;
+                    };
                     e.prevent_default();
                     let mut r = renderer.borrow_mut();
                     let factor = (-e.delta_y() * 0.0015).exp();
@@ -248,78 +258,57 @@ pub fn RingView(props: &RingProps) -> Html {
                         f64::from(e.offset_y()),
                     );
                     r.set_view(v);
-                })
-            };
-            if let Some(c) = &canvas {
-                let options = AddEventListenerOptions::new();
-                options.set_passive(false);
-                let _ = c.add_event_listener_with_callback_and_add_event_listener_options(
-                    "wheel",
-                    wheel.as_ref().unchecked_ref(),
-                    &options,
-                );
-            }
-            move || {
-                handle.borrow_mut().take();
-                if let Some(c) = canvas {
-                    let _ = c.remove_event_listener_with_callback(
-                        "wheel",
-                        wheel.as_ref().unchecked_ref(),
-                    );
-                }
-                drop(wheel);
-            }
+                },
+            )
         });
-    }
-    // New state: restart the change animation and refresh the walkers.
+        move || {
+            handle.borrow_mut().take();
+            drop(wheel);
+        }
+    });
+}
+
+/// The ring canvas with zoom controls and a hover card.
+#[component]
+pub fn RingView(props: &RingProps) -> Html {
+    let canvas_ref = use_node_ref();
+    let renderer = use_mut_ref(Renderer::default);
+    let hover = use_state(|| None::<(String, Vec<String>)>);
+    use_ring_loop(renderer.clone(), canvas_ref.clone());
     {
         let renderer = renderer.clone();
         use_effect_with(props.state.clone(), move |state| {
-            let mut r = renderer.borrow_mut();
-            let changed = r
-                .state
-                .as_ref()
-                .is_some_and(|old| old.version != state.version);
-            if changed {
-                r.change_at = Some(now_ms());
-                r.moved = moved_walkers(state, MAX_KEY_DOTS);
-            }
-            r.idle = idle_walkers(state, 240);
-            r.state = Some(state.clone());
-            r.static_dirty = true;
+            renderer.borrow_mut().adopt(state)
         });
     }
     {
         let renderer = renderer.clone();
-        let frozen = props.frozen_ms.map(f64::to_bits);
-        use_effect_with(
-            (props.playing, props.speed.to_bits(), frozen),
-            move |(playing, speed, frozen)| {
-                let mut r = renderer.borrow_mut();
-                r.playing = *playing;
-                r.speed = f64::from_bits(*speed);
-                r.frozen_ms = frozen.map(f64::from_bits);
-                r.blit_needed = true;
-            },
+        let inputs = (
+            props.playing,
+            props.speed.to_bits(),
+            props.frozen_ms.map(f64::to_bits),
         );
+        use_effect_with(inputs, move |&(playing, speed, frozen)| {
+            let mut r = renderer.borrow_mut();
+            r.motion.playing = playing;
+            r.motion.speed = f64::from_bits(speed);
+            r.motion.frozen_ms = frozen.map(f64::from_bits);
+            r.layers.blit_needed = true;
+        });
     }
     {
         let renderer = renderer.clone();
         use_effect_with(props.zoom_request, move |&(count, direction)| {
             if count > 0 {
-                let mut r = renderer.borrow_mut();
-                let (w, h, _) = r.size;
-                let v = match direction {
-                    0 => Viewport::default(),
-                    d => r
-                        .viewport
-                        .zoom_at(if d > 0 { 2.0 } else { 0.5 }, w / 2.0, h / 2.0),
+                let factor = match direction {
+                    0 => 0.0,
+                    d if d > 0 => 2.0,
+                    _ => 0.5,
                 };
-                r.set_view(v);
+                renderer.borrow_mut().zoom_to_ring(factor);
             }
         });
     }
-
     let zoom_by = |factor: f64| {
         let renderer = renderer.clone();
         Callback::from(move |_: MouseEvent| renderer.borrow_mut().zoom_to_ring(factor))
@@ -327,70 +316,44 @@ pub fn RingView(props: &RingProps) -> Html {
     let on_down = {
         let renderer = renderer.clone();
         Callback::from(move |e: PointerEvent| {
-            let mut r = renderer.borrow_mut();
-            r.pointers.retain(|p| p.0 != e.pointer_id());
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            r.pointers.push((e.pointer_id(), x, y));
-            r.tap = (r.pointers.len() == 1).then_some((x, y));
+            renderer.borrow_mut().gestures.down(e.pointer_id(), x, y);
             if let Some(t) = e.target_dyn_into::<web_sys::Element>() {
                 let _ = t.set_pointer_capture(e.pointer_id());
             }
         })
     };
     let on_move = {
-        let renderer = renderer.clone();
-        let hover = hover.clone();
+        let (renderer, hover) = (renderer.clone(), hover.clone());
         Callback::from(move |e: PointerEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
             let mut r = renderer.borrow_mut();
-            let id = e.pointer_id();
-            let Some(i) = r.pointers.iter().position(|p| p.0 == id) else {
-                // Not pressed: hover.
-                hover.set(r.describe(x, y));
-                return;
-            };
-            let (_, px, py) = r.pointers[i];
-            if r.tap.is_some_and(|(tx, ty)| (x - tx).hypot(y - ty) > 4.0) {
-                r.tap = None;
+            let view = r.viewport;
+            match r.gestures.moved(e.pointer_id(), x, y, &view) {
+                Gesture::Hover(x, y) => hover.set(r.describe(x, y)),
+                Gesture::View(v) => r.set_view(v),
             }
-            if r.pointers.len() == 2 {
-                // Pinch: scale by the change in distance between the two pointers.
-                let (_, ox, oy) = r.pointers[1 - i];
-                let before = (px - ox).hypot(py - oy).max(1.0);
-                let after = (x - ox).hypot(y - oy).max(1.0);
-                let v = r
-                    .viewport
-                    .zoom_at(after / before, (x + ox) / 2.0, (y + oy) / 2.0);
-                r.set_view(v);
-            } else {
-                let v = r.viewport.pan(x - px, y - py);
-                r.set_view(v);
-            }
-            r.pointers[i] = (id, x, y);
         })
     };
     let on_up = {
-        let renderer = renderer.clone();
-        let hover = hover.clone();
+        let (renderer, hover) = (renderer.clone(), hover.clone());
         Callback::from(move |e: PointerEvent| {
             let mut r = renderer.borrow_mut();
-            r.pointers.retain(|p| p.0 != e.pointer_id());
             // A tap (touch has no hover) describes what is under the finger.
-            if let Some((x, y)) = r.tap.take() {
+            if let Some((x, y)) = r.gestures.up(e.pointer_id()) {
                 hover.set(r.describe(x, y));
             }
         })
     };
+    // A lifted finger also "leaves": keep what a tap showed until the next tap.
     let on_leave = {
         let hover = hover.clone();
-        // A lifted finger also "leaves": keep what a tap showed until the next tap.
         Callback::from(move |e: PointerEvent| {
             if e.pointer_type() != "touch" {
                 hover.set(None);
             }
         })
     };
-
     let sim = &props.state.sim;
     let label = format!(
         "Hash ring: {} servers, {} keys. Scroll or pinch to zoom, drag to pan.",

@@ -1,0 +1,705 @@
+//! The ring view's scene, computed without a canvas: sizes, the owned-arc band at screen
+//! resolution, server markers and their labels (placed so they never overlap each other,
+//! a tick label, or the canvas edge), keys in motion, the animation clock, and what is
+//! under the pointer. `ui::ring_canvas` strokes the result.
+
+use std::f64::consts::TAU;
+
+use super::{angle_of, nearest, RingGeometry, RING_SPAN};
+use crate::engine::keys::splitmix64;
+use crate::engine::placement::Algorithm;
+use crate::engine::ring::{arc_len, Ring, ServerId};
+use crate::engine::sim::Simulation;
+use crate::state::LastChange;
+use crate::words::group_thousands;
+
+/// Keys drawn one by one up to this many in view; beyond it, a density band.
+pub const MAX_KEY_DOTS: usize = 2_000;
+/// How long the changed arcs stay highlighted.
+pub const HIGHLIGHT_MS: f64 = 4_000.0;
+/// How long moved keys take to walk to their new owner, at speed 1.
+pub const WALK_MS: f64 = 1_600.0;
+
+/// Sizes derived from the ring's on-screen radius (at zoom 1) and the canvas.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Scale {
+    /// Width of the owned-arc band.
+    pub band: f64,
+    /// Label font size.
+    pub font_px: f64,
+    /// Canvas width in CSS pixels.
+    pub width: f64,
+    /// Canvas height in CSS pixels.
+    pub height: f64,
+}
+
+impl Scale {
+    /// Scale for a canvas whose fitted (zoom 1) ring has radius `base_radius`.
+    pub fn new(base_radius: f64, width: f64, height: f64) -> Scale {
+        Scale {
+            band: (base_radius * 0.06).clamp(6.0, 30.0),
+            font_px: (base_radius * 0.055).clamp(11.0, 30.0),
+            width,
+            height,
+        }
+    }
+
+    /// The tick labels' font size.
+    pub fn tick_font_px(&self) -> f64 {
+        self.font_px * 0.85
+    }
+}
+
+/// The radius at which key dots start (just inside the band).
+pub fn key_radius(g: &RingGeometry, s: &Scale) -> f64 {
+    g.radius - s.band * 1.2
+}
+
+/// A stretch of the band drawn in one server's colour: the arc `(after, upto]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    /// Exclusive start.
+    pub after: u32,
+    /// Inclusive end.
+    pub upto: u32,
+    /// The owner.
+    pub server: ServerId,
+}
+
+/// The owned-arc band over the visible arc `(from, span)`, in at most about `resolution`
+/// segments: each point's own arc when few points are in view, otherwise the owner at each
+/// of `resolution` equal steps (a step is under a pixel, so the picture is the same) —
+/// so a ring of a million vnodes costs what a ring of a thousand does. Neighbouring
+/// segments of one server are merged.
+pub fn band_segments(ring: &Ring, from: u32, span: u64, resolution: usize) -> Vec<Segment> {
+    let mut out: Vec<Segment> = Vec::new();
+    if ring.is_empty() {
+        return out;
+    }
+    let mut push = |after: u32, upto: u32, server: ServerId| match out.last_mut() {
+        Some(last) if last.server == server && last.upto == after => last.upto = upto,
+        _ => out.push(Segment {
+            after,
+            upto,
+            server,
+        }),
+    };
+    let in_view = visible_points(ring, from, span);
+    let count: usize = in_view.iter().map(|r| r.len()).sum();
+    if count <= resolution {
+        // Exact arcs: every point whose arc reaches into the view, and the one after the
+        // view that owns its end.
+        let positions = ring.positions();
+        let after_view = ring.successor_index(from.wrapping_add((span.max(1) - 1) as u32));
+        let mut indexes: Vec<usize> = in_view.into_iter().flatten().collect();
+        if let Some(i) = after_view.filter(|i| span < 1 << 32 && !indexes.contains(i)) {
+            indexes.push(i);
+        }
+        for i in indexes {
+            let upto = positions[i];
+            let after = ring.arc_start(i);
+            if after == upto && ring.len() > 1 {
+                continue; // a tied point owns nothing
+            }
+            push(after, upto, ring.points()[i].server);
+        }
+        return out;
+    }
+    let steps = resolution.max(1) as u64;
+    let mut prev = from.wrapping_sub(1);
+    for k in 1..=steps {
+        let upto = from.wrapping_add(((span * k / steps).max(1) - 1) as u32);
+        push(prev, upto, ring.owner_of(upto));
+        prev = upto;
+    }
+    out
+}
+
+/// Indexes of the ring points inside the visible arc `(from − 1, from + span − 1]`, as at
+/// most two ranges (the arc may wrap past 2^32 − 1).
+pub fn visible_points(ring: &Ring, from: u32, span: u64) -> [std::ops::Range<usize>; 2] {
+    let positions = ring.positions();
+    if span >= 1 << 32 {
+        return [0..positions.len(), 0..0];
+    }
+    let lo = from;
+    let hi = from.wrapping_add((span.max(1) - 1) as u32);
+    let start = |p: u32| positions.partition_point(|&x| x < p);
+    let end = |p: u32| positions.partition_point(|&x| x <= p);
+    if lo <= hi {
+        [start(lo)..end(hi), 0..0]
+    } else {
+        [start(lo)..positions.len(), 0..end(hi)]
+    }
+}
+
+/// Where each server's marker goes: its first vnode on the ring, the middle of its first
+/// slot range, or (for per-key algorithms) evenly around the circle.
+pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
+    match (sim.settings().algo, sim.ring(), sim.slot_table()) {
+        (Algorithm::Ring, Some(ring), _) => ring
+            .points()
+            .iter()
+            .filter(|p| p.replica == 0)
+            .map(|p| (p.server, p.position))
+            .collect(),
+        (Algorithm::Slots, _, Some(table)) => {
+            let ranges = table.ranges();
+            sim.servers()
+                .iter()
+                .filter_map(|s| {
+                    let (a, b, _) = ranges.iter().find(|r| r.2 == s.id)?;
+                    let mid = (u32::from(*a) + u32::from(*b) + 1)
+                        << (crate::engine::slots::SLOT_SHIFT - 1);
+                    Some((s.id, mid))
+                })
+                .collect()
+        }
+        _ => {
+            let n = sim.servers().len().max(1) as u64;
+            sim.servers()
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.id, ((i as u64) * (1u64 << 32) / n) as u32))
+                .collect()
+        }
+    }
+}
+
+/// A rectangle in CSS pixels.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Rect {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+}
+
+impl Rect {
+    /// True when the two rectangles share any area (touching edges do not count).
+    pub fn overlaps(&self, o: &Rect) -> bool {
+        self.x < o.x + o.w && o.x < self.x + self.w && self.y < o.y + o.h && o.y < self.y + self.h
+    }
+
+    /// True when the rectangle lies inside `0..width` × `0..height` with `margin` to spare.
+    pub fn inside(&self, width: f64, height: f64, margin: f64) -> bool {
+        self.x >= margin
+            && self.y >= margin
+            && self.x + self.w <= width - margin
+            && self.y + self.h <= height - margin
+    }
+}
+
+/// The box of a text of `width` × `height` hung outside the ring at the point (`x`, `y`)
+/// on the ray at `angle`: it grows away from the centre on the side it stands.
+fn hang(x: f64, y: f64, angle: f64, width: f64, height: f64) -> Rect {
+    let (sin, cos) = angle.sin_cos();
+    let left = if sin > 0.3 {
+        x
+    } else if sin < -0.3 {
+        x - width
+    } else {
+        x - width / 2.0
+    };
+    let top = if cos > 0.3 {
+        y - height
+    } else if cos < -0.3 {
+        y
+    } else {
+        y - height / 2.0
+    };
+    Rect {
+        x: left,
+        y: top,
+        w: width,
+        h: height,
+    }
+}
+
+/// The ring's four tick marks: position and label.
+pub const TICKS: [(u32, &str); 4] = [
+    (0, "0"),
+    (1 << 30, "2³⁰"),
+    (1 << 31, "2³¹"),
+    (3 << 30, "3·2³⁰"),
+];
+
+/// A text to draw: its box (the text's top-left corner and size).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    /// What it says.
+    pub text: String,
+    /// Where it goes.
+    pub rect: Rect,
+}
+
+/// The tick labels, hung just outside the band; `measure` gives a text's width at the
+/// tick font.
+pub fn tick_labels(g: &RingGeometry, s: &Scale, measure: &dyn Fn(&str) -> f64) -> Vec<Label> {
+    let h = s.tick_font_px() * 1.2;
+    TICKS
+        .iter()
+        .map(|&(pos, text)| {
+            let (x, y) = g.point(pos, g.radius + s.band * 1.4);
+            Label {
+                text: text.to_owned(),
+                rect: hang(x, y, angle_of(pos), measure(text), h),
+            }
+        })
+        .collect()
+}
+
+/// One server label, placed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ServerLabel {
+    /// The server.
+    pub server: ServerId,
+    /// Its marker's ring position.
+    pub position: u32,
+    /// The label and where it goes.
+    pub label: Label,
+    /// True when the label stands away from its marker (draw a leader line).
+    pub displaced: bool,
+}
+
+/// Places one label per marker, in ring order, so that no two labels overlap, none covers
+/// a tick label (`obstacles`) and all stay on the canvas: each tries its natural spot just
+/// outside the band, then spots further out and to either side; a label with no free
+/// spot is left out (the table and the hover card still name the server).
+pub fn place_labels(
+    g: &RingGeometry,
+    s: &Scale,
+    markers: &[(ServerId, u32, String)],
+    obstacles: &[Rect],
+    measure: &dyn Fn(&str) -> f64,
+) -> Vec<ServerLabel> {
+    let h = s.font_px * 1.25;
+    let mut taken: Vec<Rect> = obstacles.to_vec();
+    let mut order: Vec<&(ServerId, u32, String)> = markers.iter().collect();
+    order.sort_by_key(|m| m.1);
+    let base = g.radius + s.band * 1.4;
+    // Angular nudges: about a line height along the ring at the base radius.
+    let step = (h / base.max(1.0)).min(0.3);
+    let mut placed = Vec::new();
+    for (server, pos, text) in order {
+        let w = measure(text);
+        let angle = angle_of(*pos);
+        // Outside the band: the natural spot, then further out and further round; as a
+        // last resort just inside the band, growing toward the centre.
+        let outside = (0..4).flat_map(|k| {
+            (0..=8).flat_map(move |n: i32| {
+                let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
+                [(base + f64::from(k) * h, f64::from(nudge), false)]
+            })
+        });
+        let inner = g.radius - s.band * 1.4;
+        let inside = (0..=8).map(|n: i32| {
+            let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
+            (inner, f64::from(nudge), true)
+        });
+        let found = outside.chain(inside).find_map(|(r, nudge, inward)| {
+            let a = angle + nudge * step;
+            let (x, y) = (g.cx + r * a.sin(), g.cy - r * a.cos());
+            let facing = if inward { a + TAU / 2.0 } else { a };
+            let rect = hang(x, y, facing, w, h);
+            let free =
+                rect.inside(s.width, s.height, 2.0) && !taken.iter().any(|t| t.overlaps(&rect));
+            free.then_some((rect, r != base || nudge != 0.0))
+        });
+        if let Some((rect, displaced)) = found {
+            taken.push(rect);
+            placed.push(ServerLabel {
+                server: *server,
+                position: *pos,
+                label: Label {
+                    text: text.clone(),
+                    rect,
+                },
+                displaced,
+            });
+        }
+    }
+    placed
+}
+
+/// A key in motion: from its own position clockwise to its owner's point.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Walker {
+    /// Start position (the key's hash).
+    pub from: u32,
+    /// End position (the owning vnode or range end); equal to `from` for per-key algorithms.
+    pub to: u32,
+    /// Colour before (the old owner).
+    pub was: ServerId,
+    /// Colour after (the new owner).
+    pub now: ServerId,
+    /// Phase offset in 0..1, so a stream of walkers does not move in lockstep.
+    pub phase: f64,
+}
+
+/// The moved keys of the last change as walkers (at most `cap`, evenly sampled).
+pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) -> Vec<Walker> {
+    let Some(last) = last else {
+        return Vec::new();
+    };
+    let m = &last.movement;
+    let keys = sim.keys();
+    if m.moved_places.is_empty() || keys.is_empty() {
+        return Vec::new();
+    }
+    let step = (m.moved_places.len() / cap.max(1)).max(1);
+    (0..m.moved_places.len())
+        .step_by(step)
+        .take(cap)
+        .filter_map(|i| {
+            let place = *m.moved_places.get(i)? as usize;
+            let from = *keys.positions.get(place)?;
+            let now = *sim.owners().get(place)?;
+            Some(Walker {
+                from,
+                to: walk_end(sim, from),
+                was: m.moved_from[i],
+                now,
+                phase: 0.0,
+            })
+        })
+        .collect()
+}
+
+/// A steady sample of keys walking to their owners (the "play" animation).
+pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
+    let keys = sim.keys();
+    if keys.is_empty() {
+        return Vec::new();
+    }
+    let step = (keys.len() / cap.max(1)).max(1);
+    (0..keys.len())
+        .step_by(step)
+        .take(cap)
+        .map(|place| {
+            let from = keys.positions[place];
+            let now = sim.owners()[place];
+            Walker {
+                from,
+                to: walk_end(sim, from),
+                was: now,
+                now,
+                phase: (splitmix64(place as u64) >> 11) as f64 / (1u64 << 53) as f64,
+            }
+        })
+        .collect()
+}
+
+/// Where a key at `from` walks to: its owning ring point, or nowhere (per-key algorithms).
+fn walk_end(sim: &Simulation, from: u32) -> u32 {
+    sim.ring()
+        .and_then(|r| r.successor(from))
+        .map_or(from, |p| p.position)
+}
+
+/// The animation clock at one instant: a pure input, so a frame is a function of (state,
+/// view, clock).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Clock {
+    /// Milliseconds since the last change (None before any change).
+    pub since_change_ms: Option<f64>,
+    /// Milliseconds since the page started (drives the idle stream).
+    pub clock_ms: f64,
+    /// Animation speed multiplier.
+    pub speed: f64,
+    /// Whether the idle stream plays.
+    pub playing: bool,
+}
+
+impl Clock {
+    /// True while something on the overlay moves or fades.
+    pub fn is_animating(&self) -> bool {
+        self.playing
+            || self
+                .since_change_ms
+                .is_some_and(|t| t < HIGHLIGHT_MS.max(WALK_MS / self.speed))
+    }
+
+    /// The changed arcs' opacity: 1 right after a change, fading to 0.
+    pub fn highlight(&self) -> f64 {
+        self.since_change_ms
+            .map_or(0.0, |t| 1.0 - (t / HIGHLIGHT_MS).clamp(0.0, 1.0))
+    }
+
+    /// How far the moved keys have walked, 0..=1 (1 when there is no walk).
+    pub fn walked(&self) -> f64 {
+        self.since_change_ms
+            .map_or(1.0, |t| (t * self.speed / WALK_MS).clamp(0.0, 1.0))
+    }
+
+    /// Where walker `phase` of the idle stream is in its cycle, 0..1.
+    pub fn idle_progress(&self, phase: f64) -> f64 {
+        (self.clock_ms * self.speed / (WALK_MS * 1.5) + phase).fract()
+    }
+}
+
+/// What is under the pointer at (`x`, `y`): a title and detail lines for the card.
+pub fn describe(
+    sim: &Simulation,
+    g: &RingGeometry,
+    s: &Scale,
+    x: f64,
+    y: f64,
+) -> Option<(String, Vec<String>)> {
+    let (pos, dist) = g.position_at(x, y);
+    let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
+    let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
+    let position_line = |p: u32| format!("position {} (0x{p:08x})", group_thousands(u64::from(p)));
+    if (dist - g.radius).abs() <= s.band {
+        if let Some(ring) = sim.ring() {
+            if let Some(i) = nearest(ring.positions(), pos, tolerance) {
+                let p = ring.points()[i];
+                let server = sim.server(p.server)?;
+                let share = arc_len(ring.arc_start(i), p.position) as f64 / RING_SPAN;
+                let title = match sim.settings().algo {
+                    Algorithm::Slots => format!("Slots ending at {} → {}", p.replica, server.name),
+                    _ => sim.settings().label.render(&server.name, p.replica),
+                };
+                return Some((
+                    title,
+                    vec![
+                        position_line(p.position),
+                        format!("server {}", server.name),
+                        format!("owns {:.3}% of the ring", share * 100.0),
+                    ],
+                ));
+            }
+        }
+    }
+    let inner = key_radius(g, s);
+    if dist < inner + 2.0 && dist > inner - g.radius * 0.3 {
+        let keys = sim.keys();
+        let i = nearest(&keys.positions, pos, tolerance / 2)?;
+        let owner = sim.owners()[i];
+        return Some((
+            format!("key {}", sim.key_name(keys.ids[i])),
+            vec![
+                position_line(keys.positions[i]),
+                format!(
+                    "owner {}",
+                    sim.server(owner)
+                        .map_or("nobody (no server is up)", |s| s.name.as_str())
+                ),
+            ],
+        ));
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::Scenario;
+
+    fn sim(pairs: &[(&str, &str)]) -> Simulation {
+        Simulation::new(&Scenario::from_pairs(pairs.iter().copied()).unwrap()).unwrap()
+    }
+
+    fn seed000() -> Simulation {
+        sim(&[
+            ("hash", "murmur64a-seed"),
+            ("vnodes", "200"),
+            ("label", "{node}{i}"),
+            ("nodes", "127.1.1.1#A,127.2.2.2#B,127.3.3.3#C,127.4.4.4#D"),
+            ("keys", "0..5000"),
+        ])
+    }
+
+    /// A system-ui glyph is about 0.6 em wide.
+    fn measure(font: f64) -> impl Fn(&str) -> f64 {
+        move |t: &str| t.chars().count() as f64 * font * 0.6
+    }
+
+    fn labels(sim: &Simulation, w: f64, h: f64) -> (Vec<ServerLabel>, Vec<Label>, Scale) {
+        let g = RingGeometry::fit(w, h);
+        let s = Scale::new(g.radius, w, h);
+        let ticks = tick_labels(&g, &s, &measure(s.tick_font_px()));
+        let markers: Vec<(ServerId, u32, String)> = marker_positions(sim)
+            .into_iter()
+            .map(|(id, pos)| (id, pos, sim.server(id).unwrap().name.clone()))
+            .collect();
+        let obstacles: Vec<Rect> = ticks.iter().map(|t| t.rect).collect();
+        let placed = place_labels(&g, &s, &markers, &obstacles, &measure(s.font_px));
+        (placed, ticks, s)
+    }
+
+    #[test]
+    fn labels_never_overlap_each_other_a_tick_or_the_edge() {
+        let seed = seed000();
+        let many = sim(&[
+            (
+                "nodes",
+                &(0..24)
+                    .map(|i| format!("server-{i}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            ("keys", "0..100"),
+        ]);
+        for s in [&seed, &many] {
+            for (w, h) in [
+                (600.0, 600.0),
+                (900.0, 560.0),
+                (360.0, 360.0),
+                (1600.0, 900.0),
+            ] {
+                let (placed, ticks, scale) = labels(s, w, h);
+                for (i, a) in placed.iter().enumerate() {
+                    assert!(
+                        a.label.rect.inside(w, h, 0.0),
+                        "{} at {w}x{h}",
+                        a.label.text
+                    );
+                    for t in &ticks {
+                        assert!(
+                            !a.label.rect.overlaps(&t.rect),
+                            "{} covers tick {}",
+                            a.label.text,
+                            t.text
+                        );
+                    }
+                    for b in &placed[i + 1..] {
+                        assert!(
+                            !a.label.rect.overlaps(&b.label.rect),
+                            "{} / {}",
+                            a.label.text,
+                            b.label.text
+                        );
+                    }
+                }
+                assert!(scale.font_px >= 11.0);
+            }
+        }
+        // Seed 000's four servers all get a label, even on a phone.
+        for (w, h) in [(600.0, 600.0), (360.0, 360.0)] {
+            assert_eq!(labels(&seed, w, h).0.len(), 4, "{w}x{h}");
+        }
+    }
+
+    #[test]
+    fn the_band_costs_the_same_for_a_million_vnodes() {
+        let small = sim(&[("nodes", "A,B"), ("vnodes", "3"), ("keys", "0..10")]);
+        let ring = small.ring().unwrap();
+        // Few points: exact arcs, which tile the circle.
+        let exact = band_segments(ring, 0, 1 << 32, 1000);
+        let covered: u64 = exact.iter().map(|s| arc_len(s.after, s.upto)).sum();
+        assert_eq!(covered, 1 << 32);
+        for s in &exact {
+            assert_eq!(ring.owner_of(s.upto), s.server);
+        }
+        let big = sim(&[
+            (
+                "nodes",
+                &(0..100)
+                    .map(|i| format!("s{i}"))
+                    .collect::<Vec<_>>()
+                    .join(","),
+            ),
+            ("vnodes", "1000"),
+            ("keys", "0..10"),
+        ]);
+        let ring = big.ring().unwrap();
+        let binned = band_segments(ring, 0, 1 << 32, 2000);
+        assert!(binned.len() <= 2000, "{}", binned.len());
+        for s in &binned {
+            assert_eq!(ring.owner_of(s.upto), s.server);
+        }
+        // Zoomed in on a small arc: exact again.
+        let span = 1u64 << 20;
+        let zoomed = band_segments(ring, 5 << 28, span, 2000);
+        let positions = ring.positions();
+        let inside = positions
+            .iter()
+            .filter(|&&p| p >= 5 << 28 && u64::from(p) < (5u64 << 28) + span)
+            .count();
+        assert!(zoomed.len() <= inside + 1 && !zoomed.is_empty());
+    }
+
+    #[test]
+    fn the_clock_fades_and_walks() {
+        let c = Clock {
+            since_change_ms: Some(0.0),
+            clock_ms: 0.0,
+            speed: 1.0,
+            playing: false,
+        };
+        assert!(c.is_animating());
+        assert_eq!((c.highlight(), c.walked()), (1.0, 0.0));
+        let later = Clock {
+            since_change_ms: Some(WALK_MS / 2.0),
+            ..c
+        };
+        assert_eq!(later.walked(), 0.5);
+        let done = Clock {
+            since_change_ms: Some(HIGHLIGHT_MS + 1.0),
+            ..c
+        };
+        assert!(!done.is_animating());
+        assert_eq!(done.highlight(), 0.0);
+        assert!(Clock {
+            playing: true,
+            ..done
+        }
+        .is_animating());
+        let quick = Clock {
+            since_change_ms: Some(HIGHLIGHT_MS - 1.0),
+            speed: 4.0,
+            ..c
+        };
+        assert!(quick.is_animating(), "the highlight outlasts a fast walk");
+    }
+
+    #[test]
+    fn hovering_names_the_vnode_or_key_under_the_pointer() {
+        let s = sim(&[
+            ("hash", "identity"),
+            ("label", "{node}{i}"),
+            ("nodes", "1,2"),
+            ("vnodes", "2"),
+            ("keys", "list:1000000000,3000000000"),
+        ]);
+        let g = RingGeometry::fit(400.0, 400.0);
+        let sc = Scale::new(g.radius, 400.0, 400.0);
+        // Vnode "20" sits at position 20: 12 o'clock, on the band.
+        let (x, y) = g.point(20, g.radius);
+        let (title, lines) = describe(&s, &g, &sc, x, y).unwrap();
+        assert_eq!(title, "20");
+        assert_eq!(lines[1], "server 2");
+        // Key 3000000000 sits at about 8 o'clock, just inside the band.
+        let (x, y) = g.point(3_000_000_000, key_radius(&g, &sc) - 1.0);
+        let (title, lines) = describe(&s, &g, &sc, x, y).unwrap();
+        assert_eq!(title, "key 3000000000");
+        assert!(lines[1].starts_with("owner "), "{lines:?}");
+        // The centre is empty.
+        assert_eq!(describe(&s, &g, &sc, 200.0, 200.0), None);
+    }
+
+    #[test]
+    fn walkers_go_to_the_new_owner_point() {
+        let state = crate::state::PageState::new(
+            &Scenario::from_pairs([("nodes", "A,B,C"), ("keys", "0..3000")]).unwrap(),
+        )
+        .unwrap()
+        .reduce(crate::state::Action::Apply(
+            crate::engine::sim::Change::Remove("B".into()),
+        ));
+        let walkers = moved_walkers(&state.sim, state.last.as_deref(), 100);
+        assert_eq!(walkers.len(), 100);
+        let ring = state.sim.ring().unwrap();
+        for w in &walkers {
+            assert_eq!(w.was, 1, "every moved key was B's");
+            assert_eq!(ring.successor(w.from).unwrap().position, w.to);
+            assert_eq!(ring.owner_of(w.from), w.now);
+        }
+        assert_eq!(idle_walkers(&state.sim, 240).len(), 240);
+    }
+}
