@@ -64,6 +64,9 @@ pub enum Goal {
     Change(Change),
     /// Replace the simulation with this scenario's.
     Load(Scenario),
+    /// The page's first scenario: like a load, but the state keeps version 0 (nothing has
+    /// changed yet, so the address bar keeps the link the user came with).
+    Open(Scenario),
 }
 
 /// Work still being computed, a step at a time.
@@ -167,7 +170,7 @@ impl PageState {
             refused_while_busy: 0,
         };
         state.pending = Some(Rc::new(Pending {
-            goal: Goal::Load(scenario.clone()),
+            goal: Goal::Open(scenario.clone()),
             work,
         }));
         Ok(state.continue_pending(SYNC_COST))
@@ -254,7 +257,9 @@ impl PageState {
         }
         let work = match &goal {
             Goal::Change(change) => self.sim.start(change),
-            Goal::Load(scenario) => check_page_limits(scenario).and_then(|()| Work::load(scenario)),
+            Goal::Load(scenario) | Goal::Open(scenario) => {
+                check_page_limits(scenario).and_then(|()| Work::load(scenario))
+            }
         };
         match work {
             Ok(work) => {
@@ -303,8 +308,11 @@ impl PageState {
             Ok(m) => m,
             Err(e) => return self.rejected(e),
         };
+        if !matches!(pending.goal, Goal::Open(_)) {
+            next.version += 1;
+        }
         next.last = match pending.goal {
-            Goal::Load(_) => None,
+            Goal::Load(_) | Goal::Open(_) => None,
             Goal::Change(change) => {
                 let before = &self.sim;
                 let name = |id: ServerId| {
@@ -323,7 +331,6 @@ impl PageState {
         };
         next.sim = Rc::new(sim);
         next.error = None;
-        next.version += 1;
         next.lookup = self
             .lookup
             .as_ref()
@@ -667,6 +674,7 @@ mod tests {
         let done = until_done(loading);
         assert_eq!(done.sim.keys().len(), 200_000);
         assert!(done.last.is_none(), "a load is not a change");
+        assert_eq!(done.version, 0, "the first scenario changes nothing yet");
         let direct = Simulation::new(&s).unwrap();
         assert_eq!(done.sim.owners(), direct.owners());
     }

@@ -60,6 +60,28 @@ impl Algorithm {
         Algorithm::ALL.map(Algorithm::name).join(", ")
     }
 
+    /// True when the number of virtual nodes matters (only the ring has them).
+    pub fn uses_vnodes(self) -> bool {
+        self == Algorithm::Ring
+    }
+
+    /// True when server weights change placement (mod-N and seed 004's CARP ignore them).
+    pub fn uses_weights(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Ring | Algorithm::Rendezvous | Algorithm::Slots
+        )
+    }
+
+    /// True when the scenario's hash decides placement (slots use CRC16 and CARP MD5; the
+    /// hash then only spreads keys on the drawing).
+    pub fn uses_hash(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Ring | Algorithm::ModN | Algorithm::Rendezvous
+        )
+    }
+
     /// True when the algorithm is a ring of boundaries (so arcs can be diffed).
     pub fn is_ring_shaped(self) -> bool {
         matches!(self, Algorithm::Ring | Algorithm::Slots)

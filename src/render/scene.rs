@@ -266,6 +266,21 @@ pub struct ServerLabel {
     pub displaced: bool,
 }
 
+/// How many steps (each about a line height along the ring) a label may move round the
+/// ring from its marker, counting both directions.
+const NUDGES: i32 = 24;
+
+/// The corner that the zoom buttons cover (they sit over the canvas's top right): labels
+/// keep out of it. Matches `.zoom` in static/style.css.
+pub fn zoom_buttons_rect(width: f64) -> Rect {
+    Rect {
+        x: width - 48.0,
+        y: 0.0,
+        w: 48.0,
+        h: 126.0,
+    }
+}
+
 /// Places one label per marker, in ring order, so that no two labels overlap, none covers
 /// a tick label (`obstacles`) and all stay on the canvas: each tries its natural spot just
 /// outside the band, then spots further out and to either side; a label with no free
@@ -291,13 +306,13 @@ pub fn place_labels(
         // Outside the band: the natural spot, then further out and further round; as a
         // last resort just inside the band, growing toward the centre.
         let outside = (0..4).flat_map(|k| {
-            (0..=8).flat_map(move |n: i32| {
+            (0..=NUDGES).flat_map(move |n: i32| {
                 let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
                 [(base + f64::from(k) * h, f64::from(nudge), false)]
             })
         });
         let inner = g.radius - s.band * 1.4;
-        let inside = (0..=8).map(|n: i32| {
+        let inside = (0..=NUDGES).map(|n: i32| {
             let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
             (inner, f64::from(nudge), true)
         });
@@ -527,7 +542,8 @@ mod tests {
             .into_iter()
             .map(|(id, pos)| (id, pos, sim.server(id).unwrap().name.clone()))
             .collect();
-        let obstacles: Vec<Rect> = ticks.iter().map(|t| t.rect).collect();
+        let mut obstacles: Vec<Rect> = ticks.iter().map(|t| t.rect).collect();
+        obstacles.push(zoom_buttons_rect(w));
         let placed = place_labels(&g, &s, &markers, &obstacles, &measure(s.font_px));
         (placed, ticks, s)
     }
@@ -579,9 +595,21 @@ mod tests {
                 assert!(scale.font_px >= 11.0);
             }
         }
-        // Seed 000's four servers all get a label, even on a phone.
-        for (w, h) in [(600.0, 600.0), (360.0, 360.0)] {
-            assert_eq!(labels(&seed, w, h).0.len(), 4, "{w}x{h}");
+        // Seed 000's four servers all get a label outside the ring, even on a phone.
+        for (w, h) in [(560.0, 560.0), (600.0, 600.0), (340.0, 340.0)] {
+            let (placed, _, _) = labels(&seed, w, h);
+            assert_eq!(placed.len(), 4, "{w}x{h}");
+            let g = RingGeometry::fit(w, h);
+            for p in &placed {
+                let r = p.label.rect;
+                let near =
+                    (g.cx.clamp(r.x, r.x + r.w) - g.cx).hypot(g.cy.clamp(r.y, r.y + r.h) - g.cy);
+                assert!(
+                    near > g.radius,
+                    "{} touches the ring at {w}x{h}",
+                    p.label.text
+                );
+            }
         }
     }
 

@@ -48,7 +48,8 @@ pub fn ServerControls(props: &ControlProps) -> Html {
     let sim = &state.sim;
     let input = use_node_ref();
     let total = sim.keys().len().max(1) as f64;
-    let is_ring = sim.settings().algo == Algorithm::Ring;
+    let algo = sim.settings().algo;
+    let (weighted, is_ring) = (algo.uses_weights(), algo.uses_vnodes());
     let add = {
         let input = input.clone();
         let on_action = props.on_action.clone();
@@ -85,12 +86,14 @@ pub fn ServerControls(props: &ControlProps) -> Html {
         html! {
             <tr key={s.id.to_string()} class={classes!((!s.up).then_some("down"))}>
                 <td><Swatch colour={server_colour(s.id)} /></td>
-                <th scope="row" class="name">{name.clone()}{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
-                <td class="num"><input class="weight" type="number" min="0.1" max="100" step="0.5" value={s.weight.to_string()}
-                    aria-label={format!("Weight of {name}")} onchange={weight} /></td>
+                <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
+                if weighted {
+                    <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={s.weight.to_string()}
+                        aria-label={format!("Weight of {name}")} onchange={weight} /></td>
+                }
                 if is_ring { <td class="num vnodes">{weighted_vnodes(sim.settings().vnodes, s.weight)}</td> }
                 <td class="num count">{group_thousands(count)}</td>
-                <td class="num">{format!("{:.1}%", 100.0 * count as f64 / total)}</td>
+                <td class="num share-col">{format!("{:.1}%", 100.0 * count as f64 / total)}</td>
                 <td class="actions">
                     <button type="button" class="small" aria-label={format!("{} {name}", if s.up { "Fail" } else { "Recover" })}
                         title={if s.up { "Fail: its keys go elsewhere until it recovers" } else { "Recover: it takes its keys back" }} onclick={toggle}>
@@ -106,9 +109,10 @@ pub fn ServerControls(props: &ControlProps) -> Html {
             <table class="counts">
                 <caption>{"Keys per server"}</caption>
                 <thead><tr>
-                    <th></th><th scope="col">{"Server"}</th><th scope="col" class="num">{"Weight"}</th>
+                    <th></th><th scope="col">{"Server"}</th>
+                    if weighted { <th scope="col" class="num">{"Weight"}</th> }
                     if is_ring { <th scope="col" class="num">{"Vnodes"}</th> }
-                    <th scope="col" class="num">{"Keys"}</th><th scope="col" class="num">{"Share"}</th><th></th>
+                    <th scope="col" class="num">{"Keys"}</th><th scope="col" class="num share-col">{"Share"}</th><th></th>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
@@ -188,7 +192,7 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
     let on_speed = props
         .on_speed
         .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
-    let is_ring = sim.settings().algo == Algorithm::Ring;
+    let algo = sim.settings().algo;
     html! {
         <section class="card settings">
             <h2>{"Scenario"}</h2>
@@ -199,21 +203,25 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                         <option value={a.name()} selected={*a == sim.settings().algo}>{crate::words::algorithm_title(*a)}</option>
                     }) }
                 </select>
-                <label for="hash">{"Hash"}</label>
-                <select id="hash" onchange={on_hash}>
-                    { for HashFn::ALL.iter().map(|h| html! {
-                        <option value={h.name()} selected={*h == sim.settings().hash}>{h.name()}</option>
-                    }) }
-                </select>
-                <label for="vnodes">{"Virtual nodes"}</label>
-                <div class="pair">
-                    <input id="vnodes-range" type="range" min="1" max="1000" value={sim.settings().vnodes.to_string()} disabled={!is_ring}
-                        aria-label="Virtual nodes per server (slider)" onchange={on_vnodes.clone()} />
-                    <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} disabled={!is_ring} onchange={on_vnodes} />
-                </div>
+                if algo.uses_hash() {
+                    <label for="hash">{"Hash"}</label>
+                    <select id="hash" onchange={on_hash}>
+                        { for HashFn::ALL.iter().map(|h| html! {
+                            <option value={h.name()} selected={*h == sim.settings().hash}>{h.name()}</option>
+                        }) }
+                    </select>
+                }
+                if algo.uses_vnodes() {
+                    <label for="vnodes">{"Virtual nodes"}</label>
+                    <div class="pair">
+                        <input id="vnodes-range" type="range" min="1" max="1000" value={sim.settings().vnodes.to_string()}
+                            aria-label="Virtual nodes per server (slider)" onchange={on_vnodes.clone()} />
+                        <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} onchange={on_vnodes} />
+                    </div>
+                }
                 <label for="key-count">{"Keys"}</label>
                 <form class="pair" onsubmit={on_keys}>
-                    <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={sim.keys().len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
+                    <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={sim.settings().keys.len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
                     <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label="Key name pattern with {i}" />
                     <button type="submit">{"Set"}</button>
                 </form>

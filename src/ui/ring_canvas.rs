@@ -63,7 +63,9 @@ pub fn draw_static(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, 
     }
     draw_keys(ctx, g, s, state, from, span);
     let ticks = draw_ticks(ctx, g, s);
-    draw_server_labels(ctx, g, s, state, &ticks);
+    let mut obstacles = ticks;
+    obstacles.push(zoom_buttons_rect(s.width));
+    draw_server_labels(ctx, g, s, state, &obstacles);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
         draw_centre(ctx, g, s.font_px, state);
     }

@@ -1,7 +1,7 @@
 // Shared e2e harness: serves dist/ on 127.0.0.1, launches Debian's Chromium through
 // playwright-core, and records console errors and every request that leaves 127.0.0.1.
 import { createServer } from 'node:http';
-import { readFile, mkdir, mkdtemp } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,12 @@ export async function openBrowser({ width = 1400, height = 1000, scale = 1, touc
     deviceScaleFactor: scale,
     hasTouch: touch,
   });
+  // Closing the browser also removes its temporary profile.
+  const close = context.close.bind(context);
+  context.close = async () => {
+    await close();
+    await rm(profile, { recursive: true, force: true });
+  };
   const page = context.pages()[0] || (await context.newPage());
   const problems = { console: [], outside: [] };
   page.on('console', (m) => { if (m.type() === 'error') problems.console.push(m.text()); });
@@ -80,10 +86,12 @@ export async function screenshot(page, name) {
   return file;
 }
 
-/** Waits until the app has mounted and drawn the ring. */
-export async function ready(page) {
+/** Waits until the app has mounted, drawn the ring, and placed every key (a large
+ * scenario loads in steps behind a progress bar). */
+export async function ready(page, timeout = 60000) {
   await page.waitForSelector('canvas.ring[data-version]');
-  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0);
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0
+    && !document.querySelector('.summary progress'), null, { timeout });
 }
 
 /** The "Keys per server" table as [{name, keys}]. */

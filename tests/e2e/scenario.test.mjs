@@ -2,6 +2,8 @@
 // shows a message and the default scenario; the page works under a sub-path.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { copyFile } from 'node:fs/promises';
+import path from 'node:path';
 import { serveDist, openBrowser, ready, tableCounts, screenshot } from './harness.mjs';
 
 let server, browser;
@@ -24,17 +26,57 @@ test("seed 000's link shows seed 000's counts", async () => {
   await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 3);
   assert.deepEqual((await tableCounts(page)).map((r) => r.keys), [15114, 17190, 17696]);
   assert.match(await page.textContent('[role=status]'), /^Removed 127\.1\.1\.1#A: 12,162 of 50,000 keys moved \(24\.3%; ideal 25\.0%\)/);
-  await screenshot(page, '11-seed000-removed-A');
+  // The README's picture is this one, taken afresh on every run.
+  const shot = await screenshot(page, '11-seed000-removed-A');
+  await copyFile(shot, path.join(path.dirname(shot), '..', '..', 'docs', 'screenshot.png'));
 });
 
-test('a bad link shows what is wrong and falls back to the default scenario', async () => {
+test('a bad link names every problem, falls back to the default, and keeps the link', async () => {
   const { page } = browser;
-  await page.goto(`${server.origin}/?vnodes=0`);
+  const link = '?vnodes=0&nodes=A,A&freeze=abc&freeze=1';
+  await page.goto(`${server.origin}/${link}`);
   await ready(page);
   const alert = await page.textContent('[role=alert]');
   assert.match(alert, /vnodes '0' must be a whole number from 1 to 1000/);
+  assert.match(alert, /server name 'A' appears twice/);
+  assert.match(alert, /freeze 'abc' must be a number of milliseconds/);
+  assert.match(alert, /'freeze' is given more than once/);
+  assert.match(alert, /Showing the default scenario instead/);
   assert.equal((await tableCounts(page)).length, 4);
+  assert.equal(await page.evaluate(() => location.search), link, 'the address bar keeps the link');
   await screenshot(page, '12-bad-link');
+  // The first change writes the scenario on screen into the address bar.
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 5);
+  assert.match(await page.evaluate(() => location.search), /^\?nodes=A,B,C,D,E/);
+});
+
+test('each algorithm shows only the controls that matter to it', async () => {
+  const { page } = browser;
+  for (const [algo, hash, vnodes, weight] of [
+    ['ring', true, true, true], ['modn', true, false, false], ['rendezvous', true, false, true],
+    ['carp', false, false, false], ['slots', false, false, true],
+  ]) {
+    await page.goto(`${server.origin}/?algo=${algo}&keys=0..500`);
+    await ready(page);
+    assert.equal(await page.locator('#hash').count(), hash ? 1 : 0, `${algo} hash`);
+    assert.equal(await page.locator('#vnodes').count(), vnodes ? 1 : 0, `${algo} vnodes`);
+    assert.equal(await page.locator('input.weight').count(), weight ? 4 : 0, `${algo} weights`);
+  }
+});
+
+test('a large per-key scenario loads in steps behind a progress bar', async () => {
+  const { page } = browser;
+  const nodes = Array.from({ length: 50 }, (_, i) => `s${i}`).join(',');
+  await page.goto(`${server.origin}/?algo=carp&nodes=${nodes}&keys=random:300000`);
+  await page.waitForSelector('.summary progress');
+  assert.match(await page.textContent('[role=status]'), /^(Hashing|Placing) keys: [\d,]+ of 300,000…/);
+  // The page answers while it works.
+  assert.equal(await page.evaluate(() => 6 * 7), 42);
+  await screenshot(page, '17-loading-in-steps');
+  await ready(page, 120000);
+  assert.equal((await tableCounts(page)).reduce((a, r) => a + r.keys, 0), 300000);
+  assert.equal(await page.evaluate(() => location.search.includes('random:300000')), true);
 });
 
 test('adding a duplicate name shows a message and keeps the state', async () => {
@@ -75,6 +117,11 @@ test('a phone-sized screen stacks the panel under the ring', async () => {
     await phone.page.touchscreen.tap(box.x + box.width / 2, box.y + box.height / 2 - 0.38 * box.width);
     await phone.page.waitForSelector('.hover-card');
     assert.match(await phone.page.textContent('.hover-card'), /^[A-D]#\d+position/);
+    // The card stands under the ring, not over it; every row's buttons are on screen.
+    const card = await phone.page.$eval('.hover-card', (c) => c.getBoundingClientRect().toJSON());
+    assert.ok(card.top >= box.bottom - 1, `card at ${card.top}, ring ends at ${box.bottom}`);
+    const right = await phone.page.$$eval('table.counts button', (bs) => Math.max(...bs.map((b) => b.getBoundingClientRect().right)));
+    assert.ok(right <= 360, `buttons reach ${right}px on a 360px screen`);
     await screenshot(phone.page, '14-phone');
     assert.deepEqual(phone.problems.console, []);
   } finally {

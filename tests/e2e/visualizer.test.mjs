@@ -61,7 +61,7 @@ test('under mod-N, going from 4 to 5 servers moves at least 70% of keys', async 
   await page.goto(`${server.origin}/?nodes=A,B,C,D&keys=${encodeURIComponent('key-{i}:0..10000')}`);
   await ready(page);
   await page.selectOption('#algo', 'modn');
-  await page.waitForFunction(() => /Switched to modn/.test(document.querySelector('[role=status]').textContent));
+  await page.waitForFunction(() => /Switched to hash mod N/.test(document.querySelector('[role=status]').textContent));
   await page.getByRole('button', { name: 'Add server' }).click();
   await rowsAfter(page, 5);
   const text = await status(page);
@@ -120,9 +120,9 @@ test('invalid inputs show what is allowed and keep the state', async () => {
   const before = await tableCounts(page);
   for (const [action, message] of [
     [() => page.fill('#vnodes', '0').then(() => page.dispatchEvent('#vnodes', 'change')), /vnodes '0' must be a whole number from 1 to 1000/],
-    [() => page.fill('#key-count', '2000000').then(() => page.click('form.pair button[type=submit]')), /key count '2000000' must be a whole number from 1 to 1,000,000/],
-    [() => page.fill('#key-pattern', 'user').then(() => page.fill('#key-count', '10')).then(() => page.click('form.pair button[type=submit]')), /must contain \{i\}/],
-    [() => page.fill('input[aria-label="Weight of A"]', '0').then(() => page.dispatchEvent('input[aria-label="Weight of A"]', 'change')), /weight '0' must be a number above 0 and at most 100/],
+    [() => page.fill('#key-count', '2000000').then(() => page.click('form.pair button[type=submit]')), /key count '2000000' must be from 1 to 1,000,000/],
+    [() => page.fill('#key-pattern', 'user').then(() => page.fill('#key-count', '10')).then(() => page.click('form.pair button[type=submit]')), /the key name pattern 'user' needs \{i\}/],
+    [() => page.fill('input[aria-label="Weight of A"]', '0').then(() => page.dispatchEvent('input[aria-label="Weight of A"]', 'change')), /weight '0' must be above 0 and at most 100/],
     [() => page.fill('#new-server', 'a,b').then(() => page.getByRole('button', { name: 'Add server' }).click()), /server name 'a,b' contains ','/],
   ]) {
     await action();
@@ -175,9 +175,9 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
   const { page } = browser;
   for (const [algo, explain] of [
     ['slots', /^CRC16\("\{user1\}\.following"\) \(hash tag "user1"\) mod 16384 = slot 8106; slot 8106 is served by [A-D]$/],
-    ['carp', /^MD5\(server \+ "\{user1\}\.following"\) is smallest for ([A-D]) → \1$/],
-    ['rendezvous', /^xxh3 of \(server \+ "\{user1\}\.following"\) is highest for ([A-D]) → \1$/],
-    ['modn', /^xxh3 of "\{user1\}\.following" = \d+; \d+ mod 4 = [0-3] → [A-D]$/],
+    ['carp', /^every server scores the key with MD5\(server \+ "\{user1\}\.following"\); the smallest score wins → [A-D]$/],
+    ['rendezvous', /^every server scores the key with xxh3\(server \+ "\{user1\}\.following"\); the highest score wins → [A-D]$/],
+    ['modn', /^xxh3 of "\{user1\}\.following" = \d+; \d+ mod 4 = [0-3] → server number [0-3] of the 4 that are up: [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);
