@@ -189,13 +189,17 @@ impl PageState {
     }
 
     /// The next free name that the current settings accept: A, B, … Z, then S27, S28, …
-    /// (numbers under the identity hash, whose vnode labels must be numbers).
+    /// (numbers first under the identity hash, whose vnode labels must be numbers); empty
+    /// when no server can be added.
     pub fn suggested_name(&self) -> String {
         let config = self.sim.config();
+        if !config.has_room() {
+            return String::new();
+        }
         let letters = ('A'..='Z')
             .map(String::from)
-            .chain((27..10_000).map(|i| format!("S{i}")));
-        let numbers = (1..100_000).map(|i: u32| i.to_string());
+            .chain((27..1000).map(|i| format!("S{i}")));
+        let numbers = (1..1000).map(|i: u32| i.to_string());
         let identity = config.settings.hash == crate::engine::hash::HashFn::Identity;
         let mut candidates: Box<dyn Iterator<Item = String>> = if identity {
             Box::new(numbers.chain(letters))
@@ -687,6 +691,22 @@ mod tests {
         assert_eq!(state.sim.count(0), 0);
         let none = state.reduce(Action::RemoveLast);
         assert_eq!(none.error.as_deref(), Some("there is no server to remove"));
+    }
+
+    #[test]
+    fn a_full_cluster_suggests_nothing_and_says_why() {
+        let nodes: Vec<String> = (0..100).map(|i| format!("s{i}")).collect();
+        let full = PageState::new(
+            &Scenario::from_pairs([("nodes", nodes.join(",").as_str()), ("keys", "0..10")])
+                .unwrap(),
+        )
+        .unwrap();
+        assert_eq!(full.suggested_name(), "");
+        let refused = full.reduce(Action::AddServer(String::new()));
+        assert_eq!(
+            refused.error.as_deref(),
+            Some("there are already 100 servers, the limit")
+        );
     }
 
     #[test]

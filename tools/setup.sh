@@ -13,7 +13,7 @@ export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$PWD/node_modules/.bin:$PATH"
 mkdir -p target/tools
 WASM_ENV=target/tools/wasm.env
 
-say() { printf 'setup: %s\n' "$*"; }
+say() { printf 'setup: [%4ss] %s\n' "$SECONDS" "$*"; }
 die() { printf 'setup: ERROR: %s\n' "$*" >&2; exit 1; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else die "need root (or sudo) to run: $*"; fi; }
 apt_updated=

@@ -270,20 +270,36 @@ impl Config {
         )
     }
 
-    /// Whether a server named `name` can be added: a valid, new name whose vnode labels
-    /// the hash can read (the identity hash reads only numbers).
-    pub fn accepts_new_server(&self, name: &str) -> Result<(), String> {
-        let mut next = self.clone();
-        next.edit(&Change::add(name), self)?;
+    /// Whether a server named `name` can be added: there is room, and the name is valid,
+    /// new, and one whose vnode labels the hash can read (the identity hash reads only
+    /// numbers). Returns the name as it will be stored (trimmed).
+    pub fn accepts_new_server(&self, name: &str) -> Result<String, String> {
+        if self.servers.len() >= MAX_SERVERS {
+            return Err(format!(
+                "there are already {MAX_SERVERS} servers, the limit"
+            ));
+        }
+        let name = validate_name(name)?;
+        if self.servers.iter().any(|s| s.name == name) {
+            return Err(format!(
+                "a server named {} already exists; names must be unique",
+                quote(&name)
+            ));
+        }
         let s = &self.settings;
         if s.algo == Algorithm::Ring {
             for i in [0, weighted_vnodes(s.vnodes, 1.0) - 1] {
                 s.hash
-                    .position(&s.label.render(name.trim(), i))
+                    .position(&s.label.render(&name, i))
                     .map_err(|e| format!("vnode label: {e}"))?;
             }
         }
-        Ok(())
+        Ok(name)
+    }
+
+    /// True when another server can be added at all.
+    pub fn has_room(&self) -> bool {
+        self.servers.len() < MAX_SERVERS
     }
 
     /// The server named `name`, as an index into the list.
@@ -334,18 +350,7 @@ impl Config {
         let mut ideal = None;
         match change {
             Change::Add { name, weight } => {
-                let name = validate_name(name)?;
-                if self.servers.iter().any(|s| s.name == name) {
-                    return Err(format!(
-                        "a server named {} already exists; names must be unique",
-                        quote(&name)
-                    ));
-                }
-                if self.servers.len() >= MAX_SERVERS {
-                    return Err(format!(
-                        "there are already {MAX_SERVERS} servers, the limit"
-                    ));
-                }
+                let name = self.accepts_new_server(name)?;
                 let id = (0..NO_OWNER)
                     .find(|id| !self.servers.iter().any(|s| s.id == *id))
                     .ok_or("no free server id")?;
@@ -641,7 +646,7 @@ impl Simulation {
         m.moved += 1;
         m.moved_places.push(place as u32);
         m.moved_from.push(from);
-        *flows.entry((from, to)).or_insert(0) += 1;
+        flows.add(from, to);
     }
 
     /// Visits only the keys inside the changed arcs.
@@ -695,7 +700,7 @@ impl Simulation {
             let (from, to) = (before[id as usize], next.owners[place]);
             if from != to {
                 m.moved += 1;
-                *flows.entry((from, to)).or_insert(0) += 1;
+                flows.add(from, to);
             }
         }
         finish_flows(&mut m, flows);
@@ -1046,14 +1051,65 @@ fn push_owners(
     }
 }
 
-/// Keys moved per (from, to) pair while a change is applied.
-type FlowTally = std::collections::HashMap<(ServerId, ServerId), u64>;
+/// Keys moved per (from, to) pair while a change is applied: a dense matrix over server
+/// ids (at most a few hundred), with one extra row and column for "nobody", so counting a
+/// moved key is an index, not a hash.
+struct FlowTally {
+    width: usize,
+    counts: Vec<u64>,
+}
+
+impl FlowTally {
+    fn new() -> FlowTally {
+        FlowTally {
+            width: 0,
+            counts: Vec::new(),
+        }
+    }
+
+    fn slot(id: ServerId) -> usize {
+        if id == NO_OWNER {
+            0
+        } else {
+            usize::from(id) + 1
+        }
+    }
+
+    fn add(&mut self, from: ServerId, to: ServerId) {
+        let need = Self::slot(from).max(Self::slot(to)) + 1;
+        if need > self.width {
+            // Grow to the new width, keeping the counts (rare: a few times per change).
+            let width = need.next_power_of_two().max(8);
+            let mut counts = vec![0; width * width];
+            for f in 0..self.width {
+                for t in 0..self.width {
+                    counts[f * width + t] = self.counts[f * self.width + t];
+                }
+            }
+            (self.width, self.counts) = (width, counts);
+        }
+        self.counts[Self::slot(from) * self.width + Self::slot(to)] += 1;
+    }
+}
 
 fn finish_flows(m: &mut Movement, flows: FlowTally) {
-    let mut flows: Vec<Flow> = flows
-        .into_iter()
-        .map(|((from, to), keys)| Flow { from, to, keys })
-        .collect();
-    flows.sort_unstable_by_key(|f| (f.from, f.to));
-    m.flows = flows;
+    let id = |slot: usize| {
+        if slot == 0 {
+            NO_OWNER
+        } else {
+            (slot - 1) as ServerId
+        }
+    };
+    let mut out: Vec<Flow> = Vec::new();
+    for (i, &keys) in flows.counts.iter().enumerate() {
+        if keys > 0 {
+            out.push(Flow {
+                from: id(i / flows.width),
+                to: id(i % flows.width),
+                keys,
+            });
+        }
+    }
+    out.sort_unstable_by_key(|f| (f.from, f.to));
+    m.flows = out;
 }

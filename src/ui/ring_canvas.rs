@@ -16,8 +16,8 @@ use crate::engine::keys::splitmix64;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::render::scene::{
-    band_segments, key_radius, marker_positions, place_labels, tick_labels, visible_points, Clock,
-    Label, Rect, Scale, Walker, MAX_KEY_DOTS, TICKS,
+    band_segments, key_radius, marker_positions, place_labels, tick_labels, visible_points,
+    zoom_buttons_rect, Clock, Label, Rect, Scale, Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::{
     canvas_angle, density_profile, server_colour, visible_arc, walk_position, RingGeometry,
@@ -126,16 +126,17 @@ fn draw_keys(
     if in_view <= MAX_KEY_DOTS {
         let depth = (g.radius * 0.16).min(s.height * 0.2);
         let dot = (s.width * 0.0045).clamp(1.6, 5.0);
-        for place in a.chain(b) {
-            let (pos, id, owner) = (keys.positions[place], keys.ids[place], sim.owners()[place]);
-            // A stable radial jitter per key spreads dots that share an angle.
-            let jitter = (splitmix64(u64::from(id)) >> 40) as f64 / f64::from(1u32 << 24);
-            let (x, y) = g.point(pos, inner - jitter * depth);
-            ctx.begin_path();
-            let _ = ctx.arc(x, y, dot, 0.0, TAU);
-            ctx.set_fill_style_str(&owner_colour(owner));
-            ctx.fill();
-        }
+        let mut dots: Vec<(ServerId, f64, f64)> = a
+            .chain(b)
+            .map(|place| {
+                let (pos, id) = (keys.positions[place], keys.ids[place]);
+                // A stable radial jitter per key spreads dots that share an angle.
+                let jitter = (splitmix64(u64::from(id)) >> 40) as f64 / f64::from(1u32 << 24);
+                let (x, y) = g.point(pos, inner - jitter * depth);
+                (sim.owners()[place], x, y)
+            })
+            .collect();
+        fill_dots(ctx, &mut dots, dot, false);
         return;
     }
     let arc_px = span as f64 / RING_SPAN * TAU * inner;
@@ -159,6 +160,33 @@ fn draw_keys(
         ctx.line_to(g.cx + (inner - len) * sn, g.cy - (inner - len) * cs);
         ctx.set_stroke_style_str(&owner_colour(owner));
         ctx.stroke();
+    }
+}
+
+/// Fills the dots `(owner, x, y)` of radius `r`, one path per colour (a few canvas calls a
+/// dot instead of seven), with a white outline when `outline`.
+fn fill_dots(
+    ctx: &CanvasRenderingContext2d,
+    dots: &mut [(ServerId, f64, f64)],
+    r: f64,
+    outline: bool,
+) {
+    dots.sort_unstable_by_key(|d| d.0);
+    for run in dots.chunk_by(|a, b| a.0 == b.0) {
+        ctx.begin_path();
+        for &(_, x, y) in run {
+            ctx.move_to(x + r, y);
+            let _ = ctx.arc(x, y, r, 0.0, TAU);
+        }
+        // The outline first, the fill over it: where dots crowd, their colours show
+        // rather than a tangle of white rims.
+        if outline {
+            ctx.set_line_width(2.0);
+            ctx.set_stroke_style_str("#ffffff");
+            ctx.stroke();
+        }
+        ctx.set_fill_style_str(&owner_colour(run[0].0));
+        ctx.fill();
     }
 }
 
@@ -332,16 +360,15 @@ pub fn draw_overlay(
     }
     let walked = o.clock.walked();
     if walked < 1.0 {
-        for w in o.moved {
-            let (x, y) = g.point(walk_position(w.from, w.to, walked), inner + s.band * 0.2);
-            ctx.begin_path();
-            let _ = ctx.arc(x, y, dot * 1.3, 0.0, TAU);
-            ctx.set_fill_style_str(&owner_colour(if walked < 0.15 { w.was } else { w.now }));
-            ctx.fill();
-            ctx.set_line_width(1.0);
-            ctx.set_stroke_style_str("#ffffff");
-            ctx.stroke();
-        }
+        let mut dots: Vec<(ServerId, f64, f64)> = o
+            .moved
+            .iter()
+            .map(|w| {
+                let (x, y) = g.point(walk_position(w.from, w.to, walked), inner + s.band * 0.2);
+                (if walked < 0.15 { w.was } else { w.now }, x, y)
+            })
+            .collect();
+        fill_dots(ctx, &mut dots, dot * 1.3, true);
     }
     if o.clock.playing {
         for w in o.idle {

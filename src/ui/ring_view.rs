@@ -1,4 +1,6 @@
-//! The ring component: owns the canvas, the cached static layer and the animation loop
+//! The ring component: owns two stacked canvases — the static layer, redrawn only when the
+//! state or the view changes, and a transparent overlay for what moves, redrawn each
+//! animation frame (so a frame never copies the whole ring) — and the animation loop
 //! (requestAnimationFrame, cancelled by dropping its handle). Zoom, pan, taps and hover go
 //! through the pure [`Gestures`] and [`Viewport`]; what is under the pointer comes from
 //! [`scene::describe`]. The state arrives as a cheap shared handle: a frame copies no keys.
@@ -35,13 +37,14 @@ pub struct RingProps {
     pub frozen_ms: Option<f64>,
 }
 
-/// The canvas, its offscreen static layer, and what needs redrawing.
+/// The two canvases and what needs redrawing.
 #[derive(Default)]
 struct Layers {
     canvas: NodeRef,
-    offscreen: Option<HtmlCanvasElement>,
+    overlay: NodeRef,
     static_dirty: bool,
-    blit_needed: bool,
+    /// The overlay shows something that must be redrawn or cleared.
+    overlay_dirty: bool,
     /// Width, height (CSS pixels) and device pixel ratio.
     size: (f64, f64, f64),
 }
@@ -112,8 +115,8 @@ impl Renderer {
         scene::describe(&self.state.as_ref()?.sim, &g, &s, x, y)
     }
 
-    /// Follows the canvas's size; true when it changed.
-    fn fit(&mut self, canvas: &HtmlCanvasElement) {
+    /// Follows the canvases' size.
+    fn fit(&mut self, canvas: &HtmlCanvasElement, overlay: &HtmlCanvasElement) {
         let dpr = web_sys::window()
             .map_or(1.0, |w| w.device_pixel_ratio())
             .max(1.0);
@@ -121,10 +124,7 @@ impl Renderer {
         let height = f64::from(canvas.client_height()).max(200.0);
         if (width, height, dpr) != self.layers.size {
             self.layers.size = (width, height, dpr);
-            for c in [Some(canvas), self.layers.offscreen.as_ref()]
-                .into_iter()
-                .flatten()
-            {
+            for c in [canvas, overlay] {
                 c.set_width((width * dpr) as u32);
                 c.set_height((height * dpr) as u32);
             }
@@ -134,18 +134,21 @@ impl Renderer {
 
     /// One animation frame at time `now` (ms).
     fn frame(&mut self, now: f64) {
-        // Read the element every frame: the NodeRef follows it if yew ever replaces it.
-        let Some(canvas) = self.layers.canvas.cast::<HtmlCanvasElement>() else {
+        // Read the elements every frame: the NodeRefs follow them if yew replaces them.
+        let (Some(canvas), Some(overlay)) = (
+            self.layers.canvas.cast::<HtmlCanvasElement>(),
+            self.layers.overlay.cast::<HtmlCanvasElement>(),
+        ) else {
             return;
         };
         let Some(state) = self.state.clone() else {
             return;
         };
-        self.fit(&canvas);
-        let dpr = self.layers.size.2;
+        self.fit(&canvas, &overlay);
+        let (w, h, dpr) = self.layers.size;
         let (g, s) = self.geometry();
         if self.layers.static_dirty {
-            if let Some(ctx) = self.layers.offscreen.as_ref().and_then(context) {
+            if let Some(ctx) = context(&canvas) {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
                 draw_static(&ctx, &g, &s, &state);
             }
@@ -153,26 +156,28 @@ impl Renderer {
             let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
             mark_first_ring_paint();
             self.layers.static_dirty = false;
-            self.layers.blit_needed = true;
+            self.layers.overlay_dirty = true;
         }
         let clock = self.motion.clock(now);
         let animating = clock.is_animating() || state.lookup.is_some();
-        if !(animating || self.layers.blit_needed) {
+        if !(animating || self.layers.overlay_dirty) {
             return;
         }
-        self.layers.blit_needed = animating; // one clean frame after an animation ends
-        let (Some(ctx), Some(layer)) = (context(&canvas), self.layers.offscreen.as_ref()) else {
+        // Redraw while something moves, then clear once more when it stops.
+        self.layers.overlay_dirty = animating;
+        let Some(ctx) = context(&overlay) else {
             return;
         };
-        let _ = ctx.set_transform(1.0, 0.0, 0.0, 1.0, 0.0, 0.0);
-        let _ = ctx.draw_image_with_html_canvas_element(layer, 0.0, 0.0);
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-        let overlay = Overlay {
-            clock,
-            moved: &self.motion.moved,
-            idle: &self.motion.idle,
-        };
-        draw_overlay(&ctx, &g, &s, &state, &overlay);
+        ctx.clear_rect(0.0, 0.0, w, h);
+        if animating {
+            let moving = Overlay {
+                clock,
+                moved: &self.motion.moved,
+                idle: &self.motion.idle,
+            };
+            draw_overlay(&ctx, &g, &s, &state, &moving);
+        }
     }
 
     /// A new state: restart the change animation when the simulation changed.
@@ -227,15 +232,12 @@ fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: Rc<RefCell<Option<Animation
 
 /// Starts the loop and the wheel zoom once; both stop when the component goes.
 #[hook]
-fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef) {
+fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_ref: NodeRef) {
     use_effect_with((), move |_| {
         {
             let mut r = renderer.borrow_mut();
             r.layers.canvas = canvas_ref.clone();
-            r.layers.offscreen = web_sys::window()
-                .and_then(|w| w.document())
-                .and_then(|d| d.create_element("canvas").ok())
-                .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok());
+            r.layers.overlay = overlay_ref;
         }
         let handle = Rc::new(RefCell::new(None));
         run_loop(renderer.clone(), handle.clone());
@@ -271,10 +273,10 @@ fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef) {
 /// The ring canvas with zoom controls and a hover card.
 #[component]
 pub fn RingView(props: &RingProps) -> Html {
-    let canvas_ref = use_node_ref();
+    let (canvas_ref, overlay_ref) = (use_node_ref(), use_node_ref());
     let renderer = use_mut_ref(Renderer::default);
     let hover = use_state(|| None::<(String, Vec<String>)>);
-    use_ring_loop(renderer.clone(), canvas_ref.clone());
+    use_ring_loop(renderer.clone(), canvas_ref.clone(), overlay_ref.clone());
     {
         let renderer = renderer.clone();
         use_effect_with(props.state.clone(), move |state| {
@@ -293,7 +295,7 @@ pub fn RingView(props: &RingProps) -> Html {
             r.motion.playing = playing;
             r.motion.speed = f64::from_bits(speed);
             r.motion.frozen_ms = frozen.map(f64::from_bits);
-            r.layers.blit_needed = true;
+            r.layers.overlay_dirty = true;
         });
     }
     {
@@ -368,6 +370,7 @@ pub fn RingView(props: &RingProps) -> Html {
             <canvas ref={canvas_ref} class="ring" role="img" aria-label={label}
                 onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up.clone()}
                 onpointercancel={on_up} onpointerleave={on_leave} />
+            <canvas ref={overlay_ref} class="ring-overlay" aria-hidden="true" />
             <div class="zoom" role="group" aria-label="Zoom">
                 <button type="button" title="Zoom in (+)" aria-label="Zoom in" onclick={zoom_by(2.0)}>{"+"}</button>
                 <button type="button" title="Zoom out (−)" aria-label="Zoom out" onclick={zoom_by(0.5)}>{"−"}</button>

@@ -16,14 +16,15 @@ const types = {
   '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };
 
-/** Serves dist/ at `/` and also under `/docs/embed/` (a sub-path, as an embedding site would). */
-export async function serveDist() {
+/** Serves `dir` (dist/) at `/` and also under `/docs/embed/` (a sub-path, as an embedding
+ * site would). */
+export async function serveDist(dir = dist) {
   const server = createServer(async (req, res) => {
     let url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     url = url.replace(/^\/docs\/embed\//, '/');
     if (url.endsWith('/')) url += 'index.html';
-    const file = path.join(dist, path.normalize(url));
-    if (!file.startsWith(dist)) { res.writeHead(403).end(); return; }
+    const file = path.join(dir, path.normalize(url));
+    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
     try {
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });

@@ -156,15 +156,22 @@ test('same scenario, same picture: two pages draw identical pixels, with the clo
       await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
     }
     // Compare pixels (PNG encodings of equal pixels may differ byte for byte).
-    const pixels = (p) => p.$eval('canvas.ring', (c) => {
-      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
-      let h1 = 0x811c9dc5, lit = 0;
-      for (let i = 0; i < data.length; i++) { h1 = Math.imul(h1 ^ data[i], 16777619) >>> 0; }
-      for (let i = 0; i < data.length; i += 4) if (data[i] + data[i + 1] + data[i + 2] > 120) lit++;
-      return { hash: h1, lit };
+    // Both layers: the static ring and the overlay with the walking keys.
+    const pixels = (p) => p.$eval('.ring-wrap', (wrap) => {
+      let h1 = 0x811c9dc5, lit = 0, moving = 0;
+      for (const c of wrap.querySelectorAll('canvas')) {
+        const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+        for (let i = 0; i < data.length; i++) { h1 = Math.imul(h1 ^ data[i], 16777619) >>> 0; }
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i] + data[i + 1] + data[i + 2] > 120) lit++;
+          if (c.classList.contains('ring-overlay') && data[i + 3] > 0) moving++;
+        }
+      }
+      return { hash: h1, lit, moving };
     });
     const [a, b] = await Promise.all(pages.map(pixels));
     assert.ok(a.lit > 5000, `picture mostly dark: ${a.lit}`);
+    assert.ok(a.moving > 200, `no keys walking on the overlay: ${a.moving}`);
     assert.deepEqual(a, b, 'the two pictures differ');
     // The page parameter survives the URL sync; the unknown one is ignored.
     assert.match(await browser.page.evaluate(() => location.search), /freeze=700/);

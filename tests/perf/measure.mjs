@@ -1,19 +1,107 @@
 // In-browser page measurement (not a test: numbers vary by machine). Run: make bench.
-// Measures, in headless Chromium against dist/: time to first painted ring, click → updated
-// summary (and → the next frame) for Add/Remove at 50k and 1M keys, and wasm + js gzip size.
-import { readdirSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+//
+//   node tests/perf/measure.mjs [--dist DIR] [--out FILE] [--quick]
+//
+// In headless Chromium against a built page (dist/ by default):
+// - first painted ring; click → complete frame (the status line, the table, the charts and
+//   the ring all show the new state, then one more frame) for Add/Remove at 50k and 1M keys;
+// - wasm memory and JS heap after loading and after 10 add/remove clicks;
+// - frame times while moved keys walk at 1M keys, idle and with the CPU throttled 4×;
+// - the longest main-thread block (longest task, and the longest gap between animation
+//   frames) while large legal scenarios load and change, per algorithm;
+// - the gzip size of wasm + js + css.
+// --quick skips the heavy scenarios (used to measure an older build for comparison).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import path from 'node:path';
-import { serveDist, openBrowser, dist } from '../e2e/harness.mjs';
+import { serveDist, openBrowser, dist as defaultDist } from '../e2e/harness.mjs';
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
-const p95 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(s.length * 0.95))]; };
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const dist = path.resolve(arg('--dist', defaultDist));
+const out = arg('--out', 'docs/page-measurements.json');
+const quick = process.argv.includes('--quick');
 
-/** Frame-to-frame times (ms) for `ms` milliseconds, optionally after clicking a button. */
-async function frameTimes(page, ms, button) {
+const sorted = (xs) => [...xs].sort((a, b) => a - b);
+const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
+const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))];
+const round = (x) => Math.round(x * 10) / 10;
+
+/** Probes installed before the app starts: long tasks, animation-frame gaps, wasm memory. */
+const PROBES = () => {
+  window.__probe = { longest: 0, gap: 0, last: 0 };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__probe.longest = Math.max(window.__probe.longest, e.duration);
+  }).observe({ type: 'longtask', buffered: true });
+  const tick = (t) => {
+    const p = window.__probe;
+    if (p.last) p.gap = Math.max(p.gap, t - p.last);
+    p.last = t;
+    requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+  addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; });
+};
+
+async function open() {
+  const browser = await openBrowser();
+  await browser.page.addInitScript(PROBES);
+  browser.cdp = await browser.context.newCDPSession(browser.page);
+  return browser;
+}
+
+const resetProbe = (page) => page.evaluate(() => { Object.assign(window.__probe, { longest: 0, gap: 0, last: 0 }); });
+const readProbe = (page) => page.evaluate(() => ({ longest_task_ms: window.__probe.longest, longest_frame_gap_ms: window.__probe.gap }));
+
+/** Waits until every key is placed (no progress bar) and the table has rows. */
+const settled = (page, timeout = 600000) => page.waitForFunction(
+  () => document.querySelectorAll('table.counts tbody tr').length > 0 && !document.querySelector('.summary progress'),
+  null, { timeout },
+);
+
+/** wasm linear memory and the JS heap after a garbage collection, in MB. */
+async function memory({ page, cdp }) {
+  await cdp.send('HeapProfiler.collectGarbage');
+  const heap = await cdp.send('Runtime.getHeapUsage');
+  const wasm = await page.evaluate(() => window.__wasm?.memory?.buffer.byteLength ?? 0);
+  return { wasm_mb: round(wasm / 2 ** 20), js_heap_mb: round(heap.usedSize / 2 ** 20) };
+}
+
+/**
+ * Click → complete frame: from the click's dispatch until the status line, the table and
+ * the ring (its static layer's data-version) all show the new state, plus the frame that
+ * shows them.
+ */
+function clickToFrame(page, name) {
+  return page.evaluate((name) => new Promise((resolve) => {
+    const status = document.querySelector('[role=status]');
+    const canvas = document.querySelector('canvas.ring');
+    const rows = () => document.querySelectorAll('table.counts tbody tr').length;
+    const before = { status: status.textContent, rows: rows(), version: canvas.dataset.version };
+    const btn = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
+    let t0;
+    const check = () => {
+      const done = status.textContent !== before.status && rows() !== before.rows
+        && canvas.dataset.version !== before.version && !document.querySelector('.summary progress');
+      if (!done) return;
+      obs.disconnect();
+      const seen = performance.now();
+      requestAnimationFrame(() => resolve({ seen: seen - t0, frame: performance.now() - t0 }));
+    };
+    const obs = new MutationObserver(check);
+    obs.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['data-version'] });
+    t0 = performance.now();
+    btn.click();
+  }), name);
+}
+
+/** Frame-to-frame times (ms) for `ms` milliseconds after clicking `button`. */
+function frameTimes(page, ms, button) {
   return page.evaluate(async ({ ms, button }) => {
     const times = [];
-    if (button) [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === button).click();
+    [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === button).click();
     const start = performance.now();
     await new Promise((done) => {
       const tick = (t) => { times.push(t); if (t - start < ms) requestAnimationFrame(tick); else done(); };
@@ -22,95 +110,87 @@ async function frameTimes(page, ms, button) {
     return times.slice(1).map((t, i) => t - times[i]);
   }, { ms, button });
 }
-const nodes = Array.from({ length: 10 }, (_, i) => `s${i}`).join(',');
 
-async function clickToUpdate(page, button) {
-  return page.evaluate(async (name) => {
-    const status = document.querySelector('[role=status]');
-    const btn = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
-    const before = status.textContent;
-    return new Promise((resolve) => {
-      let t0;
-      const obs = new MutationObserver(() => {
-        if (status.textContent === before) return;
-        const t1 = performance.now();
-        obs.disconnect();
-        requestAnimationFrame(() => resolve({ status: t1 - t0, frame: performance.now() - t0 }));
-      });
-      obs.observe(status, { childList: true, subtree: true, characterData: true });
-      t0 = performance.now();
-      btn.click();
-    });
-  }, button);
-}
+const names = (n, weight = '') => Array.from({ length: n }, (_, i) => `s${i}${weight}`).join(',');
+const server = await serveDist(dist);
+const results = { date: new Date().toISOString(), dist: path.relative(process.cwd(), dist) || '.', clicks: [], heavy: [] };
 
-const server = await serveDist();
-const results = { date: new Date().toISOString(), scenarios: [] };
-try {
-  for (const keys of [50_000, 1_000_000]) {
-    const browser = await openBrowser();
-    const { page } = browser;
-    const url = `${server.origin}/?nodes=${nodes}&vnodes=200&keys=key-{i}:0..${keys}`;
-    const firstPaint = [];
-    for (let i = 0; i < 3; i++) {
-      await page.goto(url);
-      await page.waitForFunction(() => performance.getEntriesByName('ring-painted').length > 0, null, { timeout: 60000 });
-      firstPaint.push(await page.evaluate(() => performance.getEntriesByName('ring-painted')[0].startTime));
-    }
-    const add = [], remove = [];
-    for (let i = 0; i < 5; i++) {
-      add.push(await clickToUpdate(page, 'Add server'));
-      remove.push(await clickToUpdate(page, 'Remove server'));
-    }
-    // Frames while the moved keys (up to 2,000 dots) walk after an Add, and while the
-    // idle stream plays.
-    const walking = await frameTimes(page, 1500, 'Add server');
-    await page.evaluate(() => [...document.querySelectorAll('button')].find((b) => b.textContent.includes('Play')).click());
-    const playing = await frameTimes(page, 1500, null);
-    const row = {
-      keys, servers: 10, vnodes: 200,
-      walk_frame_median_ms: median(walking), walk_frame_p95_ms: p95(walking),
-      play_frame_median_ms: median(playing), play_frame_p95_ms: p95(playing),
-      first_ring_ms: median(firstPaint),
-      add_to_summary_ms: median(add.map((r) => r.status)), add_to_frame_ms: median(add.map((r) => r.frame)),
-      remove_to_summary_ms: median(remove.map((r) => r.status)), remove_to_frame_ms: median(remove.map((r) => r.frame)),
-    };
-    results.scenarios.push(row);
-    console.log(JSON.stringify(row));
-    await browser.context.close();
-  }
-} catch (e) {
-  await server.close();
-  throw e;
-}
-// Each algorithm at 1M keys: switching to it and adding a server (click → summary, as
-// Playwright sees it; per-key algorithms step with a progress bar).
-{
-  const browser = await openBrowser();
+for (const keys of [50_000, 1_000_000]) {
+  const browser = await open();
   const { page } = browser;
-  await page.goto(`${server.origin}/?nodes=${nodes}&vnodes=200&keys=key-{i}:0..1000000`);
-  await page.waitForFunction(() => performance.getEntriesByName('ring-painted').length > 0, null, { timeout: 60000 });
-  results.algorithms_1m = [];
-  for (const algo of ['modn', 'rendezvous', 'carp', 'slots', 'ring']) {
-    const t0 = Date.now();
-    await page.selectOption('#algo', algo);
-    await page.waitForFunction((a) => document.querySelector('[role=status]').textContent.includes(`Switched to ${a}`), algo, { timeout: 120000 });
-    const t1 = Date.now();
-    await page.getByRole('button', { name: 'Add server' }).click();
-    await page.waitForFunction(() => /^Added /.test(document.querySelector('[role=status]').textContent), null, { timeout: 120000 });
-    const row = { algo, switch_ms: t1 - t0, add_ms: Date.now() - t1 };
-    await page.getByRole('button', { name: 'Remove server', exact: true }).click();
-    await page.waitForFunction(() => /^Removed /.test(document.querySelector('[role=status]').textContent), null, { timeout: 120000 });
-    results.algorithms_1m.push(row);
-    console.log(JSON.stringify(row));
+  const url = `${server.origin}/?nodes=${names(10)}&vnodes=200&keys=key-{i}:0..${keys}`;
+  const firstPaint = [];
+  for (let i = 0; i < 3; i++) {
+    await page.goto(url);
+    await page.waitForFunction(() => performance.getEntriesByName('ring-painted').length > 0, null, { timeout: 60000 });
+    firstPaint.push(await page.evaluate(() => performance.getEntriesByName('ring-painted')[0].startTime));
   }
+  await settled(page);
+  const loaded = await memory(browser);
+  const add = [], remove = [];
+  for (let i = 0; i < 5; i++) {
+    add.push(await clickToFrame(page, 'Add server'));
+    remove.push(await clickToFrame(page, 'Remove server'));
+  }
+  const afterClicks = await memory(browser);
+  const walking = await frameTimes(page, 1500, 'Add server');
+  await browser.cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  const throttled = await frameTimes(page, 3000, 'Remove server');
+  await browser.cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  const row = {
+    keys, servers: 10, vnodes: 200,
+    first_ring_ms: round(median(firstPaint)),
+    add_click_to_frame_ms: round(median(add.map((r) => r.frame))),
+    remove_click_to_frame_ms: round(median(remove.map((r) => r.frame))),
+    memory_after_load: loaded, memory_after_10_clicks: afterClicks,
+    walk_frame_median_ms: round(median(walking)), walk_frame_p95_ms: round(p95(walking)),
+    walk_frame_4x_throttled_median_ms: round(median(throttled)), walk_frame_4x_throttled_p95_ms: round(p95(throttled)),
+  };
+  results.clicks.push(row);
+  console.log(JSON.stringify(row));
+  await browser.context.close();
+}
+
+// Large legal scenarios: the longest main-thread block while each loads, then while a
+// server is added (and for CARP, while the seed changes). The page must never block for
+// more than ~100 ms.
+const HEAVY = [
+  ['carp, 100 servers, 1M random keys', `algo=carp&nodes=${names(100)}&keys=random:1000000`, true],
+  ['rendezvous, 99 weighted servers, 1M keys', `algo=rendezvous&nodes=${names(99, '*2')}&keys=random:1000000`, false],
+  ['ring, 100 servers × 1000 vnodes × weight 10 (1M vnodes), 1M keys', `nodes=${names(100, '*10')}&vnodes=1000&keys=random:1000000`, false],
+  ['modn, 100 servers, 1M keys', `algo=modn&nodes=${names(100)}&keys=random:1000000`, false],
+  ['slots, 100 masters, 1M keys', `algo=slots&nodes=${names(100)}&keys=random:1000000`, false],
+];
+for (const [name, query, seed] of quick ? [] : HEAVY) {
+  const browser = await open();
+  const { page } = browser;
+  const t0 = Date.now();
+  await page.goto(`${server.origin}/?${query}`);
+  await page.waitForSelector('canvas.ring[data-version]');
+  await settled(page);
+  const row = { scenario: name, load_s: round((Date.now() - t0) / 1000), load: await readProbe(page) };
+  await resetProbe(page);
+  const t1 = Date.now();
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => /^Added /.test(document.querySelector('[role=status]').textContent), null, { timeout: 600000 });
+  Object.assign(row, { add_s: round((Date.now() - t1) / 1000), add: await readProbe(page) });
+  if (seed) {
+    await resetProbe(page);
+    const t2 = Date.now();
+    await page.fill('#seed', '2');
+    await page.dispatchEvent('#seed', 'change');
+    await page.waitForFunction(() => new URL(location).searchParams.get('seed') === '2' && !document.querySelector('.summary progress'), null, { timeout: 600000 });
+    Object.assign(row, { seed_s: round((Date.now() - t2) / 1000), seed: await readProbe(page) });
+  }
+  results.heavy.push(row);
+  console.log(JSON.stringify(row));
   await browser.context.close();
 }
 await server.close();
+
 let gz = 0;
-for (const f of readdirSync(dist).filter((f) => /\.(wasm|js)$/.test(f))) gz += gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length;
-results.wasm_js_gzip_bytes = gz;
-console.log(`wasm + js gzip: ${(gz / 1024).toFixed(1)} KB`);
-mkdirSync('docs', { recursive: true });
-writeFileSync('docs/page-measurements.json', JSON.stringify(results, null, 2) + '\n');
-console.log('wrote docs/page-measurements.json');
+for (const f of readdirSync(dist).filter((f) => /\.(wasm|js|css)$/.test(f))) gz += gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length;
+results.wasm_js_css_gzip_kb = round(gz / 1024);
+console.log(`wasm + js + css gzip: ${results.wasm_js_css_gzip_kb} KB`);
+writeFileSync(out, JSON.stringify(results, null, 2) + '\n');
+console.log(`wrote ${out}`);
