@@ -51,11 +51,12 @@ pub enum Action {
     Continue,
 }
 
-/// Hash evaluations a piece of work may cost and still be done at once; above this, the
-/// page does it in steps of [`STEP_COST`] and shows progress in between.
-pub const SYNC_COST: usize = 600_000;
-/// Hash evaluations per step of stepped work (about 20–60 ms in the browser).
-pub const STEP_COST: usize = 400_000;
+/// Work (in the engine's cost units, about 10 ns of wasm each) that may be done at once;
+/// above this, the page does it in steps of [`STEP_COST`] and shows progress in between.
+pub const SYNC_COST: usize = 3_000_000;
+/// Work per step of stepped work: about 30 ms in the browser, so a step plus the render
+/// after it stays under 100 ms.
+pub const STEP_COST: usize = 3_000_000;
 
 /// What the pending work will do when it completes.
 #[derive(Clone, Debug, PartialEq)]
@@ -169,11 +170,18 @@ impl PageState {
             pending: None,
             refused_while_busy: 0,
         };
+        let cheap = work.remaining_cost() <= SYNC_COST;
         state.pending = Some(Rc::new(Pending {
             goal: Goal::Open(scenario.clone()),
             work,
         }));
-        Ok(state.continue_pending(SYNC_COST))
+        // A large scenario starts after the first paint (the page shows its servers and a
+        // progress line at once); a small one is done before it.
+        Ok(if cheap {
+            state.continue_pending(SYNC_COST)
+        } else {
+            state
+        })
     }
 
     fn run_to_end(mut self) -> PageState {
@@ -481,6 +489,20 @@ mod tests {
         PageState::new(&s).unwrap()
     }
 
+    /// Servers "1" and "2" under the identity hash: vnode labels must be numbers.
+    fn identity_cluster() -> PageState {
+        PageState::new(
+            &Scenario::from_pairs([
+                ("hash", "identity"),
+                ("keys", "0..10"),
+                ("label", "{node}{i}"),
+                ("nodes", "1,2"),
+            ])
+            .unwrap(),
+        )
+        .unwrap()
+    }
+
     fn until_done(mut state: PageState) -> PageState {
         while state.pending.is_some() {
             state = state.reduce(Action::Continue);
@@ -545,17 +567,7 @@ mod tests {
         )));
         assert_ne!(after.lookup.as_ref().unwrap().explanation.owner, owner);
         // A failed lookup clears the old answer.
-        let identity = PageState::new(
-            &Scenario::from_pairs([
-                ("hash", "identity"),
-                ("keys", "0..10"),
-                ("label", "{node}{i}"),
-                ("nodes", "1,2"),
-            ])
-            .unwrap(),
-        )
-        .unwrap()
-        .reduce(Action::Lookup("5".into()));
+        let identity = identity_cluster().reduce(Action::Lookup("5".into()));
         assert!(identity.lookup.is_some());
         let failed = identity.reduce(Action::Lookup("abc".into()));
         assert!(failed.lookup.is_none());
@@ -711,16 +723,7 @@ mod tests {
 
     #[test]
     fn the_suggested_name_is_always_accepted() {
-        let identity = PageState::new(
-            &Scenario::from_pairs([
-                ("hash", "identity"),
-                ("keys", "0..10"),
-                ("label", "{node}{i}"),
-                ("nodes", "1,2"),
-            ])
-            .unwrap(),
-        )
-        .unwrap();
+        let identity = identity_cluster();
         let name = identity.suggested_name();
         assert_eq!(name, "3");
         let added = identity.reduce(Action::AddServer(String::new()));

@@ -118,6 +118,12 @@ pub trait Placement {
     fn ring(&self) -> Option<&Ring> {
         None
     }
+
+    /// False when [`Placement::owner`] reads only the position, so callers may skip
+    /// building the key's name.
+    fn needs_key_name(&self) -> bool {
+        true
+    }
 }
 
 /// How a placement found a key's owner. The page and the command line put it into words;
@@ -293,6 +299,10 @@ impl Placement for ModN {
             return NO_OWNER;
         }
         self.servers[position as usize % self.servers.len()]
+    }
+
+    fn needs_key_name(&self) -> bool {
+        false
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {

@@ -78,12 +78,18 @@ impl Ring {
     /// owns it (callers pass the server name, so the rule does not depend on insertion
     /// order), then the lower replica number; the other owns an empty arc.
     pub fn new<'a>(mut points: Vec<VNode>, tiebreak: impl Fn(ServerId) -> &'a str) -> Ring {
-        points.sort_unstable_by(|a, b| {
-            a.position
-                .cmp(&b.position)
-                .then_with(|| tiebreak(a.server).cmp(tiebreak(b.server)))
-                .then_with(|| a.replica.cmp(&b.replica))
-        });
+        // A linear radix sort by position (a million vnodes in a few tens of ms, even in
+        // the browser), then the rare runs of equal positions ordered by the tiebreak.
+        radsort::sort_by_key(&mut points, |p| p.position);
+        for run in points.chunk_by_mut(|a, b| a.position == b.position) {
+            if run.len() > 1 {
+                run.sort_unstable_by(|a, b| {
+                    tiebreak(a.server)
+                        .cmp(tiebreak(b.server))
+                        .then_with(|| a.replica.cmp(&b.replica))
+                });
+            }
+        }
         let positions: Vec<u32> = points.iter().map(|p| p.position).collect();
         let bits = (usize::BITS - positions.len().max(1).leading_zeros()).clamp(1, 20);
         let shift = 32 - bits;

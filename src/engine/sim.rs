@@ -786,8 +786,9 @@ enum PlacementWork {
 
 /// A piece of work in progress: a change, or a whole scenario being loaded. Keys are
 /// hashed, vnodes placed and owners computed a chunk at a time by [`Work::advance`], so a
-/// page can show progress between chunks; every phase costs about one hash evaluation per
-/// unit of budget.
+/// page can show progress between chunks. The budget is in cost units of about 10 ns of
+/// the page's WebAssembly each (see the `*_COST` constants, measured in the browser), so a
+/// budget means about the same time whatever the phase.
 #[derive(Clone)]
 pub struct Work {
     next: Config,
@@ -800,6 +801,17 @@ pub struct Work {
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
 const STEPPED_VNODES: usize = 20_000;
+
+/// Naming a key and hashing it to a position.
+const KEY_COST: usize = 30;
+/// Rendering a vnode label and hashing it.
+const VNODE_COST: usize = 40;
+/// A ring or slot lookup, or `hash mod N`.
+const LOOKUP_COST: usize = 5;
+/// One rendezvous score: concatenate server and key, hash.
+const SCORE_COST: usize = 10;
+/// One CARP score: concatenate server and key, MD5.
+const DIGEST_COST: usize = 25;
 
 impl Work {
     fn new(
@@ -861,13 +873,13 @@ impl Work {
         self.next.settings.keys.len()
     }
 
-    /// Hash evaluations per key when assigning owners.
+    /// Cost of assigning one key an owner.
     fn cost_per_key(&self) -> usize {
         let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
         match self.next.settings.algo {
-            Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => 1,
-            Algorithm::Carp => 4 * live,
-            Algorithm::Rendezvous => live,
+            Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
+            Algorithm::Carp => KEY_COST + DIGEST_COST * live,
+            Algorithm::Rendezvous => KEY_COST + SCORE_COST * live,
         }
     }
 
@@ -880,21 +892,22 @@ impl Work {
         }
     }
 
-    /// Does about `budget` hash evaluations' worth of work. An error (a key the identity
-    /// hash cannot read, say) ends the work; the state it would change is untouched.
+    /// Does about `budget` units of work. An error (a key the identity hash cannot read,
+    /// say) ends the work; the state it would change is untouched.
     pub fn advance(&mut self, mut budget: usize) -> Result<(), String> {
         // 1. Hash the keys.
         if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
             let n = settings.keys.len();
-            let end = pairs.len().saturating_add(budget.max(1)).min(n);
+            let start = pairs.len();
+            let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
             let mut name = String::new();
-            for index in pairs.len() as u32..end as u32 {
+            for index in start as u32..end as u32 {
                 settings.keys.write_name(index, settings.seed, &mut name);
                 let p = key_position(settings.algo, settings.hash, &name)
                     .map_err(|e| format!("keys: {e}"))?;
                 pairs.push((p, index));
             }
-            budget = budget.saturating_sub(end);
+            budget = budget.saturating_sub((end - start) * KEY_COST);
             if pairs.len() < n {
                 return Ok(());
             }
@@ -912,6 +925,7 @@ impl Work {
             let s = &self.next.settings;
             let mut spent = 0;
             while points.len() < *total && spent < budget.max(1) {
+                spent += VNODE_COST;
                 let (i, r) = *next;
                 let server = &live[i];
                 let text = s.label.render(&server.name, r);
@@ -929,7 +943,6 @@ impl Work {
                 } else {
                     (i + 1, 0)
                 };
-                spent += 1;
             }
             budget = budget.saturating_sub(spent);
             if points.len() < *total {
@@ -998,7 +1011,8 @@ impl Work {
             PlacementWork::Ready(_) => 0,
         };
         let owners = self.owners_needed().saturating_sub(self.owners.len());
-        keys.saturating_add(vnodes)
+        (keys.saturating_mul(KEY_COST))
+            .saturating_add(vnodes.saturating_mul(VNODE_COST))
             .saturating_add(owners.saturating_mul(self.cost_per_key()))
     }
 
@@ -1039,12 +1053,15 @@ fn push_owners(
         }
     }
     let mut name = String::new();
+    let named = placement.needs_key_name();
     for place in range {
         let (id, pos) = (keys.ids[place], keys.positions[place]);
         out.push(match placement.ring() {
             Some(r) => r.owner_of(pos),
             None => {
-                spec.write_name(id, seed, &mut name);
+                if named {
+                    spec.write_name(id, seed, &mut name);
+                }
                 placement.owner(&name, pos)
             }
         });

@@ -10,7 +10,7 @@ use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
 use crate::engine::scenario::{parse_vnodes, parse_weight};
-use crate::engine::sim::Change;
+use crate::engine::sim::{Change, Server};
 use crate::render::server_colour;
 use crate::state::Action;
 use crate::words::group_thousands;
@@ -41,6 +41,67 @@ pub fn Swatch(props: &SwatchProps) -> Html {
     }
 }
 
+/// Props of [`ServerRow`].
+#[derive(Properties, PartialEq)]
+pub struct ServerRowProps {
+    /// The server.
+    pub server: Server,
+    /// Its keys.
+    pub count: u64,
+    /// Its share of all keys.
+    pub share: f64,
+    /// Its vnodes, when the algorithm has them.
+    pub vnodes: Option<u32>,
+    /// Whether weights matter (the weight field is shown).
+    pub weighted: bool,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+}
+
+/// One row of the "Keys per server" table: weight, vnodes, keys, share, fail/recover, remove.
+#[component]
+pub fn ServerRow(props: &ServerRowProps) -> Html {
+    let s = &props.server;
+    let name = s.name.clone();
+    let act = |make: fn(String) -> Change| {
+        let name = name.clone();
+        props
+            .on_action
+            .reform(move |_| Action::Apply(make(name.clone())))
+    };
+    let remove = act(Change::Remove);
+    let toggle = act(if s.up { Change::Fail } else { Change::Recover });
+    let weight = {
+        let name = name.clone();
+        props
+            .on_action
+            .reform(move |e: Event| match parse_weight(&input_value(&e)) {
+                Ok(w) => Action::Apply(Change::SetWeight(name.clone(), w)),
+                Err(msg) => Action::Reject(msg),
+            })
+    };
+    html! {
+        <tr class={classes!((!s.up).then_some("down"))}>
+            <td><Swatch colour={server_colour(s.id)} /></td>
+            <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
+            if props.weighted {
+                <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={s.weight.to_string()}
+                    aria-label={format!("Weight of {name}")} onchange={weight} /></td>
+            }
+            if let Some(v) = props.vnodes { <td class="num vnodes">{v}</td> }
+            <td class="num count">{group_thousands(props.count)}</td>
+            <td class="num share-col">{format!("{:.1}%", 100.0 * props.share)}</td>
+            <td class="actions">
+                <button type="button" class="small" aria-label={format!("{} {name}", if s.up { "Fail" } else { "Recover" })}
+                    title={if s.up { "Fail: its keys go elsewhere until it recovers" } else { "Recover: it takes its keys back" }} onclick={toggle}>
+                    { if s.up { "fail" } else { "recover" } }
+                </button>
+                <button type="button" class="icon" title={format!("Remove {name}")} aria-label={format!("Remove {name}")} onclick={remove}>{"✕"}</button>
+            </td>
+        </tr>
+    }
+}
+
 /// Server list (the "Keys per server" table), add and remove.
 #[component]
 pub fn ServerControls(props: &ControlProps) -> Html {
@@ -63,45 +124,13 @@ pub fn ServerControls(props: &ControlProps) -> Html {
             }
         })
     };
+    let vnodes = sim.settings().vnodes;
     let rows = sim.servers().iter().map(|s| {
         let count = sim.count(s.id);
-        let name = s.name.clone();
-        let remove = {
-            let name = name.clone();
-            props.on_action.reform(move |_| Action::Apply(Change::Remove(name.clone())))
-        };
-        let toggle = {
-            let (name, up) = (name.clone(), s.up);
-            props.on_action.reform(move |_| {
-                Action::Apply(if up { Change::Fail(name.clone()) } else { Change::Recover(name.clone()) })
-            })
-        };
-        let weight = {
-            let name = name.clone();
-            props.on_action.reform(move |e: Event| match parse_weight(&input_value(&e)) {
-                Ok(w) => Action::Apply(Change::SetWeight(name.clone(), w)),
-                Err(msg) => Action::Reject(msg),
-            })
-        };
         html! {
-            <tr key={s.id.to_string()} class={classes!((!s.up).then_some("down"))}>
-                <td><Swatch colour={server_colour(s.id)} /></td>
-                <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
-                if weighted {
-                    <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={s.weight.to_string()}
-                        aria-label={format!("Weight of {name}")} onchange={weight} /></td>
-                }
-                if is_ring { <td class="num vnodes">{weighted_vnodes(sim.settings().vnodes, s.weight)}</td> }
-                <td class="num count">{group_thousands(count)}</td>
-                <td class="num share-col">{format!("{:.1}%", 100.0 * count as f64 / total)}</td>
-                <td class="actions">
-                    <button type="button" class="small" aria-label={format!("{} {name}", if s.up { "Fail" } else { "Recover" })}
-                        title={if s.up { "Fail: its keys go elsewhere until it recovers" } else { "Recover: it takes its keys back" }} onclick={toggle}>
-                        { if s.up { "fail" } else { "recover" } }
-                    </button>
-                    <button type="button" class="icon" title={format!("Remove {name}")} aria-label={format!("Remove {name}")} onclick={remove}>{"✕"}</button>
-                </td>
-            </tr>
+            <ServerRow key={s.id.to_string()} server={s.clone()} count={count} share={count as f64 / total}
+                vnodes={is_ring.then(|| weighted_vnodes(vnodes, s.weight))} weighted={weighted}
+                on_action={props.on_action.clone()} />
         }
     });
     html! {
@@ -166,29 +195,9 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
             Ok(v) => Action::Apply(Change::SetVnodes(v)),
             Err(msg) => Action::Reject(msg),
         });
-    let (count_ref, pattern_ref, seed_ref) = (use_node_ref(), use_node_ref(), use_node_ref());
-    let on_keys = {
-        let (count_ref, pattern_ref) = (count_ref.clone(), pattern_ref.clone());
-        props.on_action.reform(move |e: SubmitEvent| {
-            e.prevent_default();
-            let value = |r: &NodeRef| {
-                r.cast::<HtmlInputElement>()
-                    .map(|i| i.value())
-                    .unwrap_or_default()
-            };
-            Action::SetKeys {
-                count: value(&count_ref),
-                pattern: value(&pattern_ref),
-            }
-        })
-    };
     let on_seed = props
         .on_action
         .reform(|e: Event| Action::SetSeed(input_value(&e)));
-    let pattern = match &sim.settings().keys {
-        KeySpec::Range { pieces, .. } if pieces.iter().any(|p| !p.is_empty()) => pieces.join("{i}"),
-        _ => String::new(),
-    };
     let on_speed = props
         .on_speed
         .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
@@ -220,13 +229,9 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                     </div>
                 }
                 <label for="key-count">{"Keys"}</label>
-                <form class="pair" onsubmit={on_keys}>
-                    <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={sim.settings().keys.len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
-                    <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label="Key name pattern with {i}" />
-                    <button type="submit">{"Set"}</button>
-                </form>
+                <KeysForm keys={sim.settings().keys.clone()} on_action={props.on_action.clone()} />
                 <label for="seed">{"Seed"}</label>
-                <input id="seed" ref={seed_ref} type="number" min="0" value={sim.settings().seed.to_string()} onchange={on_seed} />
+                <input id="seed" type="number" min="0" value={sim.settings().seed.to_string()} onchange={on_seed} />
                 <label for="speed">{"Animation"}</label>
                 <div class="pair">
                     <button type="button" class="play" aria-pressed={props.playing.to_string()} title="Play or pause the walking keys (Space)"
@@ -239,6 +244,47 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                 </div>
             </div>
         </section>
+    }
+}
+
+/// Props of [`KeysForm`].
+#[derive(Properties, PartialEq)]
+pub struct KeysFormProps {
+    /// The current keys.
+    pub keys: KeySpec,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+}
+
+/// How many keys, and their name pattern; the reducer checks both.
+#[component]
+pub fn KeysForm(props: &KeysFormProps) -> Html {
+    let (count_ref, pattern_ref) = (use_node_ref(), use_node_ref());
+    let on_keys = {
+        let (count_ref, pattern_ref) = (count_ref.clone(), pattern_ref.clone());
+        props.on_action.reform(move |e: SubmitEvent| {
+            e.prevent_default();
+            let value = |r: &NodeRef| {
+                r.cast::<HtmlInputElement>()
+                    .map(|i| i.value())
+                    .unwrap_or_default()
+            };
+            Action::SetKeys {
+                count: value(&count_ref),
+                pattern: value(&pattern_ref),
+            }
+        })
+    };
+    let pattern = match &props.keys {
+        KeySpec::Range { pieces, .. } if pieces.iter().any(|p| !p.is_empty()) => pieces.join("{i}"),
+        _ => String::new(),
+    };
+    html! {
+        <form class="pair" onsubmit={on_keys}>
+            <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
+            <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label="Key name pattern with {i}" />
+            <button type="submit">{"Set"}</button>
+        </form>
     }
 }
 

@@ -131,6 +131,64 @@ pub struct ControlProps {
     pub on_action: Callback<Action>,
 }
 
+/// Writes the scenario into the address bar after every change.
+#[hook]
+fn use_url_sync(state: &PageState) {
+    let state = state.clone();
+    use_effect_with(state.version, move |_| sync_url(&state));
+}
+
+/// Stepped work: one more step after the browser has painted the progress.
+#[hook]
+fn use_stepper(state: &PageState, dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    let timer = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
+    use_effect_with(state.progress(), move |progress| {
+        *timer.borrow_mut() = progress.map(|_| {
+            gloo_timers::callback::Timeout::new(0, move || dispatch.emit(Action::Continue))
+        });
+    });
+}
+
+/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom (not while typing).
+#[hook]
+fn use_shortcuts(
+    dispatch: &Callback<Action>,
+    playing: &UseStateHandle<bool>,
+    zoom_request: &UseStateHandle<(u32, i8)>,
+) {
+    let (dispatch, playing, zoom_request) =
+        (dispatch.clone(), playing.clone(), zoom_request.clone());
+    use_effect_with((*playing, *zoom_request), move |_| {
+        let document = web_sys::window().and_then(|w| w.document());
+        let listener = document.map(|d| {
+            EventListener::new(&d, "keydown", move |e| {
+                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                    return;
+                };
+                if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                    return;
+                }
+                let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
+                match e.key().as_str() {
+                    "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
+                    "r" | "R" => dispatch.emit(Action::RemoveLast),
+                    " " => {
+                        e.prevent_default();
+                        playing.set(!*playing);
+                    }
+                    "+" | "=" => zoom(1),
+                    "-" | "_" => zoom(-1),
+                    "0" => zoom(0),
+                    _ => {}
+                }
+            })
+        });
+        // Dropping the listener removes it.
+        move || drop(listener)
+    });
+}
+
 /// The page.
 #[component]
 pub fn App() -> Html {
@@ -144,59 +202,18 @@ pub fn App() -> Html {
     let zoom_request = use_state(|| (0u32, 0i8));
     let frozen_ms = link.freeze_ms;
     let state = &store.0;
+    // One callback for the page's lifetime, so views whose state did not change do not
+    // re-render while stepped work advances.
     let dispatch = {
-        let store = store.clone();
-        Callback::from(move |a: Action| store.dispatch(a))
+        let dispatcher = store.dispatcher();
+        (*use_memo((), move |_| {
+            Callback::from(move |a: Action| dispatcher.dispatch(a))
+        }))
+        .clone()
     };
-    {
-        use_effect_with(state.version, {
-            let state = state.clone();
-            move |_| sync_url(&state)
-        });
-    }
-    // A stepped change: one more step after the browser has painted the progress.
-    {
-        let dispatch = dispatch.clone();
-        let timer = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
-        use_effect_with(state.progress(), move |progress| {
-            *timer.borrow_mut() = progress.map(|_| {
-                gloo_timers::callback::Timeout::new(0, move || dispatch.emit(Action::Continue))
-            });
-        });
-    }
-    // Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom (not while typing).
-    {
-        let (dispatch, playing, zoom_request) =
-            (dispatch.clone(), playing.clone(), zoom_request.clone());
-        use_effect_with((*playing, *zoom_request), move |_| {
-            let document = web_sys::window().and_then(|w| w.document());
-            let listener = document.map(|d| {
-                EventListener::new(&d, "keydown", move |e| {
-                    let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                        return;
-                    };
-                    if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                        return;
-                    }
-                    let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
-                    match e.key().as_str() {
-                        "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
-                        "r" | "R" => dispatch.emit(Action::RemoveLast),
-                        " " => {
-                            e.prevent_default();
-                            playing.set(!*playing);
-                        }
-                        "+" | "=" => zoom(1),
-                        "-" | "_" => zoom(-1),
-                        "0" => zoom(0),
-                        _ => {}
-                    }
-                })
-            });
-            // Dropping the listener removes it.
-            move || drop(listener)
-        });
-    }
+    use_url_sync(state);
+    use_stepper(state, &dispatch);
+    use_shortcuts(&dispatch, &playing, &zoom_request);
     let summary = state.status_line();
     let toggle_play = {
         let playing = playing.clone();

@@ -270,6 +270,66 @@ fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_r
     });
 }
 
+/// The canvas's pointer handlers.
+struct PointerCallbacks {
+    down: Callback<PointerEvent>,
+    moved: Callback<PointerEvent>,
+    up: Callback<PointerEvent>,
+    leave: Callback<PointerEvent>,
+}
+
+/// Pointer events through the pure [`Gestures`]: pan, pinch, tap and hover.
+#[hook]
+fn use_pointer(
+    renderer: Rc<RefCell<Renderer>>,
+    hover: UseStateHandle<Option<(String, Vec<String>)>>,
+) -> PointerCallbacks {
+    let down = {
+        let renderer = renderer.clone();
+        Callback::from(move |e: PointerEvent| {
+            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            renderer.borrow_mut().gestures.down(e.pointer_id(), x, y);
+            if let Some(t) = e.target_dyn_into::<web_sys::Element>() {
+                let _ = t.set_pointer_capture(e.pointer_id());
+            }
+        })
+    };
+    let moved = {
+        let (renderer, hover) = (renderer.clone(), hover.clone());
+        Callback::from(move |e: PointerEvent| {
+            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+            let mut r = renderer.borrow_mut();
+            let view = r.viewport;
+            match r.gestures.moved(e.pointer_id(), x, y, &view) {
+                Gesture::Hover(x, y) => hover.set(r.describe(x, y)),
+                Gesture::View(v) => r.set_view(v),
+            }
+        })
+    };
+    let up = {
+        let hover = hover.clone();
+        Callback::from(move |e: PointerEvent| {
+            let mut r = renderer.borrow_mut();
+            // A tap (touch has no hover) describes what is under the finger.
+            if let Some((x, y)) = r.gestures.up(e.pointer_id()) {
+                hover.set(r.describe(x, y));
+            }
+        })
+    };
+    // A lifted finger also "leaves": keep what a tap showed until the next tap.
+    let leave = Callback::from(move |e: PointerEvent| {
+        if e.pointer_type() != "touch" {
+            hover.set(None);
+        }
+    });
+    PointerCallbacks {
+        down,
+        moved,
+        up,
+        leave,
+    }
+}
+
 /// The ring canvas with zoom controls and a hover card.
 #[component]
 pub fn RingView(props: &RingProps) -> Html {
@@ -315,47 +375,7 @@ pub fn RingView(props: &RingProps) -> Html {
         let renderer = renderer.clone();
         Callback::from(move |_: MouseEvent| renderer.borrow_mut().zoom_to_ring(factor))
     };
-    let on_down = {
-        let renderer = renderer.clone();
-        Callback::from(move |e: PointerEvent| {
-            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            renderer.borrow_mut().gestures.down(e.pointer_id(), x, y);
-            if let Some(t) = e.target_dyn_into::<web_sys::Element>() {
-                let _ = t.set_pointer_capture(e.pointer_id());
-            }
-        })
-    };
-    let on_move = {
-        let (renderer, hover) = (renderer.clone(), hover.clone());
-        Callback::from(move |e: PointerEvent| {
-            let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            let mut r = renderer.borrow_mut();
-            let view = r.viewport;
-            match r.gestures.moved(e.pointer_id(), x, y, &view) {
-                Gesture::Hover(x, y) => hover.set(r.describe(x, y)),
-                Gesture::View(v) => r.set_view(v),
-            }
-        })
-    };
-    let on_up = {
-        let (renderer, hover) = (renderer.clone(), hover.clone());
-        Callback::from(move |e: PointerEvent| {
-            let mut r = renderer.borrow_mut();
-            // A tap (touch has no hover) describes what is under the finger.
-            if let Some((x, y)) = r.gestures.up(e.pointer_id()) {
-                hover.set(r.describe(x, y));
-            }
-        })
-    };
-    // A lifted finger also "leaves": keep what a tap showed until the next tap.
-    let on_leave = {
-        let hover = hover.clone();
-        Callback::from(move |e: PointerEvent| {
-            if e.pointer_type() != "touch" {
-                hover.set(None);
-            }
-        })
-    };
+    let pointer = use_pointer(renderer.clone(), hover.clone());
     let sim = &props.state.sim;
     let label = format!(
         "Hash ring: {} servers, {} keys. Scroll or pinch to zoom, drag to pan.",
@@ -368,8 +388,8 @@ pub fn RingView(props: &RingProps) -> Html {
     html! {
         <div class="ring-wrap">
             <canvas ref={canvas_ref} class="ring" role="img" aria-label={label}
-                onpointerdown={on_down} onpointermove={on_move} onpointerup={on_up.clone()}
-                onpointercancel={on_up} onpointerleave={on_leave} />
+                onpointerdown={pointer.down} onpointermove={pointer.moved} onpointerup={pointer.up.clone()}
+                onpointercancel={pointer.up} onpointerleave={pointer.leave} />
             <canvas ref={overlay_ref} class="ring-overlay" aria-hidden="true" />
             <div class="zoom" role="group" aria-label="Zoom">
                 <button type="button" title="Zoom in (+)" aria-label="Zoom in" onclick={zoom_by(2.0)}>{"+"}</button>
