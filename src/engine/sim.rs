@@ -751,13 +751,56 @@ pub enum Phase {
     Done,
 }
 
+/// A vector built a chunk per step, whose clone shares the chunks: work in progress is
+/// copied with the state that holds it (a page keeps its states as values), and copying
+/// must not mean copying a million entries per step.
+#[derive(Clone, Debug)]
+struct Chunks<T> {
+    chunks: Vec<Rc<Vec<T>>>,
+    len: usize,
+}
+
+impl<T: Clone> Chunks<T> {
+    fn new() -> Chunks<T> {
+        Chunks {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn push(&mut self, chunk: Vec<T>) {
+        self.len += chunk.len();
+        if !chunk.is_empty() {
+            self.chunks.push(Rc::new(chunk));
+        }
+    }
+
+    /// All entries in one vector (the one copy, when the work is done).
+    fn concat(self) -> Vec<T> {
+        match <[Rc<Vec<T>>; 1]>::try_from(self.chunks) {
+            Ok([only]) => Rc::try_unwrap(only).unwrap_or_else(|rc| (*rc).clone()),
+            Err(chunks) => {
+                let mut all = Vec::with_capacity(self.len);
+                for c in chunks {
+                    all.extend_from_slice(&c);
+                }
+                all
+            }
+        }
+    }
+}
+
 /// The keys of a piece of work: ready, or being hashed a chunk at a time.
 #[derive(Clone)]
 enum KeyWork {
     Ready(Arc<KeySet>),
     Hashing {
         settings: Settings,
-        pairs: Vec<(u32, u32)>,
+        pairs: Chunks<(u32, u32)>,
     },
 }
 
@@ -765,7 +808,7 @@ impl KeyWork {
     fn hashing(settings: &Settings) -> KeyWork {
         KeyWork::Hashing {
             settings: settings.clone(),
-            pairs: Vec::with_capacity(settings.keys.len()),
+            pairs: Chunks::new(),
         }
     }
 }
@@ -796,7 +839,7 @@ pub struct Work {
     placement: PlacementWork,
     mode: WorkMode,
     ideal: Option<f64>,
-    owners: Vec<ServerId>,
+    owners: Chunks<ServerId>,
 }
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
@@ -853,7 +896,7 @@ impl Work {
             placement,
             mode,
             ideal,
-            owners: Vec::new(),
+            owners: Chunks::new(),
         })
     }
 
@@ -901,17 +944,19 @@ impl Work {
             let start = pairs.len();
             let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
             let mut name = String::new();
+            let mut chunk = Vec::with_capacity(end - start);
             for index in start as u32..end as u32 {
                 settings.keys.write_name(index, settings.seed, &mut name);
                 let p = key_position(settings.algo, settings.hash, &name)
                     .map_err(|e| format!("keys: {e}"))?;
-                pairs.push((p, index));
+                chunk.push((p, index));
             }
+            pairs.push(chunk);
             budget = budget.saturating_sub((end - start) * KEY_COST);
             if pairs.len() < n {
                 return Ok(());
             }
-            let done = KeySet::from_pairs(std::mem::take(pairs));
+            let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
             self.keys = KeyWork::Ready(Arc::new(done));
         }
         // 2. Place the vnodes.
@@ -969,14 +1014,16 @@ impl Work {
         let count = (budget / self.cost_per_key()).max(1);
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
+        let mut chunk = Vec::with_capacity(end - self.owners.len());
         push_owners(
             keys,
             self.owners.len()..end,
             &s.keys,
             s.seed,
             placement.as_ref(),
-            &mut self.owners,
+            &mut chunk,
         );
+        self.owners.push(chunk);
         Ok(())
     }
 
@@ -1023,12 +1070,13 @@ impl Work {
         else {
             return Err("the work is not finished".into());
         };
-        let counts = count_owners(&self.owners);
+        let owners = self.owners.concat();
+        let counts = count_owners(&owners);
         Ok(Simulation {
             config: self.next,
             placement,
             keys,
-            owners: self.owners,
+            owners,
             counts,
         })
     }
@@ -1046,8 +1094,7 @@ fn push_owners(
     out: &mut Vec<ServerId>,
 ) {
     if let Some(ring) = placement.ring() {
-        if range == (0..keys.len()) {
-            debug_assert!(out.is_empty(), "a whole-layout merge starts from no owners");
+        if range == (0..keys.len()) && out.is_empty() {
             ring.assign_sorted(&keys.positions, out);
             return;
         }
