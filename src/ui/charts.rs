@@ -41,8 +41,12 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                         .max(1.0);
                     let width = f64::from(el.client_width()).max(200.0);
                     let height = f64::from(el.client_height()).max(100.0);
-                    el.set_width((width * dpr) as u32);
-                    el.set_height((height * dpr) as u32);
+                    // Resizing clears and reallocates the backing store: only when needed.
+                    let (w, h) = ((width * dpr) as u32, (height * dpr) as u32);
+                    if (el.width(), el.height()) != (w, h) {
+                        el.set_width(w);
+                        el.set_height(h);
+                    }
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
                         let area = backend.into_drawing_area();
                         let _ = draw_bar_chart(
