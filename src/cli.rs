@@ -288,7 +288,7 @@ impl Progress {
     /// Runs `work` to the end in steps, showing how far it is.
     fn run(&mut self, work: &mut Work, what: &str) -> Result<(), String> {
         while !work.is_finished() {
-            work.advance(2_000_000)?;
+            work.advance(20_000_000)?;
             let (phase, done, total) = work.progress();
             self.show(&format!("{what}: {}", words::progress(phase, done, total)));
         }

@@ -291,7 +291,27 @@ impl PageState {
         };
         let mut pending = Pending::clone(pending);
         let mut next = self.clone();
-        if let Err(e) = pending.work.advance(budget) {
+        let mut left = budget;
+        let mut advanced = Ok(());
+        while left > 0 && !pending.work.is_finished() {
+            match pending.work.advance(left) {
+                Ok(spent) => left = left.saturating_sub(spent.max(1)),
+                Err(e) => {
+                    advanced = Err(e);
+                    break;
+                }
+            }
+        }
+        if let Err(e) = advanced {
+            if matches!(pending.goal, Goal::Open(_)) {
+                // The link's scenario cannot be built: show the default, say why.
+                let mut fallback = PageState::new(&Scenario::default())
+                    .expect("the default scenario always builds");
+                fallback.error = Some(format!(
+                    "This link's scenario was not loaded: {e}. Showing the default scenario instead."
+                ));
+                return fallback;
+            }
             next.pending = None;
             return next.rejected(e);
         }
@@ -693,6 +713,29 @@ mod tests {
         assert_eq!(done.version, 0, "the first scenario changes nothing yet");
         let direct = Simulation::new(&s).unwrap();
         assert_eq!(done.sim.owners(), direct.owners());
+    }
+
+    #[test]
+    fn a_link_whose_keys_cannot_be_hashed_falls_back_to_the_default() {
+        let bad = Scenario::from_pairs([
+            ("hash", "identity"),
+            ("label", "{node}{i}"),
+            ("nodes", "1,2"),
+            ("keys", "list:7,abc"),
+        ])
+        .unwrap();
+        let state = PageState::loading(&bad).unwrap();
+        assert!(state.pending.is_none());
+        assert_eq!(state.sim.scenario(), Scenario::default());
+        let message = state.error.unwrap();
+        assert!(
+            message.contains("identity hash needs decimal integer keys"),
+            "{message}"
+        );
+        assert!(
+            message.contains("Showing the default scenario"),
+            "{message}"
+        );
     }
 
     #[test]

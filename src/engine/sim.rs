@@ -425,7 +425,7 @@ impl Simulation {
     /// Builds the simulation a scenario describes, assigning every key.
     pub fn new(scenario: &Scenario) -> Result<Simulation, String> {
         let mut work = Work::load(scenario)?;
-        work.advance(usize::MAX)?;
+        work.run()?;
         work.into_simulation()
     }
 
@@ -552,7 +552,7 @@ impl Simulation {
     /// Applies a change. On error nothing has changed.
     pub fn apply(&mut self, change: &Change) -> Result<Movement, String> {
         let mut work = self.start(change)?;
-        work.advance(usize::MAX)?;
+        work.run()?;
         self.finish(work)
     }
 
@@ -587,7 +587,7 @@ impl Simulation {
     /// Completes a change: the work must come from [`Simulation::start`] on this state (or
     /// from [`Work::load`], which replaces the state). Finishes any steps left.
     pub fn finish(&mut self, mut work: Work) -> Result<Movement, String> {
-        work.advance(usize::MAX)?;
+        work.run()?;
         let ideal = work.ideal;
         let mode = work.mode;
         let next = work.into_simulation()?;
@@ -846,9 +846,11 @@ pub struct Work {
 const STEPPED_VNODES: usize = 20_000;
 
 /// Naming a key and hashing it to a position.
-const KEY_COST: usize = 30;
+const KEY_COST: usize = 40;
 /// Rendering a vnode label and hashing it.
-const VNODE_COST: usize = 40;
+const VNODE_COST: usize = 60;
+/// Sorting one entry (keys by position, vnodes into a ring) when a phase completes.
+const SORT_COST: usize = 4;
 /// A ring or slot lookup, or `hash mod N`.
 const LOOKUP_COST: usize = 5;
 /// One rendezvous score: concatenate server and key, hash.
@@ -935,9 +937,13 @@ impl Work {
         }
     }
 
-    /// Does about `budget` units of work. An error (a key the identity hash cannot read,
-    /// say) ends the work; the state it would change is untouched.
-    pub fn advance(&mut self, mut budget: usize) -> Result<(), String> {
+    /// Does about `budget` units of work and returns the units spent; it stops early
+    /// after a phase's closing sort, so that a step never runs on into the next phase.
+    /// Call it until [`Work::is_finished`] (or use [`Work::run`]). An error (a key the
+    /// identity hash cannot read, say) ends the work; the state it would change is
+    /// untouched.
+    pub fn advance(&mut self, budget: usize) -> Result<usize, String> {
+        let mut spent = 0usize;
         // 1. Hash the keys.
         if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
             let n = settings.keys.len();
@@ -952,12 +958,13 @@ impl Work {
                 chunk.push((p, index));
             }
             pairs.push(chunk);
-            budget = budget.saturating_sub((end - start) * KEY_COST);
+            spent += (end - start) * KEY_COST;
             if pairs.len() < n {
-                return Ok(());
+                return Ok(spent);
             }
             let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
             self.keys = KeyWork::Ready(Arc::new(done));
+            return Ok(spent + n * SORT_COST);
         }
         // 2. Place the vnodes.
         if let PlacementWork::Vnodes {
@@ -968,7 +975,6 @@ impl Work {
         } = &mut self.placement
         {
             let s = &self.next.settings;
-            let mut spent = 0;
             while points.len() < *total && spent < budget.max(1) {
                 spent += VNODE_COST;
                 let (i, r) = *next;
@@ -989,9 +995,8 @@ impl Work {
                     (i + 1, 0)
                 };
             }
-            budget = budget.saturating_sub(spent);
             if points.len() < *total {
-                return Ok(());
+                return Ok(spent);
             }
             let live = std::mem::take(live);
             let name_of = |id: ServerId| {
@@ -999,19 +1004,21 @@ impl Work {
                     .find(|l| l.id == id)
                     .map_or("", |l| l.name.as_str())
             };
+            let sorted = points.len();
             let ring = Ring::new(std::mem::take(points), name_of);
             self.placement = PlacementWork::Ready(Rc::new(ring));
+            return Ok(spent + sorted * SORT_COST);
         }
         // 3. Find the owners.
         let needed = self.owners_needed();
         if self.owners.len() >= needed {
-            return Ok(());
+            return Ok(spent);
         }
         let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (&self.keys, &self.placement)
         else {
-            return Ok(());
+            return Ok(spent);
         };
-        let count = (budget / self.cost_per_key()).max(1);
+        let count = (budget.saturating_sub(spent) / self.cost_per_key()).max(1);
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
         let mut chunk = Vec::with_capacity(end - self.owners.len());
@@ -1024,6 +1031,14 @@ impl Work {
             &mut chunk,
         );
         self.owners.push(chunk);
+        Ok(spent + count * self.cost_per_key())
+    }
+
+    /// Does all the work that is left.
+    pub fn run(&mut self) -> Result<(), String> {
+        while !self.is_finished() {
+            self.advance(usize::MAX)?;
+        }
         Ok(())
     }
 
