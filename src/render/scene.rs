@@ -519,6 +519,14 @@ mod tests {
         Simulation::new(&Scenario::from_pairs(pairs.iter().copied()).unwrap()).unwrap()
     }
 
+    /// `PREFIX0,PREFIX1,…`: `n` server names.
+    fn node_list(prefix: &str, n: usize) -> String {
+        (0..n)
+            .map(|i| format!("{prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    }
+
     fn seed000() -> Simulation {
         sim(&[
             ("hash", "murmur64a-seed"),
@@ -551,16 +559,7 @@ mod tests {
     #[test]
     fn labels_never_overlap_each_other_a_tick_or_the_edge() {
         let seed = seed000();
-        let many = sim(&[
-            (
-                "nodes",
-                &(0..24)
-                    .map(|i| format!("server-{i}"))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ),
-            ("keys", "0..100"),
-        ]);
+        let many = sim(&[("nodes", &node_list("server-", 24)), ("keys", "0..100")]);
         for s in [&seed, &many] {
             for (w, h) in [
                 (600.0, 600.0),
@@ -625,13 +624,7 @@ mod tests {
             assert_eq!(ring.owner_of(s.upto), s.server);
         }
         let big = sim(&[
-            (
-                "nodes",
-                &(0..100)
-                    .map(|i| format!("s{i}"))
-                    .collect::<Vec<_>>()
-                    .join(","),
-            ),
+            ("nodes", &node_list("s", 100)),
             ("vnodes", "1000"),
             ("keys", "0..10"),
         ]);
