@@ -25,6 +25,7 @@ use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
+use crate::i18n::EN;
 use crate::words;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
@@ -290,7 +291,10 @@ impl Progress {
         while !work.is_finished() {
             work.advance(20_000_000)?;
             let (phase, done, total) = work.progress();
-            self.show(&format!("{what}: {}", words::progress(phase, done, total)));
+            self.show(&format!(
+                "{what}: {}",
+                words::progress(&EN, phase, done, total)
+            ));
         }
         Ok(())
     }
@@ -705,7 +709,7 @@ fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> 
     let mut reports = Vec::new();
     for key in &args.lookups {
         let e = sim.explain(key)?;
-        let w = words::explain(&sim, key, &e);
+        let w = words::explain(&EN, &sim, key, &e);
         reports.push(LocateReport {
             key: key.clone(),
             position: e.position,

@@ -6,9 +6,11 @@
 
 pub mod chart;
 pub mod engine;
+pub mod i18n;
 pub mod link;
 pub mod render;
 pub mod state;
+pub mod tour;
 pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]

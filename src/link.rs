@@ -1,7 +1,7 @@
 //! The page's link: what a URL query asks for, and the query that reproduces the page.
 //!
 //! A link carries the scenario (the parameters of [`crate::engine::scenario`], shared with
-//! the command line) and the page's own parameters (`freeze`). Reading one never fails:
+//! the command line) and the page's own parameters (`freeze`, `lang`, `tour` and `step`). Reading one never fails:
 //! every problem is collected with a message that says what is allowed, and the page
 //! decides what to show. Names that are neither are ignored, since sites that link here
 //! may decorate the URL. Pure, so it is tested natively; the page only reads and writes
@@ -9,9 +9,12 @@
 
 use crate::engine::scenario::{repeated_names, Scenario, PARAMS};
 use crate::engine::text::quote;
+use crate::i18n::Lang;
+use crate::state::Notice;
+use crate::tour::{read_position, Position};
 
 /// The page-only parameters (not part of the scenario).
-pub const PAGE_PARAMS: [&str; 1] = ["freeze"];
+pub const PAGE_PARAMS: [&str; 4] = ["freeze", "lang", "tour", "step"];
 
 /// The longest `freeze` value, in milliseconds.
 pub const MAX_FREEZE_MS: f64 = 60_000.0;
@@ -23,6 +26,10 @@ pub struct Link {
     pub scenario: Option<Scenario>,
     /// `freeze=MS`: a fixed animation clock, when given and valid.
     pub freeze_ms: Option<f64>,
+    /// `lang=en|zh-CN`, when given and valid.
+    pub lang: Option<Lang>,
+    /// `tour=ID&step=K`, when given and valid.
+    pub tour: Option<Position>,
     /// Every problem found, one message each.
     pub problems: Vec<String>,
 }
@@ -57,43 +64,70 @@ impl Link {
                 )),
             }
         }
+        let value = |name: &str| {
+            page.iter()
+                .find(|(k, _)| k == name)
+                .map(|(_, v)| v.as_str())
+        };
+        let lang = value("lang").and_then(|v| {
+            let lang = Lang::from_code(v);
+            if lang.is_none() {
+                problems.push(format!("lang {} must be en or zh-CN", quote(v)));
+            }
+            lang
+        });
+        let tour = match (value("tour"), value("step")) {
+            (Some(tour), step) => read_position(tour, step).map_err(|e| problems.push(e)).ok(),
+            (None, Some(_)) => {
+                problems.push("step needs a tour, e.g. tour=modn&step=2".to_owned());
+                None
+            }
+            (None, None) => None,
+        };
         Link {
             scenario,
             freeze_ms,
+            lang,
+            tour,
             problems,
         }
     }
 
-    /// The message to show for the link's problems, if it has any.
-    pub fn message(&self) -> Option<String> {
+    /// The notice for the link's problems, if it has any.
+    pub fn notice(&self) -> Option<Notice> {
         if self.problems.is_empty() {
             return None;
         }
         let list = self.problems.join("; ");
         Some(if self.scenario.is_some() {
-            format!("This link has a problem: {list}.")
+            Notice::LinkProblem(list)
         } else {
-            format!(
-                "This link's scenario was not loaded: {list}. Showing the default scenario instead; the address bar keeps your link until you change something."
-            )
+            Notice::LinkNotLoaded(list)
         })
     }
 }
 
-/// The query (without `?`) for `scenario` plus the page parameters among `pairs`, each
-/// page parameter's first value kept as it came, percent-encoded.
-pub fn query(scenario: &Scenario, pairs: &[(String, String)]) -> String {
+/// The query (without `?`) for `scenario` plus the page parameters: those in `set` (a
+/// `None` value drops the parameter), then the others among `pairs`, each one's first value
+/// kept as it came. Values are percent-encoded.
+pub fn query(
+    scenario: &Scenario,
+    set: &[(&str, Option<String>)],
+    pairs: &[(String, String)],
+) -> String {
     let mut query = scenario.to_query();
     let mut kept: Vec<&str> = Vec::new();
-    for (k, v) in pairs {
-        if !PAGE_PARAMS.contains(&k.as_str()) || kept.contains(&k.as_str()) {
+    let given = pairs.iter().map(|(k, v)| (k.as_str(), Some(v.clone())));
+    for (k, v) in set.iter().cloned().chain(given) {
+        if !PAGE_PARAMS.contains(&k) || kept.contains(&k) {
             continue;
         }
         kept.push(k);
+        let Some(v) = v else { continue };
         if !query.is_empty() {
             query.push('&');
         }
-        let v = percent_encoding::utf8_percent_encode(v, percent_encoding::NON_ALPHANUMERIC);
+        let v = percent_encoding::utf8_percent_encode(&v, percent_encoding::NON_ALPHANUMERIC);
         query.push_str(&format!("{k}={v}"));
     }
     query
@@ -114,19 +148,22 @@ mod tests {
         let link = Link::read(&pairs(&[("nodes", "A,A"), ("freeze", "abc")]));
         assert!(link.scenario.is_none());
         assert_eq!(link.problems.len(), 2, "{:?}", link.problems);
-        let m = link.message().unwrap();
+        let Some(Notice::LinkNotLoaded(m)) = link.notice() else {
+            panic!("{:?}", link.notice())
+        };
         assert!(
             m.contains("appears twice") && m.contains("freeze 'abc'"),
             "{m}"
         );
-        assert!(m.contains("Showing the default scenario"), "{m}");
     }
 
     #[test]
     fn repeated_page_parameters_follow_the_same_rule() {
         let link = Link::read(&pairs(&[("freeze", "1"), ("freeze", "abc")]));
         assert!(link.scenario.is_some());
-        let m = link.message().unwrap();
+        let Some(Notice::LinkProblem(m)) = link.notice() else {
+            panic!("{:?}", link.notice())
+        };
         assert!(m.contains("'freeze' is given more than once"), "{m}");
     }
 
@@ -137,7 +174,7 @@ mod tests {
             ("vnodes", "20"),
             ("freeze", "500"),
         ]));
-        assert_eq!(link.message(), None);
+        assert_eq!(link.notice(), None);
         assert_eq!(link.freeze_ms, Some(500.0));
         assert_eq!(link.scenario.unwrap().settings.vnodes, 20);
     }
@@ -148,10 +185,40 @@ mod tests {
         assert_eq!(
             query(
                 &s,
+                &[],
                 &pairs(&[("vnodes", "5"), ("freeze", "1 0"), ("x", "y")])
             ),
             "vnodes=20&freeze=1%200"
         );
-        assert_eq!(query(&Scenario::default(), &[]), "");
+        assert_eq!(query(&Scenario::default(), &[], &[]), "");
+        assert_eq!(
+            query(
+                &s,
+                &[("lang", Some("zh-CN".into())), ("tour", None)],
+                &pairs(&[("tour", "java"), ("lang", "en")])
+            ),
+            "vnodes=20&lang=zh%2DCN"
+        );
+    }
+
+    #[test]
+    fn language_and_tour_are_read_and_checked() {
+        let link = Link::read(&pairs(&[
+            ("lang", "zh-cn"),
+            ("tour", "java"),
+            ("step", "last"),
+        ]));
+        assert_eq!(link.lang, Some(Lang::ZhCn));
+        assert_eq!(link.tour.map(|p| p.step), Some(4));
+        assert!(link.problems.is_empty());
+        let bad = Link::read(&pairs(&[("lang", "fr"), ("tour", "java"), ("step", "0")]));
+        assert_eq!((bad.lang, bad.tour), (None, None));
+        assert_eq!(bad.problems.len(), 2, "{:?}", bad.problems);
+        assert!(
+            bad.scenario.is_some(),
+            "page parameters never block the scenario"
+        );
+        let orphan = Link::read(&pairs(&[("step", "2")]));
+        assert!(orphan.problems[0].contains("step needs a tour"));
     }
 }

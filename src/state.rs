@@ -18,6 +18,7 @@ use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
 use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
 use crate::engine::text::quote;
+use crate::i18n::Words;
 use crate::words::{self, group_thousands};
 
 /// What the user can do.
@@ -49,6 +50,31 @@ pub enum Action {
     Lookup(String),
     /// Carry the pending work one step further (dispatched by the page between frames).
     Continue,
+    /// Load a scenario (if given), then apply the changes in order, each one as the
+    /// controls would; the last one is the change the page shows (tours use this).
+    Script {
+        /// The scenario to start from; `None` continues from the current one.
+        load: Option<Scenario>,
+        /// The changes, in order.
+        changes: Vec<Change>,
+        /// A key to look up when they are done.
+        lookup: Option<String>,
+    },
+}
+
+/// A message for the user, kept as what it says so it can be worded in any language.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    /// An input or change was refused; the engine's reason (in English).
+    Refused(String),
+    /// The link's scenario could not be loaded (the default is shown): the reasons.
+    LinkNotLoaded(String),
+    /// The link has problems, but its scenario loaded: the reasons.
+    LinkProblem(String),
+    /// Actions refused while stepped work runs, so far.
+    Busy(u32),
+    /// Actions that came during stepped work and were ignored, reported when it is done.
+    Ignored(u32),
 }
 
 /// Work (in the engine's cost units, about 10 ns of wasm each) that may be done at once;
@@ -89,8 +115,6 @@ pub struct Lookup {
     pub key: String,
     /// The engine's account of the lookup.
     pub explanation: Explanation,
-    /// The same in words.
-    pub words: words::ExplanationWords,
 }
 
 impl Lookup {
@@ -113,10 +137,17 @@ pub struct LastChange {
     pub change: Change,
     /// What moved.
     pub movement: Movement,
-    /// One sentence describing it.
-    pub summary: String,
+    /// Names of servers the change took away (the simulation no longer knows them).
+    pub gone: Vec<(ServerId, String)>,
     /// Counts per server id before the change (for ghost bars).
     pub counts_before: Vec<(ServerId, u64)>,
+}
+
+impl LastChange {
+    /// The name of a server the change took away.
+    pub fn name(&self, id: ServerId) -> Option<String> {
+        self.gone.iter().find(|g| g.0 == id).map(|g| g.1.clone())
+    }
 }
 
 /// The page state. Cloning it copies pointers, never keys.
@@ -127,7 +158,7 @@ pub struct PageState {
     /// The last change, if any since the scenario was loaded.
     pub last: Option<Rc<LastChange>>,
     /// The message for the last rejected action.
-    pub error: Option<String>,
+    pub error: Option<Notice>,
     /// Bumped whenever the simulation changes, so views can tell states apart cheaply.
     pub version: u64,
     /// The last key lookup.
@@ -136,6 +167,10 @@ pub struct PageState {
     pub pending: Option<Rc<Pending>>,
     /// Actions refused while the pending work ran (reported when it completes).
     pub refused_while_busy: u32,
+    /// Changes of a script still to apply after the pending work.
+    pub queue: Rc<Vec<Change>>,
+    /// A key a script looks up when its changes are done.
+    pub queued_lookup: Option<Rc<str>>,
 }
 
 impl PartialEq for PageState {
@@ -169,6 +204,8 @@ impl PageState {
             lookup: None,
             pending: None,
             refused_while_busy: 0,
+            queue: Rc::new(Vec::new()),
+            queued_lookup: None,
         };
         let cheap = work.remaining_cost() <= SYNC_COST;
         state.pending = Some(Rc::new(Pending {
@@ -232,6 +269,32 @@ impl PageState {
             }
             Action::Continue => return self.continue_pending(STEP_COST),
             Action::Reject(message) => return self.rejected(message),
+            Action::Script {
+                load,
+                changes,
+                lookup,
+            } => {
+                if self.pending.is_some() {
+                    return self.busy();
+                }
+                let mut changes = changes.into_iter();
+                let goal = match load {
+                    Some(scenario) => Goal::Load(scenario),
+                    None => match changes.next() {
+                        Some(first) => Goal::Change(first),
+                        None => {
+                            return match lookup {
+                                Some(key) => self.looked_up(&key),
+                                None => self.clone(),
+                            }
+                        }
+                    },
+                };
+                let mut next = self.clone();
+                next.queue = Rc::new(changes.collect());
+                next.queued_lookup = lookup.map(Rc::from);
+                return next.start(goal);
+            }
             Action::Lookup(key) => return self.looked_up(&key),
             Action::Load(scenario) => Goal::Load(scenario),
             Action::AddServer(name) => {
@@ -262,11 +325,23 @@ impl PageState {
             Action::Apply(change) => Goal::Change(change),
         };
         if self.pending.is_some() {
-            let mut next = self.clone();
-            next.refused_while_busy += 1;
-            next.error = Some(busy_message(next.refused_while_busy));
-            return next;
+            return self.busy();
         }
+        let mut next = self.clone();
+        next.queue = Rc::new(Vec::new());
+        next.queued_lookup = None;
+        next.start(goal)
+    }
+
+    fn busy(&self) -> PageState {
+        let mut next = self.clone();
+        next.refused_while_busy += 1;
+        next.error = Some(Notice::Busy(next.refused_while_busy));
+        next
+    }
+
+    /// Starts the work for `goal` (nothing is pending).
+    fn start(&self, goal: Goal) -> PageState {
         let work = match &goal {
             Goal::Change(change) => self.sim.start(change),
             Goal::Load(scenario) | Goal::Open(scenario) => {
@@ -280,7 +355,12 @@ impl PageState {
                 next.pending = Some(Rc::new(Pending { goal, work }));
                 next.continue_pending(SYNC_COST)
             }
-            Err(e) => self.rejected(e),
+            Err(e) => {
+                let mut next = self.rejected(e);
+                next.queue = Rc::new(Vec::new());
+                next.queued_lookup = None;
+                next
+            }
         }
     }
 
@@ -307,9 +387,7 @@ impl PageState {
                 // The link's scenario cannot be built: show the default, say why.
                 let mut fallback = PageState::new(&Scenario::default())
                     .expect("the default scenario always builds");
-                fallback.error = Some(format!(
-                    "This link's scenario was not loaded: {e}. Showing the default scenario instead."
-                ));
+                fallback.error = Some(Notice::LinkNotLoaded(e));
                 return fallback;
             }
             next.pending = None;
@@ -323,11 +401,24 @@ impl PageState {
         let refused = std::mem::take(&mut next.refused_while_busy);
         let mut done = next.completed(pending);
         if refused > 0 {
-            done.error = Some(format!(
-                "{refused} action{} came while keys were still being placed and {} ignored; try again now.",
-                if refused == 1 { "" } else { "s" },
-                if refused == 1 { "was" } else { "were" }
-            ));
+            done.error = Some(Notice::Ignored(refused));
+        }
+        if let Some((first, rest)) = done.queue.clone().split_first() {
+            done.queue = Rc::new(rest.to_vec());
+            let error = done.error.take();
+            let mut after = done.start(Goal::Change(first.clone()));
+            if after.error.is_none() {
+                after.error = error;
+            }
+            return after;
+        }
+        if let Some(key) = done.queued_lookup.take() {
+            let error = done.error.take();
+            let mut after = done.looked_up(&key);
+            if after.error.is_none() {
+                after.error = error;
+            }
+            return after;
         }
         done
     }
@@ -346,17 +437,17 @@ impl PageState {
         next.last = match pending.goal {
             Goal::Load(_) | Goal::Open(_) => None,
             Goal::Change(change) => {
-                let before = &self.sim;
-                let name = |id: ServerId| {
-                    sim.server(id)
-                        .or_else(|| before.server(id))
-                        .map_or_else(|| format!("#{id}"), |s| s.name.clone())
-                };
-                let summary = words::summarize(&change, &movement, &name);
+                let gone = self
+                    .sim
+                    .servers()
+                    .iter()
+                    .filter(|s| sim.server(s.id).is_none())
+                    .map(|s| (s.id, s.name.clone()))
+                    .collect();
                 Some(Rc::new(LastChange {
                     change,
                     movement,
-                    summary,
+                    gone,
                     counts_before: self.counts(),
                 }))
             }
@@ -384,7 +475,7 @@ impl PageState {
             }
             Err(e) => {
                 next.lookup = None;
-                next.error = Some(e);
+                next.error = Some(Notice::Refused(e));
             }
         }
         next
@@ -392,7 +483,7 @@ impl PageState {
 
     fn rejected(&self, message: String) -> PageState {
         let mut next = self.clone();
-        next.error = Some(message);
+        next.error = Some(Notice::Refused(message));
         next
     }
 
@@ -416,23 +507,25 @@ impl PageState {
         )
     }
 
-    /// The status line: progress, the last change, or the algorithm's intro.
-    pub fn status_line(&self) -> String {
+    /// The status line in `w`'s language: progress, the last change, or the intro.
+    pub fn status_line(&self, w: &Words) -> String {
         if let Some((phase, done, total)) = self.progress() {
-            return words::progress(phase, done, total);
+            return words::progress(w, phase, done, total);
         }
         match &self.last {
-            Some(last) => last.summary.clone(),
-            None => words::intro(self.sim.settings().algo).to_owned(),
+            Some(last) => {
+                let name = |id: ServerId| {
+                    self.sim
+                        .server(id)
+                        .map(|s| s.name.clone())
+                        .or_else(|| last.name(id))
+                        .unwrap_or_else(|| format!("#{id}"))
+                };
+                words::summarize(w, &last.change, &last.movement, &name)
+            }
+            None => words::intro(w, self.sim.settings().algo).to_owned(),
         }
     }
-}
-
-fn busy_message(refused: u32) -> String {
-    format!(
-        "Still placing keys for the previous step; {refused} action{} ignored so far. Wait for the progress bar to finish.",
-        if refused == 1 { "" } else { "s" }
-    )
 }
 
 fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
@@ -450,11 +543,9 @@ fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
 /// Looks `key` up in `sim` and words the answer.
 pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
     let explanation = sim.explain(key)?;
-    let words = words::explain(sim, key, &explanation);
     Ok(Lookup {
         key: key.to_owned(),
         explanation,
-        words,
     })
 }
 
@@ -523,6 +614,17 @@ mod tests {
         .unwrap()
     }
 
+    /// The notice in English.
+    fn en(n: &Notice) -> String {
+        words::notice(&crate::i18n::EN, n)
+    }
+
+    /// The lookup in English.
+    fn en_lookup(state: &PageState) -> words::ExplanationWords {
+        let l = state.lookup.as_ref().unwrap();
+        words::explain(&crate::i18n::EN, &state.sim, &l.key, &l.explanation)
+    }
+
     fn until_done(mut state: PageState) -> PageState {
         while state.pending.is_some() {
             state = state.reduce(Action::Continue);
@@ -535,12 +637,12 @@ mod tests {
         let state = seed000().reduce(Action::Apply(Change::Remove("127.1.1.1#A".into())));
         let last = state.last.as_ref().unwrap();
         assert_eq!(last.movement.moved, 12162);
+        let summary = state.status_line(&crate::i18n::EN);
         assert!(
-            last.summary.starts_with(
+            summary.starts_with(
                 "Removed 127.1.1.1#A: 12,162 of 50,000 keys moved (24.3%; ideal 25.0%) — to "
             ),
-            "{}",
-            last.summary
+            "{summary}"
         );
         assert_eq!(state.count_before(1), Some(11834));
     }
@@ -549,9 +651,9 @@ mod tests {
     fn adding_names_sources_and_rejects_duplicates_keeping_state() {
         let state = seed000().reduce(Action::AddServer(String::new()));
         assert_eq!(state.sim.servers().last().unwrap().name, "A");
-        assert!(state.last.as_ref().unwrap().summary.contains("— from "));
+        assert!(state.status_line(&crate::i18n::EN).contains("— from "));
         let again = state.reduce(Action::AddServer("A".into()));
-        assert!(again.error.as_ref().unwrap().contains("already exists"));
+        assert!(en(again.error.as_ref().unwrap()).contains("already exists"));
         assert_eq!(again.sim.servers().len(), 5);
         assert_eq!(again.version, state.version);
         assert!(
@@ -559,9 +661,9 @@ mod tests {
             "a refusal copies nothing"
         );
         let bad = state.reduce(Action::AddServer("x,y".into()));
-        assert!(bad.error.unwrap().contains("not allowed"));
+        assert!(en(&bad.error.unwrap()).contains("not allowed"));
         let spaced = state.reduce(Action::AddServer("  A  ".into()));
-        assert!(spaced.error.unwrap().contains("already exists"));
+        assert!(en(&spaced.error.unwrap()).contains("already exists"));
     }
 
     #[test]
@@ -570,14 +672,15 @@ mod tests {
         let l = state.lookup.as_ref().unwrap();
         let (pos, owner) = state.sim.lookup("42").unwrap();
         assert_eq!((l.explanation.position, l.explanation.owner), (pos, owner));
+        let words = en_lookup(&state);
         assert!(
-            l.words.sentence.starts_with(&format!(
+            words.sentence.starts_with(&format!(
                 "murmur64a-seed of \"42\" = 0x{pos:08x}; the first virtual node clockwise is 127."
             )),
             "{}",
-            l.words.sentence
+            words.sentence
         );
-        assert!(l.words.sentence.ends_with(&format!(
+        assert!(words.sentence.ends_with(&format!(
             "→ server {}",
             state.sim.server(owner).unwrap().name
         )));
@@ -591,7 +694,7 @@ mod tests {
         assert!(identity.lookup.is_some());
         let failed = identity.reduce(Action::Lookup("abc".into()));
         assert!(failed.lookup.is_none());
-        assert!(failed.error.unwrap().contains("identity hash"));
+        assert!(en(&failed.error.unwrap()).contains("identity hash"));
     }
 
     #[test]
@@ -601,15 +704,15 @@ mod tests {
         let state = PageState::new(&s)
             .unwrap()
             .reduce(Action::Lookup("user:42".into()));
-        let l = state.lookup.as_ref().unwrap();
-        assert_eq!(l.words.scores.len(), 3);
-        let winner = l.words.scores.iter().find(|s| s.2).unwrap();
+        let words = en_lookup(&state);
+        assert_eq!(words.scores.len(), 3);
+        let winner = words.scores.iter().find(|s| s.2).unwrap();
         assert!(
-            l.words.scores.iter().all(|s| s.1 >= winner.1),
+            words.scores.iter().all(|s| s.1 >= winner.1),
             "{:?}",
-            l.words.scores
+            words.scores
         );
-        assert!(l.words.sentence.ends_with(&format!("→ {}", winner.0)));
+        assert!(words.sentence.ends_with(&format!("→ {}", winner.0)));
     }
 
     #[test]
@@ -635,7 +738,7 @@ mod tests {
             count: "abc".into(),
             pattern: String::new(),
         });
-        assert!(state.error.unwrap().contains("key count 'abc'"));
+        assert!(en(&state.error.unwrap()).contains("key count 'abc'"));
         let big = Scenario::from_pairs([("keys", "0..2000000")]).unwrap();
         assert!(PageState::new(&big).err().unwrap().contains("page's limit"));
     }
@@ -656,14 +759,10 @@ mod tests {
         );
         assert_eq!(stepped.version, state.version);
         let busy = stepped.reduce(Action::RemoveLast);
-        assert!(busy
-            .error
-            .as_ref()
-            .unwrap()
-            .starts_with("Still placing keys"));
+        assert!(en(busy.error.as_ref().unwrap()).starts_with("Still placing keys"));
         // The refusal is reported once the work is done, not silently dropped.
         let after_busy = until_done(busy);
-        assert!(after_busy.error.unwrap().starts_with("1 action came while"));
+        assert!(en(&after_busy.error.unwrap()).starts_with("1 action came while"));
         let mut stepped = stepped;
         let mut steps = 0;
         while stepped.pending.is_some() {
@@ -727,7 +826,7 @@ mod tests {
         let state = PageState::loading(&bad).unwrap();
         assert!(state.pending.is_none());
         assert_eq!(state.sim.scenario(), Scenario::default());
-        let message = state.error.unwrap();
+        let message = en(&state.error.unwrap());
         assert!(
             message.contains("identity hash needs decimal integer keys"),
             "{message}"
@@ -745,7 +844,10 @@ mod tests {
         assert!(state.sim.servers().is_empty());
         assert_eq!(state.sim.count(0), 0);
         let none = state.reduce(Action::RemoveLast);
-        assert_eq!(none.error.as_deref(), Some("there is no server to remove"));
+        assert_eq!(
+            none.error,
+            Some(Notice::Refused("there is no server to remove".into()))
+        );
     }
 
     #[test]
@@ -759,8 +861,10 @@ mod tests {
         assert_eq!(full.suggested_name(), "");
         let refused = full.reduce(Action::AddServer(String::new()));
         assert_eq!(
-            refused.error.as_deref(),
-            Some("there are already 100 servers, the limit")
+            refused.error,
+            Some(Notice::Refused(
+                "there are already 100 servers, the limit".into()
+            ))
         );
     }
 

@@ -6,6 +6,8 @@
 use crate::engine::placement::{Algorithm, Best, Explanation, How, Score};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
+use crate::i18n::Words;
+use crate::state::Notice;
 
 /// `12345` → `12,345`.
 pub fn group_thousands(v: u64) -> String {
@@ -25,77 +27,77 @@ pub fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
-/// The heading shown in the ring's centre and the algorithm menu.
-pub fn algorithm_title(algo: Algorithm) -> &'static str {
+/// Where an algorithm's words sit in the catalog's lists.
+fn algorithm_index(algo: Algorithm) -> usize {
     match algo {
-        Algorithm::Ring => "Consistent-hash ring",
-        Algorithm::ModN => "hash mod N",
-        Algorithm::Rendezvous => "Rendezvous (HRW)",
-        Algorithm::Carp => "CARP (MD5, min)",
-        Algorithm::Slots => "Redis Cluster slots",
+        Algorithm::Ring => 0,
+        Algorithm::ModN => 1,
+        Algorithm::Rendezvous => 2,
+        Algorithm::Carp => 3,
+        Algorithm::Slots => 4,
     }
+}
+
+/// The heading shown in the ring's centre and the algorithm menu.
+pub fn algorithm_title(w: &Words, algo: Algorithm) -> &'static str {
+    w.algorithm_titles[algorithm_index(algo)]
 }
 
 /// One sentence on how the algorithm places a key and what a change will do.
-pub fn intro(algo: Algorithm) -> &'static str {
-    match algo {
-        Algorithm::Ring => "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
-        Algorithm::ModN => "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
-        Algorithm::Rendezvous => "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
-        Algorithm::Carp => "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
-        Algorithm::Slots => "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
-    }
+pub fn intro(w: &Words, algo: Algorithm) -> &'static str {
+    w.intros[algorithm_index(algo)]
 }
 
 /// The status line while work is under way: "Hashing keys: 300,000 of 1,000,000…".
-pub fn progress(phase: Phase, done: usize, total: usize) -> String {
+pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
     let what = match phase {
-        Phase::HashingKeys => "Hashing keys",
-        Phase::PlacingVnodes => "Placing virtual nodes",
-        Phase::AssigningKeys | Phase::Done => "Placing keys",
+        Phase::HashingKeys => w.phases[0],
+        Phase::PlacingVnodes => w.phases[1],
+        Phase::AssigningKeys | Phase::Done => w.phases[2],
     };
-    format!(
-        "{what}: {} of {}…",
-        group_thousands(done as u64),
-        group_thousands(total as u64)
+    (w.progress)(
+        what,
+        &group_thousands(done as u64),
+        &group_thousands(total as u64),
     )
 }
 
 /// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
 /// 20.0%) — from A 3,159, B 2,968, C 3,512, D 3,421". `name` names a server id, including
 /// servers the change removed or added.
-pub fn summarize(change: &Change, m: &Movement, name: &dyn Fn(ServerId) -> String) -> String {
+pub fn summarize(
+    w: &Words,
+    change: &Change,
+    m: &Movement,
+    name: &dyn Fn(ServerId) -> String,
+) -> String {
     let what = match change {
-        Change::Add { name, .. } => format!("Added {name}"),
-        Change::Remove(n) => format!("Removed {n}"),
-        Change::Fail(n) => format!("{n} failed"),
-        Change::Recover(n) => format!("{n} recovered"),
-        Change::SetWeight(n, w) => format!("Weight of {n} set to {w}"),
-        Change::SetVnodes(v) => format!("Virtual nodes set to {v}"),
-        Change::SetKeys(k) => format!("Keys set to {k}"),
-        Change::SetAlgorithm(a) => format!("Switched to {}", algorithm_title(*a)),
-        Change::SetHash(h) => format!("Hash switched to {}", h.name()),
+        Change::Add { name, .. } => (w.added)(name),
+        Change::Remove(n) => (w.removed)(n),
+        Change::Fail(n) => (w.failed)(n),
+        Change::Recover(n) => (w.recovered)(n),
+        Change::SetWeight(n, x) => (w.weight_set)(n, *x),
+        Change::SetVnodes(v) => (w.vnodes_set)(*v),
+        Change::SetKeys(k) => (w.keys_set)(&k.to_string()),
+        Change::SetAlgorithm(a) => (w.algorithm_set)(algorithm_title(w, *a)),
+        Change::SetHash(h) => (w.hash_set)(h.name()),
     };
-    let mut s = format!(
-        "{what}: {} of {} keys moved ({}",
-        group_thousands(m.moved),
-        group_thousands(m.keys),
-        percent(m.moved_fraction())
+    let mut s = (w.moved_of)(
+        &what,
+        &group_thousands(m.moved),
+        &group_thousands(m.keys),
+        &percent(m.moved_fraction()),
     );
     if let Some(ideal) = m.ideal_fraction {
-        s.push_str(&format!("; ideal {}", percent(ideal)));
+        s.push_str(&(w.ideal)(&percent(ideal)));
     }
-    s.push(')');
+    s.push_str(w.close_paren);
     if m.moved > 0 {
         // Name the side that has several servers: sources on add, targets on remove.
         let sources = dedup(m.flows.iter().map(|f| f.from));
         let targets = dedup(m.flows.iter().map(|f| f.to));
         let by_source = targets.len() == 1 && sources.len() > 1;
-        let (word, side) = if by_source {
-            ("from", sources)
-        } else {
-            ("to", targets)
-        };
+        let side = if by_source { &sources } else { &targets };
         let list: Vec<String> = side
             .iter()
             .map(|&id| {
@@ -106,14 +108,19 @@ pub fn summarize(change: &Change, m: &Movement, name: &dyn Fn(ServerId) -> Strin
                     .map(|f| f.keys)
                     .sum();
                 let who = if id == NO_OWNER {
-                    "nobody (no server is up)".to_owned()
+                    w.nobody.to_owned()
                 } else {
                     name(id)
                 };
                 format!("{who} {}", group_thousands(keys))
             })
             .collect();
-        s.push_str(&format!(" — {word} {}", list.join(", ")));
+        let list = list.join(w.list_separator);
+        s.push_str(&if by_source {
+            (w.moved_from)(&list)
+        } else {
+            (w.moved_to)(&list)
+        });
     }
     s
 }
@@ -123,6 +130,17 @@ fn dedup(ids: impl Iterator<Item = ServerId>) -> Vec<ServerId> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+/// A message for the user in `w`'s language.
+pub fn notice(w: &Words, notice: &Notice) -> String {
+    match notice {
+        Notice::Refused(reason) => (w.not_applied)(reason),
+        Notice::LinkNotLoaded(reasons) => (w.link_not_loaded)(reasons),
+        Notice::LinkProblem(reasons) => (w.link_problem)(reasons),
+        Notice::Busy(n) => (w.busy)(*n),
+        Notice::Ignored(n) => (w.ignored)(*n),
+    }
 }
 
 /// A lookup in words: one sentence, and (for scoring algorithms) a row per server with
@@ -136,23 +154,24 @@ pub struct ExplanationWords {
 }
 
 /// Words for the engine's explanation of `key` in `sim`.
-pub fn explain(sim: &Simulation, key: &str, e: &Explanation) -> ExplanationWords {
+pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> ExplanationWords {
     let name = |id: ServerId| {
         sim.server(id)
             .map_or_else(|| format!("#{id}"), |s| s.name.clone())
     };
     let hash = sim.settings().hash.name();
     let position = e.position;
-    let nobody = "no server is up, so no server owns it";
     let sentence = match &e.how {
         How::FirstPointClockwise { point } => match point {
-            Some(p) => format!(
-                "{hash} of \"{key}\" = 0x{position:08x}; the first virtual node clockwise is {} at 0x{:08x} → server {}",
-                sim.settings().label.render(&name(p.server), p.replica),
+            Some(p) => (w.explain_ring)(
+                hash,
+                key,
+                position,
+                &sim.settings().label.render(&name(p.server), p.replica),
                 p.position,
-                name(p.server)
+                &name(p.server),
             ),
-            None => format!("{hash} of \"{key}\" = 0x{position:08x}, but {nobody}"),
+            None => (w.explain_nobody)(hash, key, position),
         },
         How::Slot {
             slot,
@@ -162,61 +181,52 @@ pub fn explain(sim: &Simulation, key: &str, e: &Explanation) -> ExplanationWords
         } => {
             let tagged = hash_tag
                 .as_ref()
-                .map(|t| format!(" (hash tag \"{t}\")"))
+                .map(|t| (w.explain_tag)(t))
                 .unwrap_or_default();
             let served = match point {
-                None => format!("slot {slot}'s master {} is down and {nobody}", name(*master)),
-                Some(p) if p.server != *master => format!(
-                    "slot {slot}'s master {} is down, so the next live range clockwise serves it: {}",
-                    name(*master),
-                    name(p.server)
-                ),
-                Some(_) => format!("slot {slot} is served by {}", name(*master)),
+                None => (w.slot_nobody)(*slot, &name(*master)),
+                Some(p) if p.server != *master => {
+                    (w.slot_failover)(*slot, &name(*master), &name(p.server))
+                }
+                Some(_) => (w.slot_served)(*slot, &name(*master)),
             };
-            format!("CRC16(\"{key}\"){tagged} mod 16384 = slot {slot}; {served}")
+            (w.explain_slot)(key, &tagged, *slot, &served)
         }
         How::Modulo { value, live } => {
             if live.is_empty() {
-                format!("{hash} of \"{key}\" = {value}, but {nobody}")
+                (w.explain_modulo_nobody)(hash, key, *value)
             } else {
                 let n = live.len();
                 let i = *value as usize % n;
-                format!(
-                    "{hash} of \"{key}\" = {value}; {value} mod {n} = {i} → server number {i} of the {n} that are up: {}",
-                    name(live[i])
-                )
+                (w.explain_modulo)(hash, key, *value, n, i, &name(live[i]))
             }
         }
         How::BestScore { best, scores } => {
             if scores.is_empty() {
-                format!("\"{key}\" would be scored by every server, but {nobody}")
+                (w.explain_scores_nobody)(key)
             } else {
-                let (what, rule) = match (sim.settings().algo, best) {
-                    (Algorithm::Carp, _) => ("MD5(server + key)", "smallest"),
-                    (_, Best::Lowest) => (hash, "lowest"),
+                let quoted = format!("\"{key}\"");
+                let (what, highest) = match (sim.settings().algo, best) {
+                    (Algorithm::Carp, _) => (format!("MD5(server + {quoted})"), false),
+                    (_, Best::Lowest) => (format!("{hash}(server + {quoted})"), false),
                     (_, Best::Highest)
                         if scores.iter().any(|s| matches!(s.1, Score::Weighted { .. })) =>
                     {
-                        ("−weight / ln(hash(server + key) / 2³²)", "highest")
+                        (
+                            format!("−weight / ln({hash}(server + {quoted}) / 2³²)"),
+                            true,
+                        )
                     }
-                    (_, Best::Highest) => (hash, "highest"),
+                    (_, Best::Highest) => (format!("{hash}(server + {quoted})"), true),
                 };
-                let what = if what == hash {
-                    format!("{hash}(server + \"{key}\")")
-                } else {
-                    what.replace("key", &format!("\"{key}\""))
-                };
-                format!(
-                    "every server scores the key with {what}; the {rule} score wins → {}",
-                    name(e.owner)
-                )
+                (w.explain_scores)(&what, highest, &name(e.owner))
             }
         }
     };
     let scores = match &e.how {
         How::BestScore { scores, .. } => scores
             .iter()
-            .map(|(id, score)| (name(*id), score_text(score), *id == e.owner))
+            .map(|(id, score)| (name(*id), score_text(w, score), *id == e.owner))
             .collect(),
         _ => Vec::new(),
     };
@@ -224,14 +234,14 @@ pub fn explain(sim: &Simulation, key: &str, e: &Explanation) -> ExplanationWords
 }
 
 /// A score as the page shows it.
-pub fn score_text(score: &Score) -> String {
+pub fn score_text(w: &Words, score: &Score) -> String {
     match score {
         Score::Hash(h) => format!("0x{h:08x}"),
         Score::Weighted {
             hash,
             weight,
             score,
-        } => format!("{score:.6} (hash 0x{hash:08x}, weight {weight})"),
+        } => (w.weighted_score)(*score, *hash, *weight),
         Score::Digest(d) => d.iter().map(|b| format!("{b:02x}")).collect(),
     }
 }
@@ -240,6 +250,8 @@ pub fn score_text(score: &Score) -> String {
 mod tests {
     use super::*;
     use crate::engine::scenario::Scenario;
+
+    use crate::i18n::EN;
 
     fn sim(pairs: &[(&str, &str)]) -> Simulation {
         Simulation::new(&Scenario::from_pairs(pairs.iter().copied()).unwrap()).unwrap()
@@ -258,7 +270,7 @@ mod tests {
         let mut s = sim(&[("nodes", "A")]);
         let m = s.apply(&Change::add("B")).unwrap();
         let name = |id| s.server(id).map(|s| s.name.clone()).unwrap_or_default();
-        let text = summarize(&Change::add("B"), &m, &name);
+        let text = summarize(&EN, &Change::add("B"), &m, &name);
         assert!(text.contains("— to B "), "{text}");
         assert!(!text.contains('#'), "{text}");
     }
@@ -269,7 +281,7 @@ mod tests {
             let s = sim(&[("algo", algo), ("nodes", "A"), ("down", "A")]);
             let e = s.explain("user:42").unwrap();
             assert_eq!(e.owner, NO_OWNER);
-            let words = explain(&s, "user:42", &e);
+            let words = explain(&EN, &s, "user:42", &e);
             assert!(
                 words.sentence.contains("no server is up"),
                 "{algo}: {}",
@@ -284,7 +296,7 @@ mod tests {
         let s = sim(&[("algo", "rendezvous"), ("nodes", "A*0.1,B,C*5,D*2")]);
         for key in ["user:1", "user:2", "k", "order-77", "x"] {
             let e = s.explain(key).unwrap();
-            let words = explain(&s, key, &e);
+            let words = explain(&EN, &s, key, &e);
             let winner = words.scores.iter().find(|r| r.2).unwrap();
             let value = |t: &str| t.split(' ').next().unwrap().parse::<f64>().unwrap();
             assert!(

@@ -10,6 +10,7 @@ use crate::engine::keys::splitmix64;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{arc_len, Ring, ServerId};
 use crate::engine::sim::Simulation;
+use crate::i18n::Words;
 use crate::state::LastChange;
 use crate::words::group_thousands;
 
@@ -459,6 +460,7 @@ impl Clock {
 
 /// What is under the pointer at (`x`, `y`): a title and detail lines for the card.
 pub fn describe(
+    w: &Words,
     sim: &Simulation,
     g: &RingGeometry,
     s: &Scale,
@@ -468,7 +470,7 @@ pub fn describe(
     let (pos, dist) = g.position_at(x, y);
     let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
     let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
-    let position_line = |p: u32| format!("position {} (0x{p:08x})", group_thousands(u64::from(p)));
+    let position_line = |p: u32| (w.hover_position)(&group_thousands(u64::from(p)), p);
     if (dist - g.radius).abs() <= s.band {
         if let Some(ring) = sim.ring() {
             if let Some(i) = nearest(ring.positions(), pos, tolerance) {
@@ -476,15 +478,15 @@ pub fn describe(
                 let server = sim.server(p.server)?;
                 let share = arc_len(ring.arc_start(i), p.position) as f64 / RING_SPAN;
                 let title = match sim.settings().algo {
-                    Algorithm::Slots => format!("Slots ending at {} → {}", p.replica, server.name),
+                    Algorithm::Slots => (w.hover_slots)(p.replica, &server.name),
                     _ => sim.settings().label.render(&server.name, p.replica),
                 };
                 return Some((
                     title,
                     vec![
                         position_line(p.position),
-                        format!("server {}", server.name),
-                        format!("owns {:.3}% of the ring", share * 100.0),
+                        (w.hover_server)(&server.name),
+                        (w.hover_share)(share),
                     ],
                 ));
             }
@@ -496,14 +498,10 @@ pub fn describe(
         let i = nearest(&keys.positions, pos, tolerance / 2)?;
         let owner = sim.owners()[i];
         return Some((
-            format!("key {}", sim.key_name(keys.ids[i])),
+            (w.hover_key)(&sim.key_name(keys.ids[i])),
             vec![
                 position_line(keys.positions[i]),
-                format!(
-                    "owner {}",
-                    sim.server(owner)
-                        .map_or("nobody (no server is up)", |s| s.name.as_str())
-                ),
+                (w.hover_owner)(sim.server(owner).map_or(w.nobody, |s| s.name.as_str())),
             ],
         ));
     }
@@ -692,16 +690,16 @@ mod tests {
         let sc = Scale::new(g.radius, 400.0, 400.0);
         // Vnode "20" sits at position 20: 12 o'clock, on the band.
         let (x, y) = g.point(20, g.radius);
-        let (title, lines) = describe(&s, &g, &sc, x, y).unwrap();
+        let (title, lines) = describe(&crate::i18n::EN, &s, &g, &sc, x, y).unwrap();
         assert_eq!(title, "20");
         assert_eq!(lines[1], "server 2");
         // Key 3000000000 sits at about 8 o'clock, just inside the band.
         let (x, y) = g.point(3_000_000_000, key_radius(&g, &sc) - 1.0);
-        let (title, lines) = describe(&s, &g, &sc, x, y).unwrap();
+        let (title, lines) = describe(&crate::i18n::EN, &s, &g, &sc, x, y).unwrap();
         assert_eq!(title, "key 3000000000");
         assert!(lines[1].starts_with("owner "), "{lines:?}");
         // The centre is empty.
-        assert_eq!(describe(&s, &g, &sc, 200.0, 200.0), None);
+        assert_eq!(describe(&crate::i18n::EN, &s, &g, &sc, 200.0, 200.0), None);
     }
 
     #[test]

@@ -6,6 +6,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::use_lang;
 use super::ViewProps;
 use crate::chart::{draw_bar_chart, LoadBar, Unit, DARK};
 use crate::render::server_rgb;
@@ -82,7 +83,11 @@ pub fn LoadChart(props: &ViewProps) -> Html {
             rgb: server_rgb(s.id),
         })
         .collect();
+    let w = use_lang().words();
     let stats = state.sim.stats();
+    let stayed = state.last.as_ref().map_or("—".to_owned(), |l| {
+        group_thousands(l.movement.keys.saturating_sub(l.movement.moved))
+    });
     let (moved, ideal) = state
         .last
         .as_ref()
@@ -95,15 +100,16 @@ pub fn LoadChart(props: &ViewProps) -> Html {
             )
         });
     html! {
-        <section class="card chart">
-            <h2>{"Load per server"}</h2>
+        <section class={classes!("card", "chart", props.focused.then_some("focus"))}>
+            <h2>{w.load_heading}</h2>
             <BarCanvas bars={bars} reference={stats.mean} unit={Unit::Count} class="load"
-                label="Bar chart of keys per server; outlines show the counts before the last change; the dashed line is the mean" />
+                label={w.load_chart_label} />
             <dl class="figures">
-                <div><dt>{"mean"}</dt><dd>{group_thousands(stats.mean.round() as u64)}</dd></div>
-                <div><dt>{"std dev"}</dt><dd class="stddev">{format!("{:.1}", stats.stddev)}</dd></div>
-                <div><dt>{"peak / mean"}</dt><dd>{format!("{:.3}", stats.peak_to_mean)}</dd></div>
-                <div><dt>{"moved (ideal)"}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>
+                <div><dt>{w.mean}</dt><dd>{group_thousands(stats.mean.round() as u64)}</dd></div>
+                <div><dt>{w.stddev}</dt><dd class="stddev">{format!("{:.1}", stats.stddev)}</dd></div>
+                <div><dt>{w.peak_mean}</dt><dd class="peak">{format!("{:.3}", stats.peak_to_mean)}</dd></div>
+                <div><dt>{w.moved_ideal}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>
+                <div><dt>{w.stayed}</dt><dd class="stayed">{stayed}</dd></div>
             </dl>
         </section>
     }
@@ -116,11 +122,12 @@ type ShareRow = (String, f64, f64, (u8, u8, u8));
 #[component]
 pub fn ShareChart(props: &ViewProps) -> Html {
     let sim = &props.state.sim;
+    let w = use_lang().words();
     let Some(shares) = sim.ring_shares() else {
         return html! {
             <section class="card chart">
-                <h2>{"Share of the ring"}</h2>
-                <p class="muted">{"This algorithm has no ring arcs: each key is placed on its own, so only the key counts above apply."}</p>
+                <h2>{w.share_heading}</h2>
+                <p class="muted">{w.no_arcs}</p>
             </section>
         };
     };
@@ -159,12 +166,12 @@ pub fn ShareChart(props: &ViewProps) -> Html {
     };
     html! {
         <section class="card chart">
-            <h2>{"Share of the ring"}</h2>
+            <h2>{w.share_heading}</h2>
             <BarCanvas bars={bars} reference={mean_ideal} unit={Unit::PartsPerMillion} class="share"
-                label="Bar chart of each server's share of the ring; the dashed line is an equal share" />
+                label={w.share_chart_label} />
             <table class="shares">
-                <caption>{"Ring share per server"}</caption>
-                <thead><tr><th scope="col">{"Server"}</th><th scope="col" class="num">{"Share"}</th><th scope="col" class="num">{"Ideal"}</th></tr></thead>
+                <caption>{w.share_caption}</caption>
+                <thead><tr><th scope="col">{w.col_server}</th><th scope="col" class="num">{w.col_share}</th><th scope="col" class="num">{w.col_ideal}</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|(name, share, ideal, _)| html! {
                         <tr><th scope="row">{name.clone()}</th><td class="num">{format!("{:.2}%", share * 100.0)}</td><td class="num">{format!("{:.2}%", ideal * 100.0)}</td></tr>

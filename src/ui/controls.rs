@@ -5,6 +5,7 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::use_lang;
 use super::ControlProps;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
@@ -61,6 +62,7 @@ pub struct ServerRowProps {
 /// One row of the "Keys per server" table: weight, vnodes, keys, share, fail/recover, remove.
 #[component]
 pub fn ServerRow(props: &ServerRowProps) -> Html {
+    let w = use_lang().words();
     let s = &props.server;
     let name = s.name.clone();
     let act = |make: fn(String) -> Change| {
@@ -83,20 +85,20 @@ pub fn ServerRow(props: &ServerRowProps) -> Html {
     html! {
         <tr class={classes!((!s.up).then_some("down"))}>
             <td><Swatch colour={server_colour(s.id)} /></td>
-            <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{"down"}</span> } } }</th>
+            <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{w.badge_down}</span> } } }</th>
             if props.weighted {
                 <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={s.weight.to_string()}
-                    aria-label={format!("Weight of {name}")} onchange={weight} /></td>
+                    aria-label={(w.weight_of)(&name)} onchange={weight} /></td>
             }
             if let Some(v) = props.vnodes { <td class="num vnodes">{v}</td> }
             <td class="num count">{group_thousands(props.count)}</td>
             <td class="num share-col">{format!("{:.1}%", 100.0 * props.share)}</td>
             <td class="actions">
-                <button type="button" class="small" aria-label={format!("{} {name}", if s.up { "Fail" } else { "Recover" })}
-                    title={if s.up { "Fail: its keys go elsewhere until it recovers" } else { "Recover: it takes its keys back" }} onclick={toggle}>
-                    { if s.up { "fail" } else { "recover" } }
+                <button type="button" class="small" aria-label={if s.up { (w.fail_server)(&name) } else { (w.recover_server)(&name) }}
+                    title={if s.up { w.fail_hint } else { w.recover_hint }} onclick={toggle}>
+                    { if s.up { w.fail } else { w.recover } }
                 </button>
-                <button type="button" class="icon" title={format!("Remove {name}")} aria-label={format!("Remove {name}")} onclick={remove}>{"✕"}</button>
+                <button type="button" class="icon" title={(w.remove_server_named)(&name)} aria-label={(w.remove_server_named)(&name)} onclick={remove}>{"✕"}</button>
             </td>
         </tr>
     }
@@ -105,6 +107,7 @@ pub fn ServerRow(props: &ServerRowProps) -> Html {
 /// Server list (the "Keys per server" table), add and remove.
 #[component]
 pub fn ServerControls(props: &ControlProps) -> Html {
+    let w = use_lang().words();
     let state = &props.state;
     let sim = &state.sim;
     let input = use_node_ref();
@@ -134,22 +137,22 @@ pub fn ServerControls(props: &ControlProps) -> Html {
         }
     });
     html! {
-        <section class="card servers">
+        <section class={classes!("card", "servers", props.focused.then_some("focus"))}>
             <table class="counts">
-                <caption>{"Keys per server"}</caption>
+                <caption>{w.keys_per_server}</caption>
                 <thead><tr>
-                    <th></th><th scope="col">{"Server"}</th>
-                    if weighted { <th scope="col" class="num">{"Weight"}</th> }
-                    if is_ring { <th scope="col" class="num">{"Vnodes"}</th> }
-                    <th scope="col" class="num">{"Keys"}</th><th scope="col" class="num share-col">{"Share"}</th><th></th>
+                    <td></td><th scope="col">{w.col_server}</th>
+                    if weighted { <th scope="col" class="num">{w.col_weight}</th> }
+                    if is_ring { <th scope="col" class="num">{w.col_vnodes}</th> }
+                    <th scope="col" class="num">{w.col_keys}</th><th scope="col" class="num share-col">{w.col_share}</th><td></td>
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
             <form class="add" onsubmit={add}>
-                <label for="new-server" class="visually-hidden">{"New server name"}</label>
+                <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
                 <input id="new-server" ref={input} type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
-                <button type="submit" class="primary" title="Add server (A)">{"Add server"}</button>
-                <button type="button" title="Remove the last server (R)" onclick={props.on_action.reform(|_| Action::RemoveLast)}>{"Remove server"}</button>
+                <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>
+                <button type="button" title={w.remove_server_hint} onclick={props.on_action.reform(|_| Action::RemoveLast)}>{w.remove_server}</button>
             </form>
         </section>
     }
@@ -175,6 +178,7 @@ pub struct ScenarioProps {
 /// Algorithm, hash, vnodes, keys, seed and animation settings.
 #[component]
 pub fn ScenarioControls(props: &ScenarioProps) -> Html {
+    let w = use_lang().words();
     let sim = &props.state.sim;
     let on_algo =
         props
@@ -204,16 +208,16 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
     let algo = sim.settings().algo;
     html! {
         <section class="card settings">
-            <h2>{"Scenario"}</h2>
+            <h2>{w.scenario}</h2>
             <div class="grid">
-                <label for="algo">{"Algorithm"}</label>
+                <label for="algo">{w.algorithm}</label>
                 <select id="algo" onchange={on_algo}>
                     { for Algorithm::ALL.iter().map(|a| html! {
-                        <option value={a.name()} selected={*a == sim.settings().algo}>{crate::words::algorithm_title(*a)}</option>
+                        <option value={a.name()} selected={*a == sim.settings().algo}>{crate::words::algorithm_title(w, *a)}</option>
                     }) }
                 </select>
                 if algo.uses_hash() {
-                    <label for="hash">{"Hash"}</label>
+                    <label for="hash">{w.hash}</label>
                     <select id="hash" onchange={on_hash}>
                         { for HashFn::ALL.iter().map(|h| html! {
                             <option value={h.name()} selected={*h == sim.settings().hash}>{h.name()}</option>
@@ -221,22 +225,22 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                     </select>
                 }
                 if algo.uses_vnodes() {
-                    <label for="vnodes">{"Virtual nodes"}</label>
+                    <label for="vnodes">{w.virtual_nodes}</label>
                     <div class="pair">
                         <input id="vnodes-range" type="range" min="1" max="1000" value={sim.settings().vnodes.to_string()}
-                            aria-label="Virtual nodes per server (slider)" onchange={on_vnodes.clone()} />
+                            aria-label={w.vnodes_slider} onchange={on_vnodes.clone()} />
                         <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} onchange={on_vnodes} />
                     </div>
                 }
-                <label for="key-count">{"Keys"}</label>
+                <label for="key-count">{w.keys}</label>
                 <KeysForm keys={sim.settings().keys.clone()} on_action={props.on_action.clone()} />
-                <label for="seed">{"Seed"}</label>
+                <label for="seed">{w.seed}</label>
                 <input id="seed" type="number" min="0" value={sim.settings().seed.to_string()} onchange={on_seed} />
-                <label for="speed">{"Animation"}</label>
+                <label for="speed">{w.animation}</label>
                 <div class="pair">
-                    <button type="button" class="play" aria-pressed={props.playing.to_string()} title="Play or pause the walking keys (Space)"
-                        onclick={props.on_toggle_play.reform(|_| ())}>{ if props.playing { "❚❚ Pause" } else { "▶ Play" } }</button>
-                    <select id="speed" onchange={on_speed} aria-label="Animation speed">
+                    <button type="button" class="play" aria-pressed={props.playing.to_string()} title={w.play_hint}
+                        onclick={props.on_toggle_play.reform(|_| ())}>{ if props.playing { w.pause } else { w.play } }</button>
+                    <select id="speed" onchange={on_speed} aria-label={w.speed}>
                         { for [0.25, 0.5, 1.0, 2.0, 4.0].iter().map(|s| html! {
                             <option value={s.to_string()} selected={*s == props.speed}>{format!("{s}×")}</option>
                         }) }
@@ -259,6 +263,7 @@ pub struct KeysFormProps {
 /// How many keys, and their name pattern; the reducer checks both.
 #[component]
 pub fn KeysForm(props: &KeysFormProps) -> Html {
+    let w = use_lang().words();
     let (count_ref, pattern_ref) = (use_node_ref(), use_node_ref());
     let on_keys = {
         let (count_ref, pattern_ref) = (count_ref.clone(), pattern_ref.clone());
@@ -281,9 +286,9 @@ pub fn KeysForm(props: &KeysFormProps) -> Html {
     };
     html! {
         <form class="pair" onsubmit={on_keys}>
-            <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label="Number of keys (up to 1,000,000)" />
-            <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label="Key name pattern with {i}" />
-            <button type="submit">{"Set"}</button>
+            <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label={(w.key_count_label)(&group_thousands(crate::state::PAGE_MAX_KEYS as u64))} />
+            <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label={w.key_pattern_label} />
+            <button type="submit">{w.set}</button>
         </form>
     }
 }
@@ -291,6 +296,7 @@ pub fn KeysForm(props: &KeysFormProps) -> Html {
 /// Type a key; see where it hashes and which server owns it, and why.
 #[component]
 pub fn LookupBox(props: &ControlProps) -> Html {
+    let w = use_lang().words();
     let field = use_node_ref();
     let on_submit = {
         let field = field.clone();
@@ -304,23 +310,28 @@ pub fn LookupBox(props: &ControlProps) -> Html {
             )
         })
     };
+    let state = &props.state;
+    let explained = state
+        .lookup
+        .as_ref()
+        .map(|l| crate::words::explain(w, &state.sim, &l.key, &l.explanation));
     html! {
-        <section class="card lookup">
+        <section class={classes!("card", "lookup", props.focused.then_some("focus"))}>
             <form class="add" onsubmit={on_submit}>
-                <label for="lookup-key" class="visually-hidden">{"Key to look up"}</label>
-                <input id="lookup-key" ref={field} type="text" maxlength="200" placeholder="Look up a key, e.g. user:42" autocomplete="off" />
-                <button type="submit">{"Look up"}</button>
+                <label for="lookup-key" class="visually-hidden">{w.lookup_label}</label>
+                <input id="lookup-key" ref={field} type="text" maxlength="200" placeholder={w.lookup_placeholder} autocomplete="off" />
+                <button type="submit">{w.look_up}</button>
             </form>
-            if let Some(l) = &props.state.lookup {
-                <p class="explain" aria-live="polite">{l.words.sentence.clone()}</p>
-                if !l.words.scores.is_empty() {
+            if let Some(words) = explained {
+                <p class="explain" aria-live="polite">{words.sentence.clone()}</p>
+                if !words.scores.is_empty() {
                     <table class="scores">
-                        <caption>{"Score of each server for this key"}</caption>
+                        <caption>{w.scores_caption}</caption>
                         <tbody>
-                            { for l.words.scores.iter().map(|(name, score, won)| html! {
+                            { for words.scores.iter().map(|(name, score, won)| html! {
                                 <tr class={classes!(won.then_some("winner"))}>
                                     <th scope="row">{name.clone()}</th><td><code>{score.clone()}</code></td>
-                                    <td>{ if *won { "← wins" } else { "" } }</td>
+                                    <td>{ if *won { w.wins } else { "" } }</td>
                                 </tr>
                             }) }
                         </tbody>

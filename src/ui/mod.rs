@@ -5,6 +5,7 @@ mod charts;
 mod controls;
 mod ring_canvas;
 mod ring_view;
+mod tour_panel;
 
 use std::rc::Rc;
 
@@ -14,12 +15,16 @@ use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
 use crate::engine::scenario::Scenario;
+use crate::i18n::Lang;
 use crate::link::{self, Link};
-use crate::state::{Action, PageState};
+use crate::state::{Action, Notice, PageState};
+use crate::tour::{self, Focus, Position, Tour, TourId};
+use crate::words;
 
 pub use charts::{LoadChart, ShareChart};
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
 pub use ring_view::RingView;
+pub use tour_panel::{StorePanel, TourPanel, TourPicker};
 
 /// Mounts the app on the page's body.
 pub fn start() {
@@ -65,15 +70,12 @@ fn is_typing(e: &KeyboardEvent) -> bool {
 }
 
 /// The state for the page's link: its scenario (loaded in steps when large), or the
-/// default with a message naming every problem of the link.
+/// default with a notice naming every problem of the link.
 fn initial_state(link: &Link) -> PageState {
-    let loaded = link.scenario.as_ref().map(|s| {
-        PageState::loading(s).map_err(|e| {
-            format!(
-                "This link's scenario was not loaded: {e}. Showing the default scenario instead."
-            )
-        })
-    });
+    let loaded = link
+        .scenario
+        .as_ref()
+        .map(|s| PageState::loading(s).map_err(Notice::LinkNotLoaded));
     let mut state = match loaded {
         Some(Ok(state)) => state,
         Some(Err(e)) => {
@@ -83,8 +85,8 @@ fn initial_state(link: &Link) -> PageState {
         }
         None => default_state(),
     };
-    if let Some(message) = link.message() {
-        state.error = Some(message);
+    if let Some(notice) = link.notice() {
+        state.error = Some(notice);
     }
     state
 }
@@ -93,17 +95,51 @@ fn default_state() -> PageState {
     PageState::new(&Scenario::default()).expect("the default scenario always builds")
 }
 
-/// Writes the scenario into the address bar (without a new history entry), so the page's
-/// URL always reproduces what is on screen. Not before the first change: until then the
-/// address bar keeps the link the user came with, even one that could not be loaded.
-fn sync_url(state: &PageState) {
+/// The browser's preferred languages, most preferred first.
+fn browser_languages() -> Vec<String> {
+    let Some(navigator) = web_sys::window().map(|w| w.navigator()) else {
+        return Vec::new();
+    };
+    let mut tags: Vec<String> = js_sys::Array::from(&navigator.languages())
+        .iter()
+        .filter_map(|v| v.as_string())
+        .collect();
+    if let Some(tag) = navigator.language() {
+        tags.push(tag);
+    }
+    tags
+}
+
+/// The page parameters the page itself owns and writes back into the address bar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct PageParams {
+    lang: Lang,
+    tour: Option<Position>,
+}
+
+impl PageParams {
+    /// (name, value) for [`link::query`]; `None` removes a parameter.
+    fn pairs(&self) -> Vec<(&'static str, Option<String>)> {
+        vec![
+            ("lang", Some(self.lang.code().to_owned())),
+            ("tour", self.tour.map(|p| p.tour.id().to_owned())),
+            ("step", self.tour.map(|p| p.step.to_string())),
+        ]
+    }
+}
+
+/// Writes the scenario and the page parameters into the address bar (without a new
+/// history entry), so the page's URL always reproduces what is on screen. Not before the
+/// first change: until then the address bar keeps the link the user came with, even one
+/// that could not be loaded.
+fn sync_url(state: &PageState, params: &PageParams, touched: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    if state.version == 0 {
+    if state.version == 0 && !touched {
         return;
     }
-    let query = link::query(&state.sim.scenario(), &url_pairs());
+    let query = link::query(&state.sim.scenario(), &params.pairs(), &url_pairs());
     let path = window.location().pathname().unwrap_or_default();
     let url = if query.is_empty() {
         path
@@ -115,11 +151,20 @@ fn sync_url(state: &PageState) {
     }
 }
 
+/// The page's language, from the nearest provider.
+#[hook]
+pub fn use_lang() -> Lang {
+    use_context::<Lang>().unwrap_or_default()
+}
+
 /// Props shared by the views that only read the state.
 #[derive(Properties, PartialEq)]
 pub struct ViewProps {
     /// The page state.
     pub state: PageState,
+    /// Outlined: a tour step points here.
+    #[prop_or_default]
+    pub focused: bool,
 }
 
 /// Props for views that also act.
@@ -129,13 +174,31 @@ pub struct ControlProps {
     pub state: PageState,
     /// Where actions go.
     pub on_action: Callback<Action>,
+    /// Outlined: a tour step points here.
+    #[prop_or_default]
+    pub focused: bool,
 }
 
-/// Writes the scenario into the address bar after every change.
+/// Writes the scenario and page parameters into the address bar after every change, and
+/// keeps `<html lang>` and the title in the page's language.
 #[hook]
-fn use_url_sync(state: &PageState) {
+fn use_url_sync(state: &PageState, params: PageParams) {
     let state = state.clone();
-    use_effect_with(state.version, move |_| sync_url(&state));
+    let first = use_mut_ref(|| Some(params));
+    use_effect_with((state.version, params), move |_| {
+        // The page parameters count as a change once they differ from the link's.
+        let touched = first.borrow().is_some_and(|p| p != params);
+        if touched {
+            *first.borrow_mut() = None;
+        }
+        sync_url(&state, &params, first.borrow().is_none());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(root) = doc.document_element() {
+                let _ = root.set_attribute("lang", params.lang.code());
+            }
+            doc.set_title(params.lang.words().page_title);
+        }
+    });
 }
 
 /// Stepped work: one more step after the browser has painted the progress.
@@ -150,16 +213,23 @@ fn use_stepper(state: &PageState, dispatch: &Callback<Action>) {
     });
 }
 
-/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom (not while typing).
+/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom, and in a tour ← / →
+/// (or Page Up / Page Down, as presentation clickers send) for the previous and next step.
+/// Not while typing.
 #[hook]
 fn use_shortcuts(
     dispatch: &Callback<Action>,
     playing: &UseStateHandle<bool>,
     zoom_request: &UseStateHandle<(u32, i8)>,
+    tour_step: &Callback<isize>,
 ) {
-    let (dispatch, playing, zoom_request) =
-        (dispatch.clone(), playing.clone(), zoom_request.clone());
-    use_effect_with((*playing, *zoom_request), move |_| {
+    let (dispatch, playing, zoom_request, tour_step) = (
+        dispatch.clone(),
+        playing.clone(),
+        zoom_request.clone(),
+        tour_step.clone(),
+    );
+    use_effect_with((*playing, *zoom_request, tour_step.clone()), move |_| {
         let document = web_sys::window().and_then(|w| w.document());
         let listener = document.map(|d| {
             EventListener::new(&d, "keydown", move |e| {
@@ -180,6 +250,8 @@ fn use_shortcuts(
                     "+" | "=" => zoom(1),
                     "-" | "_" => zoom(-1),
                     "0" => zoom(0),
+                    "ArrowRight" | "PageDown" => tour_step.emit(1),
+                    "ArrowLeft" | "PageUp" => tour_step.emit(-1),
                     _ => {}
                 }
             })
@@ -189,6 +261,97 @@ fn use_shortcuts(
     });
 }
 
+/// The tour: where it is, and the callbacks that move it. A step is reached through the
+/// same actions as the controls; Next from a finished step applies only its own changes.
+struct TourControl {
+    position: Option<Position>,
+    /// Go `delta` steps (±1).
+    step: Callback<isize>,
+    /// Open a tour at step 1 (`None` leaves the tour, keeping the state).
+    open: Callback<Option<TourId>>,
+}
+
+#[hook]
+fn use_tour(
+    initial: Option<Position>,
+    state: &PageState,
+    dispatch: &Callback<Action>,
+) -> TourControl {
+    let position = use_state(|| initial);
+    // The version at which the current step's work was done, so Next can continue from it.
+    let reached = use_mut_ref(|| None::<(Position, u64)>);
+    let awaiting = use_mut_ref(|| initial);
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            if let Some(p) = initial {
+                dispatch.emit(tour::script(&Tour::get(p.tour), p.step, false));
+            }
+        });
+    }
+    {
+        let (reached, awaiting) = (reached.clone(), awaiting.clone());
+        use_effect_with(
+            (state.version, state.pending.is_some()),
+            move |&(version, busy)| {
+                if busy {
+                    return;
+                }
+                if let Some(p) = awaiting.borrow_mut().take() {
+                    *reached.borrow_mut() = Some((p, version));
+                }
+            },
+        );
+    }
+    let go = {
+        let (position, dispatch, reached, awaiting) = (
+            position.clone(),
+            dispatch.clone(),
+            reached.clone(),
+            awaiting.clone(),
+        );
+        let (version, busy) = (state.version, state.pending.is_some());
+        Callback::from(move |target: Position| {
+            if busy {
+                return;
+            }
+            let tour = Tour::get(target.tour);
+            let continuing = reached.borrow().is_some_and(|(p, v)| {
+                p.tour == target.tour && p.step + 1 == target.step && v == version
+            });
+            *awaiting.borrow_mut() = Some(target);
+            position.set(Some(target));
+            dispatch.emit(tour::script(&tour, target.step, continuing));
+        })
+    };
+    let step = {
+        let (go, current) = (go.clone(), *position);
+        Callback::from(move |delta: isize| {
+            let Some(p) = current else { return };
+            let len = Tour::get(p.tour).len();
+            let next = p.step.saturating_add_signed(delta).clamp(1, len);
+            if next != p.step {
+                go.emit(Position {
+                    tour: p.tour,
+                    step: next,
+                });
+            }
+        })
+    };
+    let open = {
+        let position = position.clone();
+        Callback::from(move |id: Option<TourId>| match id {
+            Some(tour) => go.emit(Position { tour, step: 1 }),
+            None => position.set(None),
+        })
+    };
+    TourControl {
+        position: *position,
+        step,
+        open,
+    }
+}
+
 /// The page.
 #[component]
 pub fn App() -> Html {
@@ -196,6 +359,15 @@ pub fn App() -> Html {
     let store = {
         let link = link.clone();
         use_reducer(move || Store(initial_state(&link)))
+    };
+    let lang = {
+        let from_link = link.lang;
+        use_state(move || {
+            from_link.unwrap_or_else(|| {
+                let tags = browser_languages();
+                Lang::from_preferences(tags.iter().map(String::as_str))
+            })
+        })
     };
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0f64);
@@ -211,10 +383,18 @@ pub fn App() -> Html {
         }))
         .clone()
     };
-    use_url_sync(state);
+    let tour = use_tour(link.tour, state, &dispatch);
+    use_url_sync(
+        state,
+        PageParams {
+            lang: *lang,
+            tour: tour.position,
+        },
+    );
     use_stepper(state, &dispatch);
-    use_shortcuts(&dispatch, &playing, &zoom_request);
-    let summary = state.status_line();
+    use_shortcuts(&dispatch, &playing, &zoom_request, &tour.step);
+    let w = lang.words();
+    let summary = state.status_line(w);
     let toggle_play = {
         let playing = playing.clone();
         Callback::from(move |()| playing.set(!*playing))
@@ -223,15 +403,43 @@ pub fn App() -> Html {
         let speed = speed.clone();
         Callback::from(move |s: f64| speed.set(s))
     };
+    let on_lang = {
+        let lang = lang.clone();
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if let Some(l) = Lang::from_code(&value) {
+                lang.set(l);
+            }
+        })
+    };
+    let focus = tour.position.map(|p| Tour::get(p.tour).step(p.step).focus);
+    let focused = |f: Focus| focus == Some(f);
     html! {
+        <ContextProvider<Lang> context={*lang}>
         <div class="app">
             <header class="top">
                 <h1>{"hashring-lab"}</h1>
-                <p class="tagline">{"Consistent hashing on the 0‥2³² ring — see exactly which keys move."}</p>
+                <p class="tagline">{w.tagline}</p>
+                <div class="header-tools">
+                    <TourPicker position={tour.position} on_open={tour.open.clone()} />
+                    <label class="lang">
+                        <span class="visually-hidden">{w.language}</span>
+                        <select id="lang" onchange={on_lang} aria-label={w.language}>
+                            { for Lang::ALL.iter().map(|l| html! {
+                                <option value={l.code()} lang={l.code()} selected={*l == *lang}>{l.native_name()}</option>
+                            }) }
+                        </select>
+                    </label>
+                </div>
             </header>
             <main class="layout">
-                <section class="stage" aria-label="Hash ring">
+                <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
                     <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
+                    if let Some(position) = tour.position {
+                        <TourPanel state={state.clone()} position={position} on_step={tour.step.clone()} on_open={tour.open.clone()} />
+                    }
                     <p class="summary" role="status" aria-live="polite">
                         if let Some((_, done, total)) = state.progress() {
                             <span class="working">{summary}</span>
@@ -240,22 +448,28 @@ pub fn App() -> Html {
                             {summary}
                         }
                     </p>
-                    <LookupBox state={state.clone()} on_action={dispatch.clone()} />
+                    <LookupBox state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Lookup)} />
                 </section>
                 <aside class="panel">
                     if let Some(error) = &state.error {
                         <p class="error" role="alert">
-                            {error.clone()}
-                            <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{"Dismiss"}</button>
+                            {words::notice(w, error)}
+                            <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
                         </p>
                     }
-                    <ServerControls state={state.clone()} on_action={dispatch.clone()} />
-                    <LoadChart state={state.clone()} />
+                    if let Some(position) = tour.position {
+                        if let Some(store) = Tour::get(position.tour).store_at(position.step) {
+                            <StorePanel store={store} focused={focused(Focus::Store)} />
+                        }
+                    }
+                    <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
+                    <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
                     <ScenarioControls state={state.clone()} on_action={dispatch.clone()} playing={*playing}
                         on_toggle_play={toggle_play} speed={*speed} on_speed={set_speed} />
                     <ShareChart state={state.clone()} />
                 </aside>
             </main>
         </div>
+        </ContextProvider<Lang>>
     }
 }

@@ -15,6 +15,7 @@ use web_sys::CanvasRenderingContext2d;
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
+use crate::i18n::Words;
 use crate::render::scene::{
     band_segments, key_radius, marker_positions, place_labels, tick_labels, visible_points,
     zoom_buttons_rect, Clock, Label, Rect, Scale, Walker, MAX_KEY_DOTS, TICKS,
@@ -32,7 +33,13 @@ const TEXT: &str = "#c9d1e0";
 const MUTED: &str = "#7d879c";
 
 /// Draws the static layer for `state` with ring geometry `g`.
-pub fn draw_static(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, state: &PageState) {
+pub fn draw_static(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    state: &PageState,
+    w: &Words,
+) {
     ctx.set_fill_style_str(BACKGROUND);
     ctx.fill_rect(0.0, 0.0, s.width, s.height);
     ctx.set_stroke_style_str(TRACK);
@@ -65,9 +72,9 @@ pub fn draw_static(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, 
     let ticks = draw_ticks(ctx, g, s);
     let mut obstacles = ticks;
     obstacles.push(zoom_buttons_rect(s.width));
-    draw_server_labels(ctx, g, s, state, &obstacles);
+    draw_server_labels(ctx, g, s, state, &obstacles, w);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
-        draw_centre(ctx, g, s.font_px, state);
+        draw_centre(ctx, g, s.font_px, state, w);
     }
 }
 
@@ -244,6 +251,7 @@ fn draw_server_labels(
     s: &Scale,
     state: &PageState,
     ticks: &[Rect],
+    w: &Words,
 ) {
     let sim = &state.sim;
     let markers: Vec<(ServerId, u32, String)> = marker_positions(sim)
@@ -255,7 +263,7 @@ fn draw_server_labels(
             let text = if server.up {
                 server.name.clone()
             } else {
-                format!("{} ✕ down", server.name)
+                (w.down_label)(&server.name)
             };
             on_screen.then_some((id, pos, text))
         })
@@ -293,28 +301,31 @@ fn draw_server_labels(
     }
 }
 
-fn draw_centre(ctx: &CanvasRenderingContext2d, g: &RingGeometry, font_px: f64, state: &PageState) {
+fn draw_centre(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    font_px: f64,
+    state: &PageState,
+    w: &Words,
+) {
     let sim = &state.sim;
     let algo = sim.settings().algo;
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     ctx.set_fill_style_str(TEXT);
     ctx.set_font(&font(font_px * 1.25, true));
-    let _ = ctx.fill_text(algorithm_title(algo), g.cx, g.cy - font_px * 0.9);
+    let _ = ctx.fill_text(algorithm_title(w, algo), g.cx, g.cy - font_px * 0.9);
     ctx.set_font(&font(font_px * 0.9, false));
     ctx.set_fill_style_str(MUTED);
     let keys = group_thousands(sim.keys().len() as u64);
     let line = match algo {
-        Algorithm::Ring => format!(
-            "{} servers · {} vnodes · {keys} keys",
+        Algorithm::Ring => (w.centre_ring)(
             sim.servers().len(),
-            group_thousands(sim.ring().map_or(0, |r| r.len()) as u64)
+            &group_thousands(sim.ring().map_or(0, |r| r.len()) as u64),
+            &keys,
         ),
-        Algorithm::Slots => format!(
-            "{} masters · 16,384 slots · {keys} keys",
-            sim.servers().len()
-        ),
-        _ => format!("{} servers · {keys} keys", sim.servers().len()),
+        Algorithm::Slots => (w.centre_slots)(sim.servers().len(), &keys),
+        _ => (w.centre_other)(sim.servers().len(), &keys),
     };
     let _ = ctx.fill_text(&line, g.cx, g.cy + font_px * 0.6);
 }

@@ -15,6 +15,8 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
 use super::ring_canvas::{draw_overlay, draw_static, Overlay};
+use super::use_lang;
+use crate::i18n::Lang;
 use crate::render::gesture::{Gesture, Gestures};
 use crate::render::scene::{self, idle_walkers, moved_walkers, Clock, Scale, Walker, MAX_KEY_DOTS};
 use crate::render::{RingGeometry, Viewport};
@@ -80,6 +82,7 @@ struct Renderer {
     layers: Layers,
     motion: Motion,
     state: Option<PageState>,
+    lang: Lang,
     viewport: Viewport,
     gestures: Gestures,
 }
@@ -112,7 +115,7 @@ impl Renderer {
     /// What is under the CSS pixel (`x`, `y`), for the card.
     fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
         let (g, s) = self.geometry();
-        scene::describe(&self.state.as_ref()?.sim, &g, &s, x, y)
+        scene::describe(self.lang.words(), &self.state.as_ref()?.sim, &g, &s, x, y)
     }
 
     /// Follows the canvases' size.
@@ -150,7 +153,7 @@ impl Renderer {
         if self.layers.static_dirty {
             if let Some(ctx) = context(&canvas) {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-                draw_static(&ctx, &g, &s, &state);
+                draw_static(&ctx, &g, &s, &state, self.lang.words());
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
@@ -181,7 +184,8 @@ impl Renderer {
     }
 
     /// A new state: restart the change animation when the simulation changed.
-    fn adopt(&mut self, state: &PageState) {
+    fn adopt(&mut self, state: &PageState, lang: Lang) {
+        self.lang = lang;
         let changed = self
             .state
             .as_ref()
@@ -336,11 +340,13 @@ pub fn RingView(props: &RingProps) -> Html {
     let (canvas_ref, overlay_ref) = (use_node_ref(), use_node_ref());
     let renderer = use_mut_ref(Renderer::default);
     let hover = use_state(|| None::<(String, Vec<String>)>);
+    let lang = use_lang();
+    let w = lang.words();
     use_ring_loop(renderer.clone(), canvas_ref.clone(), overlay_ref.clone());
     {
         let renderer = renderer.clone();
-        use_effect_with(props.state.clone(), move |state| {
-            renderer.borrow_mut().adopt(state)
+        use_effect_with((props.state.clone(), lang), move |(state, lang)| {
+            renderer.borrow_mut().adopt(state, *lang)
         });
     }
     {
@@ -377,10 +383,9 @@ pub fn RingView(props: &RingProps) -> Html {
     };
     let pointer = use_pointer(renderer.clone(), hover.clone());
     let sim = &props.state.sim;
-    let label = format!(
-        "Hash ring: {} servers, {} keys. Scroll or pinch to zoom, drag to pan.",
+    let label = (w.ring_label)(
         sim.servers().len(),
-        sim.keys().len()
+        &crate::words::group_thousands(sim.keys().len() as u64),
     );
     // The card is always in the tree (hidden when empty) so the canvas beside it is never
     // re-created by a change in the children's shape.
@@ -391,10 +396,10 @@ pub fn RingView(props: &RingProps) -> Html {
                 onpointerdown={pointer.down} onpointermove={pointer.moved} onpointerup={pointer.up.clone()}
                 onpointercancel={pointer.up} onpointerleave={pointer.leave} />
             <canvas ref={overlay_ref} class="ring-overlay" aria-hidden="true" />
-            <div class="zoom" role="group" aria-label="Zoom">
-                <button type="button" title="Zoom in (+)" aria-label="Zoom in" onclick={zoom_by(2.0)}>{"+"}</button>
-                <button type="button" title="Zoom out (−)" aria-label="Zoom out" onclick={zoom_by(0.5)}>{"−"}</button>
-                <button type="button" title="Reset zoom (0)" aria-label="Reset zoom" onclick={zoom_by(0.0)}>{"⟲"}</button>
+            <div class="zoom" role="group" aria-label={w.zoom}>
+                <button type="button" title={w.zoom_in} aria-label={w.zoom_in} onclick={zoom_by(2.0)}>{"+"}</button>
+                <button type="button" title={w.zoom_out} aria-label={w.zoom_out} onclick={zoom_by(0.5)}>{"−"}</button>
+                <button type="button" title={w.zoom_reset} aria-label={w.zoom_reset} onclick={zoom_by(0.0)}>{"⟲"}</button>
             </div>
             <div class="hover-card" role="tooltip" hidden={hover.is_none()}>
                 <strong>{card_title}</strong>

@@ -1,0 +1,261 @@
+//! English: every sentence of the page. A translator copies this file and changes only
+//! the text; the structure is checked by the compiler.
+
+use super::{TourWords, Words};
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The English catalog.
+pub static WORDS: Words = Words {
+    page_title: "hashring-lab — consistent hashing, visualised",
+    tagline: "Consistent hashing on the 0‥2³² ring — see exactly which keys move.",
+    language: "Language",
+    ring_section: "Hash ring",
+    dismiss: "Dismiss",
+
+    keys_per_server: "Keys per server",
+    col_server: "Server",
+    col_weight: "Weight",
+    col_vnodes: "Vnodes",
+    col_keys: "Keys",
+    col_share: "Share",
+    col_ideal: "Ideal",
+    badge_down: "down",
+    weight_of: |name| format!("Weight of {name}"),
+    fail: "fail",
+    recover: "recover",
+    fail_server: |name| format!("Fail {name}"),
+    recover_server: |name| format!("Recover {name}"),
+    fail_hint: "Fail: its keys go elsewhere until it recovers",
+    recover_hint: "Recover: it takes its keys back",
+    remove_server_named: |name| format!("Remove {name}"),
+    new_server_name: "New server name",
+    add_server: "Add server",
+    add_server_hint: "Add server (A)",
+    remove_server: "Remove server",
+    remove_server_hint: "Remove the last server (R)",
+
+    scenario: "Scenario",
+    algorithm: "Algorithm",
+    hash: "Hash",
+    virtual_nodes: "Virtual nodes",
+    vnodes_slider: "Virtual nodes per server (slider)",
+    keys: "Keys",
+    key_count_label: |limit| format!("Number of keys (up to {limit})"),
+    key_pattern_label: "Key name pattern with {i}",
+    set: "Set",
+    seed: "Seed",
+    animation: "Animation",
+    play: "▶ Play",
+    pause: "❚❚ Pause",
+    play_hint: "Play or pause the walking keys (Space)",
+    speed: "Animation speed",
+
+    lookup_label: "Key to look up",
+    lookup_placeholder: "Look up a key, e.g. user:42",
+    look_up: "Look up",
+    scores_caption: "Score of each server for this key",
+    wins: "← wins",
+
+    load_heading: "Load per server",
+    load_chart_label: "Bar chart of keys per server; outlines show the counts before the last change; the dashed line is the mean",
+    mean: "mean",
+    stddev: "std dev",
+    peak_mean: "peak / mean",
+    moved_ideal: "moved (ideal)",
+    stayed: "stayed",
+    share_heading: "Share of the ring",
+    share_chart_label: "Bar chart of each server's share of the ring; the dashed line is an equal share",
+    share_caption: "Ring share per server",
+    no_arcs: "This algorithm has no ring arcs: each key is placed on its own, so only the key counts above apply.",
+
+    ring_label: |servers, keys| {
+        format!("Hash ring: {servers} servers, {keys} keys. Scroll or pinch to zoom, drag to pan.")
+    },
+    zoom: "Zoom",
+    zoom_in: "Zoom in (+)",
+    zoom_out: "Zoom out (−)",
+    zoom_reset: "Reset zoom (0)",
+    down_label: |name| format!("{name} ✕ down"),
+    centre_ring: |servers, vnodes, keys| format!("{servers} servers · {vnodes} vnodes · {keys} keys"),
+    centre_slots: |masters, keys| format!("{masters} masters · 16,384 slots · {keys} keys"),
+    centre_other: |servers, keys| format!("{servers} servers · {keys} keys"),
+    hover_position: |grouped, p| format!("position {grouped} (0x{p:08x})"),
+    hover_slots: |last, name| format!("Slots ending at {last} → {name}"),
+    hover_server: |name| format!("server {name}"),
+    hover_share: |share| format!("owns {:.3}% of the ring", share * 100.0),
+    hover_key: |key| format!("key {key}"),
+    hover_owner: |name| format!("owner {name}"),
+    nobody: "nobody (no server is up)",
+
+    algorithm_titles: [
+        "Consistent-hash ring",
+        "hash mod N",
+        "Rendezvous (HRW)",
+        "CARP (MD5, min)",
+        "Redis Cluster slots",
+    ],
+    intros: [
+        "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
+        "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
+        "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
+        "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
+        "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
+    ],
+
+    phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],
+    progress: |what, done, total| format!("{what}: {done} of {total}…"),
+    added: |n| format!("Added {n}"),
+    removed: |n| format!("Removed {n}"),
+    failed: |n| format!("{n} failed"),
+    recovered: |n| format!("{n} recovered"),
+    weight_set: |n, w| format!("Weight of {n} set to {w}"),
+    vnodes_set: |v| format!("Virtual nodes set to {v}"),
+    keys_set: |k| format!("Keys set to {k}"),
+    algorithm_set: |a| format!("Switched to {a}"),
+    hash_set: |h| format!("Hash switched to {h}"),
+    moved_of: |what, moved, keys, pct| format!("{what}: {moved} of {keys} keys moved ({pct}"),
+    ideal: |pct| format!("; ideal {pct}"),
+    moved_from: |list| format!(" — from {list}"),
+    moved_to: |list| format!(" — to {list}"),
+    list_separator: ", ",
+    close_paren: ")",
+
+    explain_ring: |hash, key, pos, vnode, at, server| {
+        format!("{hash} of \"{key}\" = 0x{pos:08x}; the first virtual node clockwise is {vnode} at 0x{at:08x} → server {server}")
+    },
+    explain_nobody: |hash, key, pos| {
+        format!("{hash} of \"{key}\" = 0x{pos:08x}, but no server is up, so no server owns it")
+    },
+    explain_tag: |tag| format!(" (hash tag \"{tag}\")"),
+    explain_slot: |key, tag, slot, served| format!("CRC16(\"{key}\"){tag} mod 16384 = slot {slot}; {served}"),
+    slot_served: |slot, master| format!("slot {slot} is served by {master}"),
+    slot_failover: |slot, master, by| {
+        format!("slot {slot}'s master {master} is down, so the next live range clockwise serves it: {by}")
+    },
+    slot_nobody: |slot, master| {
+        format!("slot {slot}'s master {master} is down and no server is up, so no server owns it")
+    },
+    explain_modulo: |hash, key, value, n, i, server| {
+        format!("{hash} of \"{key}\" = {value}; {value} mod {n} = {i} → server number {i} of the {n} that are up: {server}")
+    },
+    explain_modulo_nobody: |hash, key, value| {
+        format!("{hash} of \"{key}\" = {value}, but no server is up, so no server owns it")
+    },
+    explain_scores_nobody: |key| {
+        format!("\"{key}\" would be scored by every server, but no server is up, so no server owns it")
+    },
+    explain_scores: |what, highest, owner| {
+        let rule = if highest { "highest" } else { "smallest" };
+        format!("every server scores the key with {what}; the {rule} score wins → {owner}")
+    },
+    weighted_score: |score, hash, weight| format!("{score:.6} (hash 0x{hash:08x}, weight {weight})"),
+
+    link_not_loaded: |reasons| {
+        format!("This link's scenario was not loaded: {reasons}. Showing the default scenario instead; the address bar keeps your link until you change something.")
+    },
+    link_problem: |reasons| format!("This link has a problem: {reasons}."),
+    busy: |n| {
+        format!(
+            "Still placing keys for the previous step; {} ignored so far. Wait for the progress bar to finish.",
+            plural(n, "action", "actions")
+        )
+    },
+    ignored: |n| {
+        format!(
+            "{} came while keys were still being placed and {} ignored; try again now.",
+            plural(n, "action", "actions"),
+            if n == 1 { "was" } else { "were" }
+        )
+    },
+    not_applied: |reason| reason.to_owned(),
+
+    tours: "Guided tour",
+    choose_tour: "Choose a tour…",
+    step_of: |k, n| format!("Step {k} of {n}"),
+    previous: "← Previous",
+    next: "Next →",
+    leave_tour: "Leave tour",
+    tour_words: [
+        TourWords {
+            title: "hash mod N: almost every key moves",
+            steps: &[
+                |f| format!("Four servers numbered 0 to 3 and {} keys numbered 1 to {}. hash mod N puts each key on server number key mod 4: the lookup shows key 6 → 6 mod 4 = 2 → server {}.", f.keys, f.keys, f.owner()),
+                |f| format!("Add a fifth server and N becomes 5: every key is placed again as key mod 5. Only {} of {} keys stay where they were ({}); {} move ({}), to and from every server.", f.stayed, f.keys, f.stayed_pct, f.moved, f.moved_pct),
+                |f| format!("A key stays only when its number leaves the same remainder mod 4 and mod 5, like key 20: 20 mod 5 = 0, and 20 mod 4 was 0 too, so it is still on server {}. Adding a server to N keeps only about one key in N+1. Consistent hashing was invented to fix exactly this — see the ring tour.", f.owner()),
+            ],
+        },
+        TourWords {
+            title: "The ring: only the neighbours' keys move",
+            steps: &[
+                |f| format!("Objects and caches are hashed onto the same circle of positions 0 … 2³²−1. Each object walks clockwise to the first cache it meets and is stored there: cache_A holds {}, cache_B {} and cache_C {}.", f.count("cache_A"), f.count("cache_B"), f.count("cache_C")),
+                |f| format!("Remove cache_B: only the {} object(s) it held move, all to the next cache clockwise, {}. Every other object stays where it was.", f.moved, f.moved_to.join(", ")),
+                |f| format!("Add cache_D: it takes only the objects between itself and the cache before it, counter-clockwise — {} of {}, all from {}. Nothing else moves.", f.moved, f.keys, f.moved_from.join(", ")),
+            ],
+        },
+        TourWords {
+            title: "Virtual nodes balance the ring",
+            steps: &[
+                |f| format!("Seed 002's ring: four servers, one point each, hashed with Java's String.hashCode as the seed does. The {} user keys are far from balanced: {} holds {} ({}), {} only {}.", f.keys, f.busiest.0, f.busiest.1, f.busiest_pct, f.quietest.0, f.quietest.1),
+                |f| format!("A better hash (xxh3) does not fix it: with only four points the arcs between them are unequal, so {} still holds {} keys ({}). The standard deviation of the counts is {}.", f.busiest.0, f.busiest.1, f.busiest_pct, f.stddev),
+                |f| format!("Virtual nodes: each server is placed {} times, as 192.168.0.1#0, 192.168.0.1#1, …, so it owns several shorter arcs spread round the ring. The standard deviation is now {}.", f.vnodes, f.stddev),
+                |f| format!("With {} virtual nodes per server (seed 000 recommends 100–200) the arcs even out: the standard deviation falls to {} and peak / mean to {}.", f.vnodes, f.stddev, f.peak_mean),
+                |f| format!("Add a fifth server: it takes {} keys ({}; ideal {}) — a little from every server, since its points are spread round the ring — and no key moves between the old servers.", f.moved, f.moved_pct, f.ideal_pct),
+            ],
+        },
+        TourWords {
+            title: "How many virtual nodes? σ against vnodes",
+            steps: &[
+                |f| format!("Seed 003's experiment: {} servers, keys key-0, key-1, …, and the standard deviation σ of the keys per server as the virtual nodes per server grow from 1 to 1,000. The measured curve falls like 1/√v (dashed) and flattens out around 100–200 vnodes: beyond that, more vnodes cost memory and buy little balance.", f.servers),
+                |f| format!("The ring itself with {} virtual nodes per server: {} keys, σ = {}, peak / mean {} — the flat end of the curve.", f.vnodes, f.keys, f.stddev, f.peak_mean),
+            ],
+        },
+        TourWords {
+            title: "Seed 000's Java example, count for count",
+            steps: &[
+                |f| format!("Seed 000's Java example: four servers with 200 virtual nodes each, MurmurHash64A, {} keys. The table shows exactly the counts the seed prints: A {}, B {}, C {}, D {}.", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
+                |f| format!("Remove A: its {} keys go to the three others, and the counts are again the seed's: B {}, C {}, D {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
+                |f| format!("Add E: it takes {} keys from B, C and D. The seed prints B {}, C {}, D {}, E {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
+                |f| format!("Add F and double the business to {} keys: B {}, C {}, D {}, E {}, F {} — the seed's last table, count for count.", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
+            ],
+        },
+        TourWords {
+            title: "CARP: the best score wins",
+            steps: &[
+                |f| format!("CARP (seed 004): every server scores a key with MD5(server name + key), and the smallest digest wins. The table under the lookup shows all {} scores for user:42: {} wins.", f.servers, f.owner()),
+                |f| format!("Add redis5: a key moves only where redis5's score beats the old winner's — {} of {} keys ({}; ideal {}), all of them to {}.", f.moved, f.keys, f.moved_pct, f.ideal_pct, f.moved_to.join(", ")),
+            ],
+        },
+        TourWords {
+            title: "Redis Cluster's 16,384 hash slots",
+            steps: &[
+                |f| format!("Redis Cluster: a key's slot is CRC16(key) mod 16384, and each master serves ranges of slots. {{user1}}.following has a hash tag, so only \"user1\" is hashed: slot {}, served by {}.", f.slot.unwrap_or_default(), f.owner()),
+                |f| format!("{{user1}}.followers has the same tag, so it lands in the same slot {} on the same master, {}: multi-key commands find both keys on one node.", f.slot.unwrap_or_default(), f.owner()),
+                |f| format!("Add a fourth master: resharding moves whole slots — a quarter of the 16,384 — to node-7003, and with them {} keys ({}), all to {}.", f.moved, f.moved_pct, f.moved_to.join(", ")),
+            ],
+        },
+        TourWords {
+            title: "The stale-data defect",
+            steps: &[
+                |f| format!("Seed 000 §6. key2 hashes onto {}'s arc, so the write key2 = {} is stored on {}.", f.owner(), f.held("NODE2"), f.owner()),
+                |f| format!("NODE2 fails. Its keys walk on clockwise, so the next write, key2 = {}, is stored on {}. NODE2 still holds the old value, {}.", f.held(f.owner()), f.owner(), f.held("NODE2")),
+                |f| format!("NODE2 recovers and takes its arc back: reads of key2 go to {} again and return {}, the stale value, while NODE3 holds {}. The two copies disagree.", f.owner(), f.read_value(), f.held("NODE3")),
+                |f| format!("What real systems do: when a node recovers, what was written to its arc meanwhile is migrated back to it (or its old copy is invalidated first). Migrated here: NODE2 holds {} and a read of key2 returns {}.", f.held("NODE2"), f.read_value()),
+            ],
+        },
+    ],
+    stored_values: |key| format!("What each server stores for {key}"),
+    col_value: "Stored value",
+    read_returns: |key, server, value| format!("A read of {key} goes to {server} and returns {value}."),
+    nothing_stored: "—",
+    sweep_heading: "Vnode sweep",
+    sweep_chart_label: "Line chart of the standard deviation of keys per server against virtual nodes per server, with the 1/√v trend dashed",
+    sweep_x: "virtual nodes per server",
+    sweep_y: "σ of keys per server",
+    sweep_measured: "measured σ",
+    sweep_trend: "σ(1)/√v",
+    sweep_run: "Run the sweep",
+    sweep_setup: |servers, keys| format!("{servers} servers, {keys} keys, vnodes 1 → 1,000"),
+};

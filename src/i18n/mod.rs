@@ -1,0 +1,468 @@
+//! The page's languages. Every sentence the page shows comes from one [`Words`] catalog per
+//! language — `en.rs` and `zh_cn.rs` — so a translator edits one file, and the compiler
+//! refuses a catalog that misses an entry. Entries that carry numbers or names are plain
+//! functions; the catalogs are compiled in, so choosing a language makes no request.
+//!
+//! Engine messages (the command line's words for an invalid scenario) stay in English and
+//! are quoted inside the catalog's sentences.
+
+mod en;
+mod zh_cn;
+
+pub use en::WORDS as EN;
+pub use zh_cn::WORDS as ZH_CN;
+
+use crate::tour::Facts;
+
+/// A language of the page.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Lang {
+    /// English.
+    #[default]
+    En,
+    /// Simplified Chinese.
+    ZhCn,
+}
+
+impl Lang {
+    /// Every language, in the order of the switch.
+    pub const ALL: [Lang; 2] = [Lang::En, Lang::ZhCn];
+
+    /// The BCP 47 tag, as in `lang=` and `<html lang>`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::ZhCn => "zh-CN",
+        }
+    }
+
+    /// The language's own name, for the switch.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::ZhCn => "简体中文",
+        }
+    }
+
+    /// The language for a `lang=` value (exactly `en` or `zh-CN`, any case).
+    pub fn from_code(code: &str) -> Option<Lang> {
+        Lang::ALL
+            .into_iter()
+            .find(|l| l.code().eq_ignore_ascii_case(code.trim()))
+    }
+
+    /// The first of the browser's preferred languages that the page speaks: any `zh`
+    /// except the traditional scripts and regions picks Simplified Chinese; else English.
+    pub fn from_preferences<'a>(tags: impl IntoIterator<Item = &'a str>) -> Lang {
+        for tag in tags {
+            let tag = tag.to_ascii_lowercase();
+            if tag == "en" || tag.starts_with("en-") {
+                return Lang::En;
+            }
+            if tag == "zh" || tag.starts_with("zh-") {
+                let traditional = ["hant", "-tw", "-hk", "-mo"]
+                    .iter()
+                    .any(|t| tag.contains(t));
+                if !traditional {
+                    return Lang::ZhCn;
+                }
+            }
+        }
+        Lang::En
+    }
+
+    /// This language's catalog.
+    pub fn words(self) -> &'static Words {
+        match self {
+            Lang::En => &en::WORDS,
+            Lang::ZhCn => &zh_cn::WORDS,
+        }
+    }
+}
+
+/// A step's narration: sentences made from what is on screen.
+pub type Narration = fn(&Facts) -> String;
+
+/// One tour's words: its title and one narration per step.
+pub struct TourWords {
+    /// The tour's title.
+    pub title: &'static str,
+    /// The narration of each step, in order.
+    pub steps: &'static [Narration],
+}
+
+/// Every sentence of the page in one language.
+pub struct Words {
+    // The page.
+    /// The page title (the browser tab).
+    pub page_title: &'static str,
+    /// Under the name in the header.
+    pub tagline: &'static str,
+    /// The language switch's label.
+    pub language: &'static str,
+    /// The ring section's label.
+    pub ring_section: &'static str,
+    /// Closes the error message.
+    pub dismiss: &'static str,
+
+    // The server table and its form.
+    /// The table's caption.
+    pub keys_per_server: &'static str,
+    /// Column: the server.
+    pub col_server: &'static str,
+    /// Column: its weight.
+    pub col_weight: &'static str,
+    /// Column: its virtual nodes.
+    pub col_vnodes: &'static str,
+    /// Column: its keys.
+    pub col_keys: &'static str,
+    /// Column: its share of the keys or the ring.
+    pub col_share: &'static str,
+    /// Column: the ideal share.
+    pub col_ideal: &'static str,
+    /// The badge on a failed server.
+    pub badge_down: &'static str,
+    /// The weight field's label.
+    pub weight_of: fn(&str) -> String,
+    /// The fail button.
+    pub fail: &'static str,
+    /// The recover button.
+    pub recover: &'static str,
+    /// The fail button's label for a screen reader.
+    pub fail_server: fn(&str) -> String,
+    /// The recover button's label for a screen reader.
+    pub recover_server: fn(&str) -> String,
+    /// What failing does.
+    pub fail_hint: &'static str,
+    /// What recovering does.
+    pub recover_hint: &'static str,
+    /// The remove button's label.
+    pub remove_server_named: fn(&str) -> String,
+    /// The new server name field's label.
+    pub new_server_name: &'static str,
+    /// The add button.
+    pub add_server: &'static str,
+    /// The add button's hint.
+    pub add_server_hint: &'static str,
+    /// The remove-last button.
+    pub remove_server: &'static str,
+    /// The remove-last button's hint.
+    pub remove_server_hint: &'static str,
+
+    // The scenario settings.
+    /// The settings' heading.
+    pub scenario: &'static str,
+    /// The algorithm menu.
+    pub algorithm: &'static str,
+    /// The hash menu.
+    pub hash: &'static str,
+    /// The vnodes field.
+    pub virtual_nodes: &'static str,
+    /// The vnodes slider's label.
+    pub vnodes_slider: &'static str,
+    /// The keys field.
+    pub keys: &'static str,
+    /// The key count field's label, with the limit.
+    pub key_count_label: fn(&str) -> String,
+    /// The key pattern field's label.
+    pub key_pattern_label: &'static str,
+    /// Applies the keys form.
+    pub set: &'static str,
+    /// The seed field.
+    pub seed: &'static str,
+    /// The animation row.
+    pub animation: &'static str,
+    /// The play button.
+    pub play: &'static str,
+    /// The pause button.
+    pub pause: &'static str,
+    /// The play button's hint.
+    pub play_hint: &'static str,
+    /// The speed menu's label.
+    pub speed: &'static str,
+
+    // The lookup.
+    /// The lookup field's label.
+    pub lookup_label: &'static str,
+    /// The lookup field's example.
+    pub lookup_placeholder: &'static str,
+    /// The lookup button.
+    pub look_up: &'static str,
+    /// The scores table's caption.
+    pub scores_caption: &'static str,
+    /// Marks the winning score.
+    pub wins: &'static str,
+
+    // The charts.
+    /// The load chart's heading.
+    pub load_heading: &'static str,
+    /// The load chart's description.
+    pub load_chart_label: &'static str,
+    /// Figure: mean keys per server.
+    pub mean: &'static str,
+    /// Figure: standard deviation.
+    pub stddev: &'static str,
+    /// Figure: peak over mean.
+    pub peak_mean: &'static str,
+    /// Figure: moved keys and the ideal.
+    pub moved_ideal: &'static str,
+    /// Figure: keys that stayed.
+    pub stayed: &'static str,
+    /// The share chart's heading.
+    pub share_heading: &'static str,
+    /// The share chart's description.
+    pub share_chart_label: &'static str,
+    /// The share table's caption.
+    pub share_caption: &'static str,
+    /// Why an algorithm has no share chart.
+    pub no_arcs: &'static str,
+
+    // The ring.
+    /// The ring's description: servers, keys.
+    pub ring_label: fn(usize, &str) -> String,
+    /// The zoom buttons' group.
+    pub zoom: &'static str,
+    /// Zoom in.
+    pub zoom_in: &'static str,
+    /// Zoom out.
+    pub zoom_out: &'static str,
+    /// Reset the zoom.
+    pub zoom_reset: &'static str,
+    /// A failed server's label on the ring.
+    pub down_label: fn(&str) -> String,
+    /// The centre line of a ring: servers, vnodes, keys.
+    pub centre_ring: fn(usize, &str, &str) -> String,
+    /// The centre line of Redis slots: masters, keys.
+    pub centre_slots: fn(usize, &str) -> String,
+    /// The centre line otherwise: servers, keys.
+    pub centre_other: fn(usize, &str) -> String,
+    /// Hover card: a position on the ring (grouped decimal, hex).
+    pub hover_position: fn(&str, u32) -> String,
+    /// Hover card: a slot range's title (last slot, master).
+    pub hover_slots: fn(u32, &str) -> String,
+    /// Hover card: the point's server.
+    pub hover_server: fn(&str) -> String,
+    /// Hover card: the share of the ring ending at the point.
+    pub hover_share: fn(f64) -> String,
+    /// Hover card: a key's title.
+    pub hover_key: fn(&str) -> String,
+    /// Hover card: a key's owner.
+    pub hover_owner: fn(&str) -> String,
+    /// "nobody", when no server is up.
+    pub nobody: &'static str,
+
+    // Algorithms.
+    /// Titles: ring, mod N, rendezvous, CARP, slots.
+    pub algorithm_titles: [&'static str; 5],
+    /// One-sentence intros, same order.
+    pub intros: [&'static str; 5],
+
+    // Progress and changes.
+    /// Progress: hashing keys, placing vnodes, placing keys.
+    pub phases: [&'static str; 3],
+    /// Progress: "{phase}: {done} of {total}…".
+    pub progress: fn(&str, &str, &str) -> String,
+    /// A change: added NAME.
+    pub added: fn(&str) -> String,
+    /// A change: removed NAME.
+    pub removed: fn(&str) -> String,
+    /// A change: NAME failed.
+    pub failed: fn(&str) -> String,
+    /// A change: NAME recovered.
+    pub recovered: fn(&str) -> String,
+    /// A change: weight of NAME set to W.
+    pub weight_set: fn(&str, f64) -> String,
+    /// A change: vnodes set to V.
+    pub vnodes_set: fn(u32) -> String,
+    /// A change: keys set to SPEC.
+    pub keys_set: fn(&str) -> String,
+    /// A change: switched to ALGORITHM.
+    pub algorithm_set: fn(&str) -> String,
+    /// A change: hash switched to HASH.
+    pub hash_set: fn(&str) -> String,
+    /// "{what}: {moved} of {keys} keys moved ({percent}".
+    pub moved_of: fn(&str, &str, &str, &str) -> String,
+    /// "; ideal {percent}".
+    pub ideal: fn(&str) -> String,
+    /// " — from {list}".
+    pub moved_from: fn(&str) -> String,
+    /// " — to {list}".
+    pub moved_to: fn(&str) -> String,
+    /// Joins list items.
+    pub list_separator: &'static str,
+    /// Closes the bracket `moved_of` opened.
+    pub close_paren: &'static str,
+
+    // Lookups.
+    /// Ring: hash, key, position, vnode label, vnode position, server.
+    pub explain_ring: fn(&str, &str, u32, &str, u32, &str) -> String,
+    /// Nobody is up: hash, key, position.
+    pub explain_nobody: fn(&str, &str, u32) -> String,
+    /// Slots: the hash tag.
+    pub explain_tag: fn(&str) -> String,
+    /// Slots: key, tag part, slot, and who serves it.
+    pub explain_slot: fn(&str, &str, u16, &str) -> String,
+    /// Slots: slot served by its master.
+    pub slot_served: fn(u16, &str) -> String,
+    /// Slots: master down, served by the next range.
+    pub slot_failover: fn(u16, &str, &str) -> String,
+    /// Slots: master down, nobody up.
+    pub slot_nobody: fn(u16, &str) -> String,
+    /// Mod N: hash, key, value, n, index, server.
+    pub explain_modulo: fn(&str, &str, u32, usize, usize, &str) -> String,
+    /// Mod N, nobody up: hash, key, value.
+    pub explain_modulo_nobody: fn(&str, &str, u32) -> String,
+    /// Scores, nobody up: key.
+    pub explain_scores_nobody: fn(&str) -> String,
+    /// Scores: what is scored, whether the highest wins, owner.
+    pub explain_scores: fn(&str, bool, &str) -> String,
+    /// A weighted score: score, hash, weight.
+    pub weighted_score: fn(f64, u32, f64) -> String,
+
+    // Messages.
+    /// The link's scenario could not be loaded: reasons.
+    pub link_not_loaded: fn(&str) -> String,
+    /// The link has a problem, the scenario loaded: reasons.
+    pub link_problem: fn(&str) -> String,
+    /// Actions refused while work ran: how many.
+    pub busy: fn(u32) -> String,
+    /// Actions that came during the work, reported after: how many.
+    pub ignored: fn(u32) -> String,
+    /// A scenario was rejected: the reason.
+    pub not_applied: fn(&str) -> String,
+
+    // Tours.
+    /// The tour menu's label.
+    pub tours: &'static str,
+    /// The tour menu's first entry.
+    pub choose_tour: &'static str,
+    /// Step K of N.
+    pub step_of: fn(usize, usize) -> String,
+    /// Previous step.
+    pub previous: &'static str,
+    /// Next step.
+    pub next: &'static str,
+    /// Leave the tour, keep the state.
+    pub leave_tour: &'static str,
+    /// The tours, in [`crate::tour::TourId::ALL`] order.
+    pub tour_words: [TourWords; 8],
+    /// The stale-data table: caption for a key.
+    pub stored_values: fn(&str) -> String,
+    /// The stale-data table: column of stored values.
+    pub col_value: &'static str,
+    /// The stale-data table: a read of KEY goes to SERVER and returns VALUE.
+    pub read_returns: fn(&str, &str, &str) -> String,
+    /// "nothing stored".
+    pub nothing_stored: &'static str,
+    /// The vnode sweep chart's heading.
+    pub sweep_heading: &'static str,
+    /// The sweep chart's description.
+    pub sweep_chart_label: &'static str,
+    /// The sweep chart's x axis.
+    pub sweep_x: &'static str,
+    /// The sweep chart's y axis.
+    pub sweep_y: &'static str,
+    /// The sweep's measured line.
+    pub sweep_measured: &'static str,
+    /// The sweep's 1/√v trend line.
+    pub sweep_trend: &'static str,
+    /// The sweep button.
+    pub sweep_run: &'static str,
+    /// The sweep's description: servers, keys.
+    pub sweep_setup: fn(usize, &str) -> String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tour::{Facts, Tour, TourId};
+
+    #[test]
+    fn the_browser_language_picks_the_catalog() {
+        assert_eq!(Lang::from_preferences(["zh-CN", "en"]), Lang::ZhCn);
+        assert_eq!(Lang::from_preferences(["zh"]), Lang::ZhCn);
+        assert_eq!(Lang::from_preferences(["zh-Hans-SG"]), Lang::ZhCn);
+        assert_eq!(Lang::from_preferences(["zh-TW", "en-GB"]), Lang::En);
+        assert_eq!(Lang::from_preferences(["fr", "de"]), Lang::En);
+        assert_eq!(Lang::from_preferences(["fr", "zh-CN"]), Lang::ZhCn);
+        assert_eq!(Lang::from_code("ZH-cn"), Some(Lang::ZhCn));
+        assert_eq!(Lang::from_code("zh"), None);
+    }
+
+    #[test]
+    fn every_tour_has_one_narration_per_step_in_every_language() {
+        for lang in Lang::ALL {
+            for id in TourId::ALL {
+                let words = &lang.words().tour_words[id.index()];
+                assert_eq!(words.steps.len(), Tour::get(id).len(), "{lang:?} {id:?}");
+                assert!(!words.title.is_empty());
+            }
+        }
+    }
+
+    /// The Chinese catalog is Chinese: besides names, numbers and formulas, no English
+    /// word of three or more letters is left in it.
+    #[test]
+    fn the_chinese_catalog_has_no_english_sentences() {
+        let allowed = [
+            "hashring",
+            "lab",
+            "Redis",
+            "Cluster",
+            "CARP",
+            "MD5",
+            "CRC16",
+            "HRW",
+            "hash",
+            "key",
+            "mod",
+            "xxh3",
+            "Java",
+            "String",
+            "hashCode",
+            "MurmurHash64A",
+            "user",
+            "following",
+            "followers",
+            "user1",
+            "redis5",
+            "node",
+            "7003",
+            "key2",
+            "cache_A",
+            "cache_B",
+            "cache_C",
+            "cache_D",
+            "NODE1",
+            "NODE2",
+            "NODE3",
+            "server",
+        ];
+        let w = Lang::ZhCn.words();
+        let facts = Facts::default();
+        let mut texts: Vec<String> = vec![
+            w.tagline.into(),
+            w.dismiss.into(),
+            (w.busy)(2),
+            (w.ignored)(1),
+            (w.moved_of)("x", "1", "2", "3"),
+            (w.explain_scores)("MD5(server + key)", false, "A"),
+        ];
+        texts.extend(w.intros.iter().map(|s| s.to_string()));
+        texts.extend(w.algorithm_titles.iter().map(|s| s.to_string()));
+        for t in &w.tour_words {
+            texts.push(t.title.into());
+            texts.extend(t.steps.iter().map(|n| n(&facts)));
+        }
+        for text in texts {
+            for word in text.split(|c: char| !c.is_ascii_alphanumeric() && c != '_') {
+                if word.len() >= 3 && word.chars().any(|c| c.is_ascii_alphabetic()) {
+                    assert!(
+                        allowed.iter().any(|a| a.eq_ignore_ascii_case(word)),
+                        "English '{word}' in: {text}"
+                    );
+                }
+            }
+        }
+    }
+}

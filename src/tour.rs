@@ -1,0 +1,776 @@
+//! Guided tours: one per seed story, each a list of steps a teacher walks with ←/→.
+//!
+//! A step sets the scenario through the same changes the controls make (so the page stays
+//! live and can be played with), names the part of the page to look at, and may look a key
+//! up. Its narration lives in the language catalogs ([`crate::i18n`]) and is made from
+//! [`Facts`] read off the state on screen, so every number a step states is one the page
+//! shows. A step either continues from the previous one (only its own changes are applied,
+//! which is what makes Next cheap) or loads a scenario of its own.
+//!
+//! The stale-data story also needs what each server has *stored*, which a placement does not
+//! model: [`Tour::store_at`] replays the story's writes and reads against the same engine.
+
+use crate::engine::hash::HashFn;
+use crate::engine::keys::KeySpec;
+use crate::engine::ring::NO_OWNER;
+use crate::engine::scenario::Scenario;
+use crate::engine::sim::{Change, Simulation};
+use crate::state::PageState;
+use crate::words::{group_thousands, percent};
+
+/// The tours, one per seed story.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TourId {
+    /// Seed 000 §1: hash mod N moves almost every key.
+    ModN,
+    /// Seed 000 §2: the ring; only the neighbours' keys move.
+    Ring,
+    /// Seeds 002/000: few servers are skewed; virtual nodes balance them.
+    Vnodes,
+    /// Seed 003: σ of the counts as vnodes grow.
+    Sweep,
+    /// Seed 000's Java example, count for count.
+    Java,
+    /// Seed 004: CARP.
+    Carp,
+    /// Seed 002: Redis Cluster's hash slots.
+    Slots,
+    /// Seed 000 §6: the stale-data defect.
+    Stale,
+}
+
+impl TourId {
+    /// Every tour, in menu order.
+    pub const ALL: [TourId; 8] = [
+        TourId::ModN,
+        TourId::Ring,
+        TourId::Vnodes,
+        TourId::Sweep,
+        TourId::Java,
+        TourId::Carp,
+        TourId::Slots,
+        TourId::Stale,
+    ];
+
+    /// The id in `tour=`.
+    pub fn id(self) -> &'static str {
+        match self {
+            TourId::ModN => "modn",
+            TourId::Ring => "ring",
+            TourId::Vnodes => "vnodes",
+            TourId::Sweep => "sweep",
+            TourId::Java => "java",
+            TourId::Carp => "carp",
+            TourId::Slots => "slots",
+            TourId::Stale => "stale",
+        }
+    }
+
+    /// The tour for a `tour=` value.
+    pub fn from_id(id: &str) -> Option<TourId> {
+        TourId::ALL.into_iter().find(|t| t.id() == id.trim())
+    }
+
+    /// Its position in [`TourId::ALL`] (and in the catalogs' tour lists).
+    pub fn index(self) -> usize {
+        TourId::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+}
+
+/// The part of the page a step points at (outlined while the step is shown).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    /// The ring, where keys walk.
+    Ring,
+    /// The keys-per-server table.
+    Table,
+    /// The load chart and its figures.
+    Load,
+    /// The lookup and its explanation.
+    Lookup,
+    /// The stored values of the stale-data story.
+    Store,
+    /// The vnode sweep chart.
+    Sweep,
+}
+
+/// What the stale-data story does to the stored data after a step's changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StoreEvent {
+    /// Write a value for a key on the server that owns it now.
+    Write(&'static str, u64),
+    /// Read a key from the server that owns it now.
+    Read(&'static str),
+    /// Repair after a recovery: every key a server owns now, held by another server, is
+    /// moved to it (the arc's data migrates back).
+    Migrate,
+}
+
+/// One step of a tour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// A scenario to load first, as link parameters; `None` continues from the previous step.
+    pub load: Option<&'static [(&'static str, &'static str)]>,
+    /// Changes applied after it, through the same actions as the controls.
+    pub changes: Vec<Change>,
+    /// A key to look up after the changes.
+    pub lookup: Option<&'static str>,
+    /// What to look at.
+    pub focus: Focus,
+    /// What happens to the stored data (stale-data story).
+    pub store: &'static [StoreEvent],
+}
+
+impl Step {
+    fn new(focus: Focus) -> Step {
+        Step {
+            load: None,
+            changes: Vec::new(),
+            lookup: None,
+            focus,
+            store: &[],
+        }
+    }
+
+    fn load(mut self, pairs: &'static [(&'static str, &'static str)]) -> Step {
+        self.load = Some(pairs);
+        self
+    }
+
+    fn change(mut self, change: Change) -> Step {
+        self.changes.push(change);
+        self
+    }
+
+    fn lookup(mut self, key: &'static str) -> Step {
+        self.lookup = Some(key);
+        self
+    }
+
+    fn store(mut self, events: &'static [StoreEvent]) -> Step {
+        self.store = events;
+        self
+    }
+}
+
+/// How to reach a step: the scenario to load and the changes after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The scenario the step builds on.
+    pub scenario: Scenario,
+    /// Every change from that scenario to the step, the step's own last.
+    pub changes: Vec<Change>,
+    /// How many of `changes` are the step's own.
+    pub own: usize,
+}
+
+/// A guided tour.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tour {
+    /// Which tour.
+    pub id: TourId,
+    /// Its steps (at least one; the first loads a scenario).
+    pub steps: Vec<Step>,
+}
+
+const MODN: &[(&str, &str)] = &[
+    ("algo", "modn"),
+    ("hash", "identity"),
+    ("nodes", "0,1,2,3"),
+    ("keys", "1..21"),
+];
+const RING: &[(&str, &str)] = &[
+    ("vnodes", "1"),
+    ("label", "{node}"),
+    ("nodes", "cache_A,cache_B,cache_C"),
+    ("keys", "list:object1,object2,object3,object4"),
+];
+const SEED_002: &[(&str, &str)] = &[
+    ("hash", "java-string"),
+    ("vnodes", "1"),
+    ("label", "{node}"),
+    ("nodes", "192.168.0.1,88.89.90.91,77.78.79.80,127.0.0.1"),
+    ("keys", "user:{i}:0..10000"),
+];
+const SEED_002_VNODES: &[(&str, &str)] = &[
+    ("vnodes", "3"),
+    ("label", "{node}#{i}"),
+    ("nodes", "192.168.0.1,88.89.90.91,77.78.79.80,127.0.0.1"),
+    ("keys", "user:{i}:0..10000"),
+];
+/// Seed 003's cluster: ten servers, Hutool's FNV, labels `ip@i`.
+pub const SEED_003: &[(&str, &str)] = &[
+    ("hash", "fnv-hutool"),
+    ("vnodes", "5"),
+    ("label", "{node}@{i}"),
+    (
+        "nodes",
+        "127.0.0.1,127.0.0.2,127.0.0.3,127.0.0.4,127.0.0.5,127.0.0.6,127.0.0.7,127.0.0.8,127.0.0.9,127.0.0.10",
+    ),
+    ("keys", "key-{i}:0..100000"),
+];
+const SEED_000: &[(&str, &str)] = &[
+    ("hash", "murmur64a-seed"),
+    ("vnodes", "200"),
+    ("label", "{node}{i}"),
+    ("nodes", "127.1.1.1#A,127.2.2.2#B,127.3.3.3#C,127.4.4.4#D"),
+    ("keys", "0..50000"),
+];
+const CARP: &[(&str, &str)] = &[
+    ("algo", "carp"),
+    ("nodes", "redis1,redis2,redis3,redis4"),
+    ("keys", "user:{i}:0..10000"),
+];
+const SLOTS: &[(&str, &str)] = &[
+    ("algo", "slots"),
+    ("nodes", "node-7000,node-7001,node-7002"),
+    ("keys", "user:{i}:0..10000"),
+];
+const STALE: &[(&str, &str)] = &[
+    ("vnodes", "2"),
+    ("nodes", "NODE1,NODE2,NODE3"),
+    ("keys", "list:key1,key2,key3,key4,key5,key6,key7,key8"),
+];
+
+/// The key the stale-data story writes.
+pub const STALE_KEY: &str = "key2";
+
+impl Tour {
+    /// The tour with this id.
+    pub fn get(id: TourId) -> Tour {
+        use Focus::*;
+        let keys = |spec: &str| Change::SetKeys(KeySpec::parse(spec).expect("a valid key spec"));
+        let steps = match id {
+            TourId::ModN => vec![
+                Step::new(Lookup).load(MODN).lookup("6"),
+                Step::new(Ring).change(Change::add("4")),
+                Step::new(Lookup).lookup("20"),
+            ],
+            TourId::Ring => vec![
+                Step::new(Ring).load(RING),
+                Step::new(Ring).change(Change::Remove("cache_B".into())),
+                Step::new(Ring).change(Change::add("cache_D")),
+            ],
+            TourId::Vnodes => vec![
+                Step::new(Table).load(SEED_002),
+                Step::new(Table).change(Change::SetHash(HashFn::Xxh3)),
+                Step::new(Ring).load(SEED_002_VNODES),
+                Step::new(Load).change(Change::SetVnodes(150)),
+                Step::new(Load).change(Change::add("10.0.0.5")),
+            ],
+            TourId::Sweep => vec![
+                Step::new(Sweep).load(SEED_003),
+                Step::new(Load).change(Change::SetVnodes(150)),
+            ],
+            TourId::Java => vec![
+                Step::new(Table).load(SEED_000),
+                Step::new(Table).change(Change::Remove("127.1.1.1#A".into())),
+                Step::new(Table).change(Change::add("127.5.5.5#E")),
+                Step::new(Table)
+                    .change(Change::add("127.6.6.6#F"))
+                    .change(keys("0..100000")),
+            ],
+            TourId::Carp => vec![
+                Step::new(Lookup).load(CARP).lookup("user:42"),
+                Step::new(Load).change(Change::add("redis5")),
+            ],
+            TourId::Slots => vec![
+                Step::new(Lookup).load(SLOTS).lookup("{user1}.following"),
+                Step::new(Lookup).lookup("{user1}.followers"),
+                Step::new(Load).change(Change::add("node-7003")),
+            ],
+            TourId::Stale => vec![
+                Step::new(Store)
+                    .load(STALE)
+                    .lookup(STALE_KEY)
+                    .store(&[StoreEvent::Write(STALE_KEY, 100)]),
+                Step::new(Store)
+                    .change(Change::Fail("NODE2".into()))
+                    .lookup(STALE_KEY)
+                    .store(&[StoreEvent::Write(STALE_KEY, 200)]),
+                Step::new(Store)
+                    .change(Change::Recover("NODE2".into()))
+                    .lookup(STALE_KEY)
+                    .store(&[StoreEvent::Read(STALE_KEY)]),
+                Step::new(Store)
+                    .lookup(STALE_KEY)
+                    .store(&[StoreEvent::Migrate, StoreEvent::Read(STALE_KEY)]),
+            ],
+        };
+        Tour { id, steps }
+    }
+
+    /// Number of steps.
+    pub fn len(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// Always false: every tour has steps.
+    pub fn is_empty(&self) -> bool {
+        self.steps.is_empty()
+    }
+
+    /// Step `k` (1-based, clamped to the tour).
+    pub fn step(&self, k: usize) -> &Step {
+        &self.steps[k.clamp(1, self.len()) - 1]
+    }
+
+    /// How to reach step `k` (1-based) from nothing.
+    pub fn plan(&self, k: usize) -> Plan {
+        let k = k.clamp(1, self.len());
+        let start = (0..k)
+            .rev()
+            .find(|&i| self.steps[i].load.is_some())
+            .unwrap_or(0);
+        let pairs = self.steps[start].load.unwrap_or(&[]);
+        let scenario =
+            Scenario::from_pairs(pairs.iter().copied()).expect("every tour's scenario is valid");
+        let changes: Vec<Change> = self.steps[start..k]
+            .iter()
+            .flat_map(|s| s.changes.iter().cloned())
+            .collect();
+        Plan {
+            scenario,
+            changes,
+            own: self.steps[k - 1].changes.len(),
+        }
+    }
+
+    /// What each server has stored for the story's key after step `k`, replayed against
+    /// the engine from the first step; `None` for tours without stored data.
+    pub fn store_at(&self, k: usize) -> Option<StoreView> {
+        let k = k.clamp(1, self.len());
+        if self.steps[..k].iter().all(|s| s.store.is_empty()) {
+            return None;
+        }
+        let mut sim: Option<Simulation> = None;
+        let mut held: Vec<(String, String, u64)> = Vec::new(); // (server, key, value)
+        let mut read = None;
+        for step in &self.steps[..k] {
+            if let Some(pairs) = step.load {
+                let scenario = Scenario::from_pairs(pairs.iter().copied()).ok()?;
+                sim = Some(Simulation::new(&scenario).ok()?);
+            }
+            let s = sim.as_mut()?;
+            for c in &step.changes {
+                s.apply(c).ok()?;
+            }
+            read = None;
+            let owner_of = |key: &str| {
+                let (_, id) = s.lookup(key).ok()?;
+                (id != NO_OWNER).then(|| s.server(id).map(|x| x.name.clone()))?
+            };
+            for event in step.store {
+                match *event {
+                    StoreEvent::Write(key, value) => {
+                        let owner = owner_of(key)?;
+                        held.retain(|(srv, k, _)| !(srv == &owner && k == key));
+                        held.push((owner, key.to_owned(), value));
+                    }
+                    StoreEvent::Read(key) => {
+                        let owner = owner_of(key)?;
+                        let value = held
+                            .iter()
+                            .find(|(srv, k, _)| srv == &owner && k == key)
+                            .map(|h| h.2);
+                        read = Some((owner, value));
+                    }
+                    StoreEvent::Migrate => {
+                        let mut moved: Vec<(String, String, u64)> = Vec::new();
+                        for (srv, key, value) in &held {
+                            let owner = owner_of(key)?;
+                            if &owner != srv {
+                                moved.push((owner, key.clone(), *value));
+                            }
+                        }
+                        held.retain(|(srv, key, _)| owner_of(key).as_ref() == Some(srv));
+                        for m in moved {
+                            held.retain(|(srv, key, _)| !(srv == &m.0 && key == &m.1));
+                            held.push(m);
+                        }
+                    }
+                }
+            }
+        }
+        let s = sim?;
+        let values = s
+            .servers()
+            .iter()
+            .map(|srv| {
+                let value = held
+                    .iter()
+                    .find(|(h, key, _)| h == &srv.name && key == STALE_KEY)
+                    .map(|h| h.2);
+                (srv.name.clone(), value)
+            })
+            .collect();
+        Some(StoreView {
+            key: STALE_KEY,
+            values,
+            read,
+        })
+    }
+}
+
+/// What each server holds for one key, and the last read.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoreView {
+    /// The key.
+    pub key: &'static str,
+    /// (server, value held), in list order.
+    pub values: Vec<(String, Option<u64>)>,
+    /// The last read: the server asked and what it returned.
+    pub read: Option<(String, Option<u64>)>,
+}
+
+/// What a step's narration may state, each number written as the page writes it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Facts {
+    /// All keys.
+    pub keys: String,
+    /// Keys the last change moved.
+    pub moved: String,
+    /// Keys it left in place.
+    pub stayed: String,
+    /// Moved, as a percentage of all keys.
+    pub moved_pct: String,
+    /// Stayed, as a percentage.
+    pub stayed_pct: String,
+    /// The ideal percentage to move, when there is one.
+    pub ideal_pct: String,
+    /// Where the moved keys went (names), joined with ", ".
+    pub moved_to: Vec<String>,
+    /// Where they came from.
+    pub moved_from: Vec<String>,
+    /// (server, keys) in list order.
+    pub counts: Vec<(String, String)>,
+    /// The busiest server and its keys.
+    pub busiest: (String, String),
+    /// The quietest server and its keys.
+    pub quietest: (String, String),
+    /// Standard deviation of the counts, one decimal.
+    pub stddev: String,
+    /// Peak over mean, three decimals.
+    pub peak_mean: String,
+    /// The busiest server's share of the keys.
+    pub busiest_pct: String,
+    /// Live servers.
+    pub servers: usize,
+    /// Vnodes per server.
+    pub vnodes: u32,
+    /// The looked-up key and its owner.
+    pub lookup: Option<(String, String)>,
+    /// The looked-up key's Redis slot.
+    pub slot: Option<u16>,
+    /// Stored data (stale-data story).
+    pub store: Option<StoreView>,
+}
+
+impl Facts {
+    /// The facts on screen for `state`, with the tour's stored data.
+    pub fn read(state: &PageState, store: Option<StoreView>) -> Facts {
+        use crate::engine::placement::How;
+        let sim = &state.sim;
+        let name = |id| {
+            sim.server(id)
+                .map_or_else(|| format!("#{id}"), |s| s.name.clone())
+        };
+        let stats = sim.stats();
+        let counts: Vec<(String, u64)> = sim
+            .servers()
+            .iter()
+            .map(|s| (s.name.clone(), sim.count(s.id)))
+            .collect();
+        let pick = |best: fn(&u64, &u64) -> bool| {
+            counts
+                .iter()
+                .fold(None::<&(String, u64)>, |acc, c| match acc {
+                    Some(a) if !best(&c.1, &a.1) => Some(a),
+                    _ => Some(c),
+                })
+                .map(|(n, c)| (n.clone(), group_thousands(*c)))
+                .unwrap_or_default()
+        };
+        let keys = sim.keys().len() as u64;
+        let busiest_count = counts.iter().map(|c| c.1).max().unwrap_or(0);
+        let mut facts = Facts {
+            keys: group_thousands(keys),
+            counts: counts
+                .iter()
+                .map(|(n, c)| (n.clone(), group_thousands(*c)))
+                .collect(),
+            busiest: pick(|a, b| a > b),
+            quietest: pick(|a, b| a < b),
+            busiest_pct: percent(busiest_count as f64 / keys.max(1) as f64),
+            stddev: format!("{:.1}", stats.stddev),
+            peak_mean: format!("{:.3}", stats.peak_to_mean),
+            servers: stats.servers,
+            vnodes: sim.settings().vnodes,
+            store,
+            ..Facts::default()
+        };
+        if let Some(last) = &state.last {
+            let m = &last.movement;
+            let stayed = m.keys.saturating_sub(m.moved);
+            facts.moved = group_thousands(m.moved);
+            facts.stayed = group_thousands(stayed);
+            facts.moved_pct = percent(m.moved_fraction());
+            facts.stayed_pct = percent(1.0 - m.moved_fraction());
+            facts.ideal_pct = m.ideal_fraction.map(percent).unwrap_or_default();
+            let names = |ids: Vec<u16>| {
+                let mut ids = ids;
+                ids.sort_unstable();
+                ids.dedup();
+                ids.into_iter()
+                    .map(|id| last.name(id).unwrap_or_else(|| name(id)))
+                    .collect()
+            };
+            facts.moved_to = names(m.flows.iter().map(|f| f.to).collect());
+            facts.moved_from = names(m.flows.iter().map(|f| f.from).collect());
+        }
+        if let Some(l) = &state.lookup {
+            facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
+            if let How::Slot { slot, .. } = l.explanation.how {
+                facts.slot = Some(slot);
+            }
+        }
+        facts
+    }
+
+    /// The keys of `server` as the table writes them ("0" when it has none or is gone).
+    pub fn count(&self, server: &str) -> &str {
+        self.counts
+            .iter()
+            .find(|(n, _)| n == server)
+            .map_or("0", |c| c.1.as_str())
+    }
+
+    /// The owner of the looked-up key.
+    pub fn owner(&self) -> &str {
+        self.lookup.as_ref().map_or("", |l| l.1.as_str())
+    }
+
+    /// The value `server` holds for the story's key, as text ("—" when none).
+    pub fn held(&self, server: &str) -> String {
+        self.store
+            .as_ref()
+            .and_then(|s| s.values.iter().find(|v| v.0 == server))
+            .and_then(|v| v.1)
+            .map_or_else(|| "—".to_owned(), |v| v.to_string())
+    }
+
+    /// The last read's value, as text.
+    pub fn read_value(&self) -> String {
+        self.store
+            .as_ref()
+            .and_then(|s| s.read.as_ref())
+            .and_then(|r| r.1)
+            .map_or_else(|| "—".to_owned(), |v| v.to_string())
+    }
+}
+
+/// Where a tour is: which tour and step (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
+    /// The tour.
+    pub tour: TourId,
+    /// The step, 1-based.
+    pub step: usize,
+}
+
+/// Reads `tour=ID` and `step=K|last`: the position, or a message saying what is allowed.
+pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, String> {
+    use crate::engine::text::quote;
+    let id = TourId::from_id(tour).ok_or_else(|| {
+        let ids: Vec<&str> = TourId::ALL.iter().map(|t| t.id()).collect();
+        format!("tour {} is not one of {}", quote(tour), ids.join(", "))
+    })?;
+    let len = Tour::get(id).len();
+    let step = match step.map(str::trim) {
+        None | Some("") => 1,
+        Some("last") => len,
+        Some(text) => match text.parse::<usize>() {
+            Ok(k) if (1..=len).contains(&k) => k,
+            _ => {
+                return Err(format!(
+                    "step {} of tour {} must be 1 to {len} or last",
+                    quote(text),
+                    id.id()
+                ))
+            }
+        },
+    };
+    Ok(Position { tour: id, step })
+}
+
+/// The action that takes the page to step `k` of `tour`: only the step's own changes when
+/// `continuing` from the previous step and the step loads nothing, else its whole plan.
+pub fn script(tour: &Tour, k: usize, continuing: bool) -> crate::state::Action {
+    let plan = tour.plan(k);
+    let step = tour.step(k);
+    if continuing && step.load.is_none() {
+        let own = plan.changes[plan.changes.len() - plan.own..].to_vec();
+        return crate::state::Action::Script {
+            load: None,
+            changes: own,
+            lookup: step.lookup.map(str::to_owned),
+        };
+    }
+    crate::state::Action::Script {
+        load: Some(plan.scenario),
+        changes: plan.changes,
+        lookup: step.lookup.map(str::to_owned),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::Action;
+
+    /// The state after walking `tour` from step 1 to `k` the way the page does.
+    fn walk(id: TourId, k: usize) -> PageState {
+        let tour = Tour::get(id);
+        let mut state = PageState::new(&Scenario::default()).unwrap();
+        for step in 1..=k {
+            state = state.reduce(script(&tour, step, step > 1));
+            while state.progress().is_some() {
+                state = state.reduce(Action::Continue);
+            }
+            assert!(state.error.is_none(), "{id:?} {step}: {:?}", state.error);
+        }
+        state
+    }
+
+    fn facts(id: TourId, k: usize) -> Facts {
+        Facts::read(&walk(id, k), Tour::get(id).store_at(k))
+    }
+
+    #[test]
+    fn every_step_plan_is_valid_and_a_direct_jump_equals_the_walk() {
+        for id in TourId::ALL {
+            let tour = Tour::get(id);
+            assert!(
+                tour.steps[0].load.is_some(),
+                "{id:?} starts with a scenario"
+            );
+            for k in 1..=tour.len() {
+                let walked = walk(id, k);
+                let plan = tour.plan(k);
+                let mut jumped = Simulation::new(&plan.scenario).unwrap();
+                for c in &plan.changes {
+                    jumped.apply(c).unwrap();
+                }
+                assert_eq!(walked.sim.scenario(), jumped.scenario(), "{id:?} step {k}");
+                assert_eq!(walked.sim.owners(), jumped.owners(), "{id:?} step {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn modn_keeps_four_of_twenty() {
+        let f = facts(TourId::ModN, 3);
+        assert_eq!((f.stayed.as_str(), f.keys.as_str()), ("4", "20"));
+        assert_eq!(f.stayed_pct, "20.0%");
+        assert_eq!(f.lookup, Some(("20".into(), "0".into())));
+    }
+
+    #[test]
+    fn java_ends_on_the_seeds_counts() {
+        let f = facts(TourId::Java, 4);
+        let expected = [
+            ("127.2.2.2#B", "20,197"),
+            ("127.3.3.3#C", "21,330"),
+            ("127.4.4.4#D", "18,420"),
+            ("127.5.5.5#E", "19,038"),
+            ("127.6.6.6#F", "21,015"),
+        ];
+        for (server, count) in expected {
+            assert_eq!(f.count(server), count, "{server}");
+        }
+        let f = facts(TourId::Java, 1);
+        assert_eq!(f.count("127.1.1.1#A"), "12,162");
+    }
+
+    #[test]
+    fn ring_moves_only_the_neighbours_keys() {
+        let f = facts(TourId::Ring, 2);
+        assert_eq!(f.moved_from, ["cache_B"]);
+        assert_eq!(f.moved_to.len(), 1);
+        let f = facts(TourId::Ring, 3);
+        assert_eq!(f.moved_to, ["cache_D"]);
+        assert_ne!(f.moved, "0");
+    }
+
+    #[test]
+    fn carp_and_vnodes_move_keys_only_to_the_new_server() {
+        for (id, k, new) in [(TourId::Carp, 2, "redis5"), (TourId::Vnodes, 5, "10.0.0.5")] {
+            let f = facts(id, k);
+            assert_eq!(f.moved_to, [new], "{id:?}");
+        }
+        let plain = facts(TourId::Vnodes, 2);
+        let balanced = facts(TourId::Vnodes, 4);
+        let sd = |f: &Facts| f.stddev.parse::<f64>().unwrap();
+        assert!(
+            sd(&balanced) * 5.0 < sd(&plain),
+            "{} vs {}",
+            balanced.stddev,
+            plain.stddev
+        );
+    }
+
+    #[test]
+    fn hash_tags_share_a_slot() {
+        let a = facts(TourId::Slots, 1);
+        let b = facts(TourId::Slots, 2);
+        assert_eq!(a.slot, Some(8106));
+        assert_eq!(b.slot, Some(8106));
+        assert_eq!(a.owner(), b.owner());
+    }
+
+    #[test]
+    fn the_stale_story_reads_100_after_recovery_and_200_after_repair() {
+        let f = facts(TourId::Stale, 1);
+        assert_eq!(f.owner(), "NODE2");
+        assert_eq!(f.held("NODE2"), "100");
+        let f = facts(TourId::Stale, 2);
+        assert_eq!(f.owner(), "NODE3");
+        assert_eq!(
+            (f.held("NODE2").as_str(), f.held("NODE3").as_str()),
+            ("100", "200")
+        );
+        let f = facts(TourId::Stale, 3);
+        assert_eq!(f.owner(), "NODE2");
+        assert_eq!(f.read_value(), "100", "the stale value");
+        let f = facts(TourId::Stale, 4);
+        assert_eq!(f.read_value(), "200");
+        assert_eq!(
+            (f.held("NODE2").as_str(), f.held("NODE3").as_str()),
+            ("200", "—")
+        );
+    }
+
+    #[test]
+    fn positions_are_read_with_messages() {
+        assert_eq!(
+            read_position("java", Some("last")),
+            Ok(Position {
+                tour: TourId::Java,
+                step: 4
+            })
+        );
+        assert_eq!(
+            read_position("modn", None),
+            Ok(Position {
+                tour: TourId::ModN,
+                step: 1
+            })
+        );
+        assert!(read_position("nope", None)
+            .unwrap_err()
+            .contains("modn, ring"));
+        assert!(read_position("java", Some("9"))
+            .unwrap_err()
+            .contains("1 to 4 or last"));
+    }
+}

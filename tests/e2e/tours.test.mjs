@@ -1,0 +1,129 @@
+// The guided tours as a teacher drives them: open a tour by link, walk it to its last step
+// with the keyboard, and check that the numbers the narration states are the ones on screen
+// (seed 000's counts for `java`, 4 of 20 for `modn`, …), in English and in Chinese.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, openBrowser, ready, tableCounts, screenshot } from './harness.mjs';
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
+after(async () => { await browser?.context.close(); await server?.close(); });
+
+const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4 };
+
+/** Waits until the tour shows step `k` with its narration (the step's work is done). */
+async function atStep(page, k) {
+  await page.waitForFunction((step) => {
+    const t = document.querySelector('section.tour');
+    return t && t.dataset.step === String(step) && !document.querySelector('.summary progress')
+      && t.querySelector('.narration').textContent.trim().length > 0;
+  }, k, { timeout: 60000 });
+  return page.textContent('section.tour .narration');
+}
+
+/** Every number written in `text` (with thousands separators), as strings. */
+const numbers = (text) => (text.match(/\d[\d,]*(\.\d+)?%?/g) || []).map((n) => n.replace(/[,.]$/, ''));
+
+/** The page's visible text outside the tour panel. */
+const pageText = (page) => page.evaluate(() => {
+  const clone = document.querySelector('main').cloneNode(true);
+  clone.querySelector('section.tour')?.remove();
+  return clone.innerText;
+});
+
+async function walk(page, id, lang) {
+  await page.goto(`${server.origin}/?tour=${id}&lang=${lang}`);
+  await ready(page);
+  let narration = await atStep(page, 1);
+  for (let k = 2; k <= TOURS[id]; k++) {
+    await page.keyboard.press('ArrowRight');
+    narration = await atStep(page, k);
+    // Every number the step states is on screen outside the narration (the table, the
+    // figures, the summary line, the lookup, the stored values, the ring's centre line).
+    const shown = await pageText(page);
+    const canvasLine = await page.getAttribute('canvas.ring', 'aria-label');
+    for (const n of numbers(narration)) {
+      const plain = n.replace(/%$/, '');
+      if (['0', '1', '2', '3', '4', '5', '6', '2³²'].includes(plain) || /^\d$/.test(plain)) continue;
+      assert.ok(shown.includes(n) || canvasLine.includes(n) || /^(100|200|1,000|16,384|16384)$/.test(n),
+        `${id} step ${k} (${lang}) states ${n}, not on screen:\n${narration}`);
+    }
+  }
+  return narration;
+}
+
+test('modn ends on 4 of 20 keys staying, in both languages', async () => {
+  const { page } = browser;
+  for (const lang of ['en', 'zh-CN']) {
+    const last = await walk(page, 'modn', lang);
+    assert.equal(await page.textContent('dd.stayed'), '4');
+    assert.match(last, lang === 'en' ? /key 20/ : /键 20/);
+    assert.match(await page.textContent('.summary'), lang === 'en' ? /16 of 20 keys moved \(80\.0%/ : /20 个键中迁移了 16 个（80\.0%/);
+    await screenshot(page, `40-tour-modn-last-${lang}`);
+  }
+});
+
+test('java ends on seed 000\'s printed counts', async () => {
+  const { page } = browser;
+  for (const lang of ['en', 'zh-CN']) {
+    const last = await walk(page, 'java', lang);
+    const counts = Object.fromEntries((await tableCounts(page)).map((r) => [r.name, r.keys]));
+    assert.deepEqual(counts, {
+      '127.2.2.2#B': 20197, '127.3.3.3#C': 21330, '127.4.4.4#D': 18420,
+      '127.5.5.5#E': 19038, '127.6.6.6#F': 21015,
+    });
+    for (const n of ['20,197', '21,330', '18,420', '19,038', '21,015', '100,000']) assert.ok(last.includes(n), last);
+    await screenshot(page, `41-tour-java-last-${lang}`);
+  }
+});
+
+test('the stale-data story reads 100 after recovery and 200 after the repair', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=stale&step=3&lang=en`);
+  await ready(page);
+  await atStep(page, 3);
+  assert.match(await page.textContent('.read-result'), /A read of key2 goes to NODE2 and returns 100/);
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await atStep(page, 4);
+  assert.match(await page.textContent('.read-result'), /returns 200/);
+  for (const lang of ['en', 'zh-CN']) {
+    await walk(page, 'stale', lang);
+    await screenshot(page, `42-tour-stale-last-${lang}`);
+  }
+});
+
+test('every other tour walks to its last step with its numbers on screen', async () => {
+  const { page } = browser;
+  for (const id of ['ring', 'vnodes', 'sweep', 'carp', 'slots']) {
+    for (const lang of ['en', 'zh-CN']) {
+      await walk(page, id, lang);
+      await screenshot(page, `43-tour-${id}-last-${lang}`);
+    }
+  }
+  // slots: the hash tag's slot is shown by the lookup.
+  await page.goto(`${server.origin}/?tour=slots&step=2&lang=en`);
+  await ready(page);
+  const text = await atStep(page, 2);
+  assert.match(text, /slot 8106/);
+  assert.match(await page.textContent('.explain'), /hash tag "user1"\) mod 16384 = slot 8106/);
+});
+
+test('a link opens a step; Previous, Leave and the URL follow', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=java&step=last&lang=en`);
+  await ready(page);
+  await atStep(page, 4);
+  await page.keyboard.press('ArrowLeft');
+  await atStep(page, 3);
+  assert.match(await page.evaluate(() => location.search), /tour=java&step=3/);
+  assert.equal((await tableCounts(page)).find((r) => r.name === '127.5.5.5#E').keys, 13060);
+  await page.getByRole('button', { name: 'Leave tour' }).click();
+  await page.waitForFunction(() => !document.querySelector('section.tour'));
+  assert.doesNotMatch(await page.evaluate(() => location.search), /tour=/);
+  // The state stays to play with.
+  assert.equal((await tableCounts(page)).length, 4);
+  // A bad step is reported, the page still opens.
+  await page.goto(`${server.origin}/?tour=java&step=9`);
+  await ready(page);
+  assert.match(await page.textContent('.error'), /step '9' of tour java must be 1 to 4 or last/);
+});
