@@ -143,6 +143,61 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     area.present()
 }
 
+/// The vnode sweep: σ of keys per server against vnodes per server on a log axis, the
+/// measured points joined by a line, and the 1/√v trend from the first point dashed.
+/// The axis names and the legend are left to the page (plotters measures such text through
+/// the DOM with an inline style, which the page's Content-Security-Policy forbids).
+pub fn draw_sweep_chart<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    points: &[(u32, f64)],
+    theme: Theme,
+    font_px: u32,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    area.fill(&theme.background)?;
+    let font = ("sans-serif", font_px).into_font().color(&theme.foreground);
+    let y_max = points.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
+    let mut chart = ChartBuilder::on(area)
+        .margin(10)
+        .margin_right(font_px * 2)
+        .x_label_area_size(font_px * 3)
+        .y_label_area_size(font_px * 5)
+        .build_cartesian_2d((1f64..1000f64).log_scale(), 0f64..y_max)?;
+    chart
+        .configure_mesh()
+        .light_line_style(theme.background)
+        .bold_line_style(theme.grid)
+        .axis_style(theme.foreground)
+        .label_style(font)
+        .x_label_formatter(&|v| format!("{v:.0}"))
+        .y_label_formatter(&|v| group_thousands(v.round() as u64))
+        .draw()?;
+    let accent = RGBColor(0x56, 0xb4, 0xe9);
+    if let Some(&(v1, s1)) = points.first() {
+        let first = s1 * f64::from(v1).sqrt();
+        let trend = (0..=60).map(|i| {
+            let v = 10f64.powf(f64::from(i) / 20.0);
+            (v, first / v.sqrt())
+        });
+        chart.draw_series(DashedLineSeries::new(
+            trend,
+            6,
+            4,
+            theme.foreground.mix(0.7).stroke_width(1),
+        ))?;
+    }
+    let measured: Vec<(f64, f64)> = points.iter().map(|&(v, s)| (f64::from(v), s)).collect();
+    chart.draw_series(LineSeries::new(
+        measured.iter().copied(),
+        accent.stroke_width(3),
+    ))?;
+    chart.draw_series(
+        measured
+            .iter()
+            .map(|&p| Circle::new(p, 4, accent.filled())),
+    )?;
+    area.present()
+}
+
 fn segment_index(v: &SegmentValue<i32>) -> usize {
     match v {
         SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => (*i).max(0) as usize,
@@ -208,6 +263,20 @@ mod tests {
             draw_bar_chart(&area, &bars()[..1], 120.0, Unit::Count, DARK, 12).unwrap();
         }
         assert!(svg.contains("fill=\"#E69F00\""));
+    }
+
+    #[test]
+    fn the_sweep_draws_a_point_per_measurement_and_the_trend() {
+        let points = [(1, 3000.0), (10, 1000.0), (100, 300.0), (1000, 100.0)];
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (500, 300)).into_drawing_area();
+            draw_sweep_chart(&area, &points, DARK, 12).unwrap();
+        }
+        assert_eq!(svg.matches("<circle").count(), 4, "{svg}");
+        // The measured line and the dashed trend (drawn as many short dashes).
+        assert!(svg.matches("<polyline").count() >= 2, "{svg}");
+        assert!(svg.contains("\n1000\n") && svg.contains("\n3,000\n"), "{svg}");
     }
 
     #[test]

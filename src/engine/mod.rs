@@ -10,4 +10,5 @@ pub mod scenario;
 pub mod sim;
 pub mod slots;
 pub mod stats;
+pub mod sweep;
 pub mod text;

@@ -5,6 +5,7 @@ mod charts;
 mod controls;
 mod ring_canvas;
 mod ring_view;
+mod sweep;
 mod tour_panel;
 
 use std::rc::Rc;
@@ -14,6 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
+use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
 use crate::link::{self, Link};
@@ -24,6 +26,7 @@ use crate::words;
 pub use charts::{LoadChart, ShareChart};
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
 pub use ring_view::RingView;
+pub use sweep::SweepPanel;
 pub use tour_panel::{StorePanel, TourPanel, TourPicker};
 
 /// Mounts the app on the page's body.
@@ -416,6 +419,8 @@ pub fn App() -> Html {
     };
     let focus = tour.position.map(|p| Tour::get(p.tour).step(p.step).focus);
     let focused = |f: Focus| focus == Some(f);
+    // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
+    let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
     html! {
         <ContextProvider<Lang> context={*lang}>
         <div class="app">
@@ -462,11 +467,17 @@ pub fn App() -> Html {
                             <StorePanel store={store} focused={focused(Focus::Store)} />
                         }
                     }
+                    if sweep_tour && state.sim.settings().algo == Algorithm::Ring {
+                        <SweepPanel scenario={state.sim.scenario()} auto_run=true focused={focused(Focus::Sweep)} />
+                    }
                     <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
                     <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
                     <ScenarioControls state={state.clone()} on_action={dispatch.clone()} playing={*playing}
                         on_toggle_play={toggle_play} speed={*speed} on_speed={set_speed} />
                     <ShareChart state={state.clone()} />
+                    if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
+                        <SweepPanel scenario={state.sim.scenario()} />
+                    }
                 </aside>
             </main>
         </div>
