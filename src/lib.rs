@@ -6,6 +6,7 @@
 
 pub mod chart;
 pub mod engine;
+pub mod file;
 pub mod i18n;
 pub mod link;
 pub mod render;

@@ -1,7 +1,8 @@
 //! The page's link: what a URL query asks for, and the query that reproduces the page.
 //!
 //! A link carries the scenario (the parameters of [`crate::engine::scenario`], shared with
-//! the command line) and the page's own parameters (`freeze`, `lang`, `tour` and `step`). Reading one never fails:
+//! the command line) and the page's own parameters (`freeze`, `lang`, `tour`, `step`,
+//! `embed`, `theme` and `present`). Reading one never fails:
 //! every problem is collected with a message that says what is allowed, and the page
 //! decides what to show. Names that are neither are ignored, since sites that link here
 //! may decorate the URL. Pure, so it is tested natively; the page only reads and writes
@@ -10,11 +11,14 @@
 use crate::engine::scenario::{repeated_names, Scenario, PARAMS};
 use crate::engine::text::quote;
 use crate::i18n::Lang;
+use crate::render::palette::Theme;
 use crate::state::Notice;
 use crate::tour::{read_position, Position};
 
 /// The page-only parameters (not part of the scenario).
-pub const PAGE_PARAMS: [&str; 4] = ["freeze", "lang", "tour", "step"];
+pub const PAGE_PARAMS: [&str; 7] = [
+    "freeze", "lang", "tour", "step", "embed", "theme", "present",
+];
 
 /// The longest `freeze` value, in milliseconds.
 pub const MAX_FREEZE_MS: f64 = 60_000.0;
@@ -30,6 +34,12 @@ pub struct Link {
     pub lang: Option<Lang>,
     /// `tour=ID&step=K`, when given and valid.
     pub tour: Option<Position>,
+    /// `theme=light|dark`, when given and valid (otherwise the system's choice).
+    pub theme: Option<Theme>,
+    /// `embed=1`: the compact view for an iframe.
+    pub embed: bool,
+    /// `present=1`: presentation mode.
+    pub present: bool,
     /// Every problem found, one message each.
     pub problems: Vec<String>,
 }
@@ -84,11 +94,30 @@ impl Link {
             }
             (None, None) => None,
         };
+        let theme = value("theme").and_then(|v| {
+            let theme = Theme::from_name(v);
+            if theme.is_none() {
+                problems.push(format!("theme {} must be light or dark", quote(v)));
+            }
+            theme
+        });
+        let mut flag = |name: &str| match value(name).map(str::trim) {
+            None | Some("0") => false,
+            Some("1") => true,
+            Some(v) => {
+                problems.push(format!("{name} {} must be 1 or 0", quote(v)));
+                false
+            }
+        };
+        let (embed, present) = (flag("embed"), flag("present"));
         Link {
             scenario,
             freeze_ms,
             lang,
             tour,
+            theme,
+            embed,
+            present,
             problems,
         }
     }
@@ -218,6 +247,14 @@ mod tests {
             bad.scenario.is_some(),
             "page parameters never block the scenario"
         );
+        let view = Link::read(&pairs(&[
+            ("embed", "1"),
+            ("theme", "Light"),
+            ("present", "yes"),
+        ]));
+        assert!(view.embed && !view.present);
+        assert_eq!(view.theme, Some(Theme::Light));
+        assert!(view.problems[0].contains("present 'yes' must be 1 or 0"));
         let orphan = Link::read(&pairs(&[("step", "2")]));
         assert!(orphan.problems[0].contains("step needs a tour"));
     }

@@ -36,6 +36,8 @@ pub enum Action {
     DismissError,
     /// Show a message about invalid input; nothing else changes.
     Reject(String),
+    /// Show a notice; nothing else changes.
+    Notify(Notice),
     /// Replace the keys with `count` keys named by `pattern` (`{i}` is the number; empty
     /// means plain integers), both as typed into the form.
     SetKeys {
@@ -75,6 +77,8 @@ pub enum Notice {
     Busy(u32),
     /// Actions that came during stepped work and were ignored, reported when it is done.
     Ignored(u32),
+    /// A scenario file could not be opened: the reasons.
+    BadFile(String),
 }
 
 /// Work (in the engine's cost units, about 10 ns of wasm each) that may be done at once;
@@ -269,6 +273,11 @@ impl PageState {
             }
             Action::Continue => return self.continue_pending(STEP_COST),
             Action::Reject(message) => return self.rejected(message),
+            Action::Notify(notice) => {
+                let mut next = self.clone();
+                next.error = Some(notice);
+                return next;
+            }
             Action::Script {
                 load,
                 changes,

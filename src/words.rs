@@ -140,6 +140,7 @@ pub fn notice(w: &Words, notice: &Notice) -> String {
         Notice::LinkProblem(reasons) => (w.link_problem)(reasons),
         Notice::Busy(n) => (w.busy)(*n),
         Notice::Ignored(n) => (w.ignored)(*n),
+        Notice::BadFile(reasons) => (w.bad_file)(reasons),
     }
 }
 

@@ -41,6 +41,13 @@ pub const DARK: Theme = Theme {
     grid: RGBColor(0x2a, 0x32, 0x44),
 };
 
+/// The page's light theme.
+pub const LIGHT: Theme = Theme {
+    background: RGBColor(0xff, 0xff, 0xff),
+    foreground: RGBColor(0x2a, 0x32, 0x44),
+    grid: RGBColor(0xe1, 0xe5, 0xec),
+};
+
 /// How bar values are written on the y axis.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unit {
@@ -190,11 +197,7 @@ pub fn draw_sweep_chart<DB: DrawingBackend>(
         measured.iter().copied(),
         accent.stroke_width(3),
     ))?;
-    chart.draw_series(
-        measured
-            .iter()
-            .map(|&p| Circle::new(p, 4, accent.filled())),
-    )?;
+    chart.draw_series(measured.iter().map(|&p| Circle::new(p, 4, accent.filled())))?;
     area.present()
 }
 
@@ -276,7 +279,10 @@ mod tests {
         assert_eq!(svg.matches("<circle").count(), 4, "{svg}");
         // The measured line and the dashed trend (drawn as many short dashes).
         assert!(svg.matches("<polyline").count() >= 2, "{svg}");
-        assert!(svg.contains("\n1000\n") && svg.contains("\n3,000\n"), "{svg}");
+        assert!(
+            svg.contains("\n1000\n") && svg.contains("\n3,000\n"),
+            "{svg}"
+        );
     }
 
     #[test]

@@ -392,6 +392,28 @@ impl Scenario {
         Ok(())
     }
 
+    /// Every parameter with its value, defaults included (for a scenario file, which
+    /// should read the same whatever the defaults become).
+    pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
+        let s = &self.settings;
+        let down: Vec<&str> = self
+            .nodes
+            .iter()
+            .filter(|n| !n.up)
+            .map(|n| n.name.as_str())
+            .collect();
+        vec![
+            ("algo", s.algo.name().to_owned()),
+            ("hash", s.hash.name().to_owned()),
+            ("nodes", nodes_text(&self.nodes)),
+            ("down", down.join(",")),
+            ("vnodes", s.vnodes.to_string()),
+            ("label", s.label.as_str().to_owned()),
+            ("keys", s.keys.to_string()),
+            ("seed", s.seed.to_string()),
+        ]
+    }
+
     /// The canonical query string (without `?`), listing only what differs from the
     /// defaults, so that shared links stay short.
     pub fn to_query(&self) -> String {

@@ -331,6 +331,60 @@ pub struct Words {
     /// A scenario was rejected: the reason.
     pub not_applied: fn(&str) -> String,
 
+    // Page tools.
+    /// The theme button when dark (switches to light).
+    pub to_light: &'static str,
+    /// The theme button when light (switches to dark).
+    pub to_dark: &'static str,
+    /// The presentation button.
+    pub present: &'static str,
+    /// The presentation button's hint.
+    pub present_hint: &'static str,
+    /// Leaves presentation mode.
+    pub end_present: &'static str,
+    /// The share card's heading.
+    pub share: &'static str,
+    /// Copies the link.
+    pub copy_link: &'static str,
+    /// Copies the embed code.
+    pub copy_embed: &'static str,
+    /// After copying.
+    pub copied: &'static str,
+    /// The link field's label.
+    pub link_field: &'static str,
+    /// The embed code field's label.
+    pub embed_field: &'static str,
+    /// The iframe's title: algorithm, servers, keys.
+    pub embed_title: fn(&str, usize, &str) -> String,
+    /// The embed view's link to the full page.
+    pub open_full: &'static str,
+    /// The shortcuts button and dialog title.
+    pub shortcuts: &'static str,
+    /// (keys, what they do), in order.
+    pub shortcut_list: [(&'static str, &'static str); 9],
+    /// Closes a dialog.
+    pub close: &'static str,
+    /// The export card's heading.
+    pub export: &'static str,
+    /// Export: the ring as PNG.
+    pub png_ring: &'static str,
+    /// Export: the load chart as PNG.
+    pub png_load: &'static str,
+    /// Export: the share chart as PNG.
+    pub png_share: &'static str,
+    /// Export: counts as CSV.
+    pub csv_counts: &'static str,
+    /// Export: every key's server as CSV.
+    pub csv_keys: &'static str,
+    /// Export: the scenario as JSON.
+    pub scenario_json: &'static str,
+    /// Opens a scenario file.
+    pub open_scenario: &'static str,
+    /// Progress of the key export: done, total.
+    pub exporting: fn(&str, &str) -> String,
+    /// A scenario file was refused: the reasons.
+    pub bad_file: fn(&str) -> String,
+
     // Tours.
     /// The tour menu's label.
     pub tours: &'static str,

@@ -5,6 +5,7 @@
 
 mod geometry;
 pub mod gesture;
+pub mod palette;
 pub mod scene;
 
 pub use geometry::*;

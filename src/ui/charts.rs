@@ -6,9 +6,9 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::use_lang;
 use super::ViewProps;
-use crate::chart::{draw_bar_chart, LoadBar, Unit, DARK};
+use super::{use_lang, use_look};
+use crate::chart::{draw_bar_chart, LoadBar, Unit};
 use crate::render::server_rgb;
 use crate::words::group_thousands;
 
@@ -31,11 +31,17 @@ pub struct BarCanvasProps {
 #[component]
 pub fn BarCanvas(props: &BarCanvasProps) -> Html {
     let canvas = use_node_ref();
+    let theme = use_look().theme;
     {
         let canvas = canvas.clone();
         use_effect_with(
-            (props.bars.clone(), props.reference.to_bits(), props.unit),
-            move |(bars, reference, unit)| {
+            (
+                props.bars.clone(),
+                props.reference.to_bits(),
+                props.unit,
+                theme,
+            ),
+            move |(bars, reference, unit, theme)| {
                 if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
                     let dpr = web_sys::window()
                         .map_or(1.0, |w| w.device_pixel_ratio())
@@ -55,7 +61,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                             bars,
                             f64::from_bits(*reference),
                             *unit,
-                            DARK,
+                            theme.palette().chart,
                             // plotters draws in backing-store pixels: scale the font by
                             // dpr, and by width so a projector's chart stays readable.
                             ((width / 40.0).clamp(12.0, 24.0) * dpr) as u32,

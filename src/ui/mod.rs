@@ -6,6 +6,7 @@ mod controls;
 mod ring_canvas;
 mod ring_view;
 mod sweep;
+mod tools;
 mod tour_panel;
 
 use std::rc::Rc;
@@ -19,6 +20,7 @@ use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
 use crate::link::{self, Link};
+use crate::render::palette::Theme;
 use crate::state::{Action, Notice, PageState};
 use crate::tour::{self, Focus, Position, Tour, TourId};
 use crate::words;
@@ -27,6 +29,7 @@ pub use charts::{LoadChart, ShareChart};
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
+pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
 pub use tour_panel::{StorePanel, TourPanel, TourPicker};
 
 /// Mounts the app on the page's body.
@@ -118,15 +121,23 @@ fn browser_languages() -> Vec<String> {
 struct PageParams {
     lang: Lang,
     tour: Option<Position>,
+    /// The theme chosen by link or button (`None`: the system's).
+    theme: Option<Theme>,
+    present: bool,
+    embed: bool,
 }
 
 impl PageParams {
     /// (name, value) for [`link::query`]; `None` removes a parameter.
     fn pairs(&self) -> Vec<(&'static str, Option<String>)> {
+        let flag = |on: bool| on.then(|| "1".to_owned());
         vec![
             ("lang", Some(self.lang.code().to_owned())),
             ("tour", self.tour.map(|p| p.tour.id().to_owned())),
             ("step", self.tour.map(|p| p.step.to_string())),
+            ("theme", self.theme.map(|t| t.name().to_owned())),
+            ("present", flag(self.present)),
+            ("embed", flag(self.embed)),
         ]
     }
 }
@@ -154,10 +165,27 @@ fn sync_url(state: &PageState, params: &PageParams, touched: bool) {
     }
 }
 
-/// The page's language, from the nearest provider.
+/// How the page looks, shared with every view: language, colours, presentation mode.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Look {
+    /// The language.
+    pub lang: Lang,
+    /// The colour theme in effect.
+    pub theme: Theme,
+    /// Presentation mode: large type, thick arcs.
+    pub present: bool,
+}
+
+/// The page's look, from the nearest provider.
+#[hook]
+pub fn use_look() -> Look {
+    use_context::<Look>().unwrap_or_default()
+}
+
+/// The page's language.
 #[hook]
 pub fn use_lang() -> Lang {
-    use_context::<Lang>().unwrap_or_default()
+    use_look().lang
 }
 
 /// Props shared by the views that only read the state.
@@ -216,23 +244,23 @@ fn use_stepper(state: &PageState, dispatch: &Callback<Action>) {
     });
 }
 
-/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom, and in a tour ← / →
-/// (or Page Up / Page Down, as presentation clickers send) for the previous and next step.
-/// Not while typing.
+/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom; every other key goes
+/// to `page_key` (tour steps, full screen, presentation, the shortcut list). Not while
+/// typing.
 #[hook]
 fn use_shortcuts(
     dispatch: &Callback<Action>,
     playing: &UseStateHandle<bool>,
     zoom_request: &UseStateHandle<(u32, i8)>,
-    tour_step: &Callback<isize>,
+    page_key: &Callback<String>,
 ) {
-    let (dispatch, playing, zoom_request, tour_step) = (
+    let (dispatch, playing, zoom_request, page_key) = (
         dispatch.clone(),
         playing.clone(),
         zoom_request.clone(),
-        tour_step.clone(),
+        page_key.clone(),
     );
-    use_effect_with((*playing, *zoom_request, tour_step.clone()), move |_| {
+    use_effect_with((*playing, *zoom_request, page_key.clone()), move |_| {
         let document = web_sys::window().and_then(|w| w.document());
         let listener = document.map(|d| {
             EventListener::new(&d, "keydown", move |e| {
@@ -253,9 +281,11 @@ fn use_shortcuts(
                     "+" | "=" => zoom(1),
                     "-" | "_" => zoom(-1),
                     "0" => zoom(0),
-                    "ArrowRight" | "PageDown" => tour_step.emit(1),
-                    "ArrowLeft" | "PageUp" => tour_step.emit(-1),
-                    _ => {}
+                    "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => {
+                        e.prevent_default();
+                        page_key.emit(e.key());
+                    }
+                    other => page_key.emit(other.to_owned()),
                 }
             })
         });
@@ -355,6 +385,51 @@ fn use_tour(
     }
 }
 
+/// The theme the system prefers (`prefers-color-scheme`).
+fn system_theme() -> Theme {
+    let light = web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-color-scheme: light)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches());
+    if light {
+        Theme::Light
+    } else {
+        Theme::Dark
+    }
+}
+
+/// Full screen on, or off when it is on.
+fn toggle_fullscreen() {
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    } else if let Some(root) = doc.document_element() {
+        let _ = root.request_fullscreen();
+    }
+}
+
+/// The address of the page with `query`, absolute.
+fn address(query: &str) -> String {
+    let Some(location) = web_sys::window().map(|w| w.location()) else {
+        return String::new();
+    };
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    if query.is_empty() {
+        base
+    } else {
+        format!("{base}?{query}")
+    }
+}
+
 /// The page.
 #[component]
 pub fn App() -> Html {
@@ -372,6 +447,11 @@ pub fn App() -> Html {
             })
         })
     };
+    let theme_choice = use_state(|| link.theme);
+    let system = use_memo((), |_| system_theme());
+    let present = use_state(|| link.present);
+    let help = use_state(|| false);
+    let embed = link.embed;
     let playing = use_state(|| false);
     let speed = use_state(|| 1.0f64);
     let zoom_request = use_state(|| (0u32, 0i8));
@@ -387,15 +467,42 @@ pub fn App() -> Html {
         .clone()
     };
     let tour = use_tour(link.tour, state, &dispatch);
-    use_url_sync(
-        state,
-        PageParams {
-            lang: *lang,
-            tour: tour.position,
-        },
-    );
+    let params = PageParams {
+        lang: *lang,
+        tour: tour.position,
+        theme: *theme_choice,
+        present: *present,
+        embed,
+    };
+    use_url_sync(state, params);
     use_stepper(state, &dispatch);
-    use_shortcuts(&dispatch, &playing, &zoom_request, &tour.step);
+    let page_key = {
+        let (tour_step, present, help) = (tour.step.clone(), present.clone(), help.clone());
+        Callback::from(move |key: String| match key.as_str() {
+            "ArrowRight" | "PageDown" => tour_step.emit(1),
+            "ArrowLeft" | "PageUp" => tour_step.emit(-1),
+            "f" | "F" => toggle_fullscreen(),
+            "p" | "P" => present.set(!*present),
+            "?" => help.set(!*help),
+            "Escape" => help.set(false),
+            _ => {}
+        })
+    };
+    use_shortcuts(&dispatch, &playing, &zoom_request, &page_key);
+    let theme = theme_choice.unwrap_or(*system);
+    let look = Look {
+        lang: *lang,
+        theme,
+        present: *present,
+    };
+    use_effect_with(look, |look| {
+        let root = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.document_element());
+        if let Some(root) = root {
+            let _ = root.set_attribute("data-theme", look.theme.name());
+        }
+    });
     let w = lang.words();
     let summary = state.status_line(w);
     let toggle_play = {
@@ -417,18 +524,106 @@ pub fn App() -> Html {
             }
         })
     };
+    let toggle_theme = {
+        let theme_choice = theme_choice.clone();
+        Callback::from(move |_: MouseEvent| {
+            theme_choice.set(Some(match theme {
+                Theme::Dark => Theme::Light,
+                Theme::Light => Theme::Dark,
+            }))
+        })
+    };
+    let toggle_present = {
+        let present = present.clone();
+        Callback::from(move |_: MouseEvent| present.set(!*present))
+    };
     let focus = tour.position.map(|p| Tour::get(p.tour).step(p.step).focus);
     let focused = |f: Focus| focus == Some(f);
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
+    let scenario = state.sim.scenario();
+    let share_query = |embed: bool| {
+        let mut set = PageParams { embed, ..params }.pairs();
+        set.push(("freeze", None));
+        link::query(&scenario, &set, &[])
+    };
+    let full_page = address(&share_query(false));
+    let title = (w.embed_title)(
+        words::algorithm_title(w, scenario.settings.algo),
+        scenario.nodes.len(),
+        &words::group_thousands(scenario.settings.keys.len() as u64),
+    );
+    let classes = classes!(
+        "app",
+        embed.then_some("embed"),
+        present.then_some("present")
+    );
+    let status = html! {
+        <p class="summary" role="status" aria-live="polite">
+            if let Some((_, done, total)) = state.progress() {
+                <span class="working">{summary}</span>
+                <progress max={total.to_string()} value={done.to_string()}></progress>
+            } else {
+                {summary}
+            }
+        </p>
+    };
+    let error = state.error.as_ref().map(|error| html! {
+        <p class="error" role="alert">
+            {words::notice(w, error)}
+            <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
+        </p>
+    });
+    let tour_panel = tour.position.map(|position| html! {
+        <TourPanel state={state.clone()} position={position} on_step={tour.step.clone()} on_open={tour.open.clone()} />
+    });
+    let ring = html! {
+        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
+    };
+    if embed {
+        return html! {
+            <ContextProvider<Look> context={look}>
+            <div class={classes}>
+                <main class="layout">
+                    <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
+                        {ring}
+                        <div class="embed-bar">
+                            <button type="button" class="primary" title={w.add_server_hint}
+                                onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+ "}{w.add_server}</button>
+                            <button type="button" title={w.remove_server_hint}
+                                onclick={dispatch.reform(|_| Action::RemoveLast)}>{"− "}{w.remove_server}</button>
+                            <button type="button" class="play" aria-pressed={playing.to_string()} title={w.play_hint}
+                                onclick={toggle_play.reform(|_| ())}>{ if *playing { w.pause } else { w.play } }</button>
+                            <a class="open-full" href={full_page} target="_blank" rel="noopener">{w.open_full}</a>
+                        </div>
+                        {for tour_panel}
+                        {status}
+                    </section>
+                    <aside class="panel">
+                        {for error}
+                        <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
+                        <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
+                    </aside>
+                </main>
+            </div>
+            </ContextProvider<Look>>
+        };
+    }
     html! {
-        <ContextProvider<Lang> context={*lang}>
-        <div class="app">
+        <ContextProvider<Look> context={look}>
+        <div class={classes}>
             <header class="top">
                 <h1>{"hashring-lab"}</h1>
                 <p class="tagline">{w.tagline}</p>
                 <div class="header-tools">
                     <TourPicker position={tour.position} on_open={tour.open.clone()} />
+                    <button type="button" class="theme" onclick={toggle_theme}>
+                        { if theme == Theme::Dark { w.to_light } else { w.to_dark } }
+                    </button>
+                    <button type="button" class="present-button" aria-pressed={present.to_string()} title={w.present_hint}
+                        onclick={toggle_present}>{ if *present { w.end_present } else { w.present } }</button>
+                    <button type="button" class="help-button" title={w.shortcuts} aria-label={w.shortcuts}
+                        onclick={let help = help.clone(); move |_| help.set(true)}>{"?"}</button>
                     <label class="lang">
                         <span class="visually-hidden">{w.language}</span>
                         <select id="lang" onchange={on_lang} aria-label={w.language}>
@@ -441,34 +636,20 @@ pub fn App() -> Html {
             </header>
             <main class="layout">
                 <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
-                    <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
-                    if let Some(position) = tour.position {
-                        <TourPanel state={state.clone()} position={position} on_step={tour.step.clone()} on_open={tour.open.clone()} />
-                    }
-                    <p class="summary" role="status" aria-live="polite">
-                        if let Some((_, done, total)) = state.progress() {
-                            <span class="working">{summary}</span>
-                            <progress max={total.to_string()} value={done.to_string()}></progress>
-                        } else {
-                            {summary}
-                        }
-                    </p>
+                    {ring}
+                    {for tour_panel}
+                    {status}
                     <LookupBox state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Lookup)} />
                 </section>
                 <aside class="panel">
-                    if let Some(error) = &state.error {
-                        <p class="error" role="alert">
-                            {words::notice(w, error)}
-                            <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
-                        </p>
-                    }
+                    {for error}
                     if let Some(position) = tour.position {
                         if let Some(store) = Tour::get(position.tour).store_at(position.step) {
                             <StorePanel store={store} focused={focused(Focus::Store)} />
                         }
                     }
                     if sweep_tour && state.sim.settings().algo == Algorithm::Ring {
-                        <SweepPanel scenario={state.sim.scenario()} auto_run=true focused={focused(Focus::Sweep)} />
+                        <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
                     }
                     <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
                     <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
@@ -476,11 +657,16 @@ pub fn App() -> Html {
                         on_toggle_play={toggle_play} speed={*speed} on_speed={set_speed} />
                     <ShareChart state={state.clone()} />
                     if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
-                        <SweepPanel scenario={state.sim.scenario()} />
+                        <SweepPanel scenario={scenario.clone()} />
                     }
+                    <ShareCard link={full_page.clone()} embed_link={address(&share_query(true))} title={title} />
+                    <ExportCard state={state.clone()} on_action={dispatch.clone()} />
                 </aside>
             </main>
+            if *help {
+                <ShortcutsDialog on_close={let help = help.clone(); move |_| help.set(false)} />
+            }
         </div>
-        </ContextProvider<Lang>>
+        </ContextProvider<Look>>
     }
 }

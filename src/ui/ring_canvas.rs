@@ -16,6 +16,7 @@ use crate::engine::keys::splitmix64;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::i18n::Words;
+use crate::render::palette::Palette;
 use crate::render::scene::{
     band_segments, key_radius, marker_positions, place_labels, tick_labels, visible_points,
     zoom_buttons_rect, Clock, Label, Rect, Scale, Walker, MAX_KEY_DOTS, TICKS,
@@ -27,11 +28,6 @@ use crate::render::{
 use crate::state::{Lookup, PageState};
 use crate::words::{algorithm_title, group_thousands};
 
-const BACKGROUND: &str = "#0f1420";
-const TRACK: &str = "#2a3244";
-const TEXT: &str = "#c9d1e0";
-const MUTED: &str = "#7d879c";
-
 /// Draws the static layer for `state` with ring geometry `g`.
 pub fn draw_static(
     ctx: &CanvasRenderingContext2d,
@@ -39,10 +35,11 @@ pub fn draw_static(
     s: &Scale,
     state: &PageState,
     w: &Words,
+    p: &Palette,
 ) {
-    ctx.set_fill_style_str(BACKGROUND);
+    ctx.set_fill_style_str(p.background);
     ctx.fill_rect(0.0, 0.0, s.width, s.height);
-    ctx.set_stroke_style_str(TRACK);
+    ctx.set_stroke_style_str(p.track);
     ctx.set_line_width(s.band);
     circle(ctx, g, g.radius);
     ctx.stroke();
@@ -52,29 +49,35 @@ pub fn draw_static(
         // Two segments per pixel of the visible circumference.
         let arc_px = span as f64 / RING_SPAN * TAU * g.radius;
         let resolution = (arc_px * 2.0).clamp(64.0, 8192.0) as usize;
-        draw_band(ctx, g, s.band, &band_segments(ring, from, span, resolution));
+        draw_band(
+            ctx,
+            g,
+            s.band,
+            &band_segments(ring, from, span, resolution),
+            p,
+        );
         let marks = visible_points(ring, from, span);
         if marks.iter().map(|r| r.len()).sum::<usize>() <= 600 {
             for i in marks.into_iter().flatten() {
-                let p = ring.points()[i];
-                let (x, y) = g.point(p.position, g.radius);
+                let point = ring.points()[i];
+                let (x, y) = g.point(point.position, g.radius);
                 ctx.begin_path();
                 let _ = ctx.arc(x, y, (s.band * 0.32).max(2.5), 0.0, TAU);
-                ctx.set_fill_style_str(&server_colour(p.server));
+                ctx.set_fill_style_str(&server_colour(point.server));
                 ctx.fill();
                 ctx.set_line_width(1.5);
-                ctx.set_stroke_style_str(BACKGROUND);
+                ctx.set_stroke_style_str(p.background);
                 ctx.stroke();
             }
         }
     }
-    draw_keys(ctx, g, s, state, from, span);
-    let ticks = draw_ticks(ctx, g, s);
+    draw_keys(ctx, g, s, state, from, span, p);
+    let ticks = draw_ticks(ctx, g, s, p);
     let mut obstacles = ticks;
     obstacles.push(zoom_buttons_rect(s.width));
-    draw_server_labels(ctx, g, s, state, &obstacles, w);
+    draw_server_labels(ctx, g, s, state, &obstacles, w, p);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
-        draw_centre(ctx, g, s.font_px, state, w);
+        draw_centre(ctx, g, s.font_px, state, w, p);
     }
 }
 
@@ -96,6 +99,7 @@ fn draw_band(
     g: &RingGeometry,
     band: f64,
     segments: &[crate::render::scene::Segment],
+    p: &Palette,
 ) {
     // One path per server keeps the canvas calls proportional to servers.
     let mut servers: Vec<ServerId> = segments.iter().map(|s| s.server).collect();
@@ -108,7 +112,7 @@ fn draw_band(
         for seg in segments.iter().filter(|s| s.server == server) {
             arc_path(ctx, g, g.radius, seg.after, seg.upto);
         }
-        ctx.set_stroke_style_str(&owner_colour(server));
+        ctx.set_stroke_style_str(&owner_colour(server, p));
         ctx.stroke();
     }
 }
@@ -120,6 +124,7 @@ fn draw_keys(
     state: &PageState,
     from: u32,
     span: u64,
+    p: &Palette,
 ) {
     let sim = &state.sim;
     let keys = sim.keys();
@@ -143,7 +148,7 @@ fn draw_keys(
                 (sim.owners()[place], x, y)
             })
             .collect();
-        fill_dots(ctx, &mut dots, dot, false);
+        fill_dots(ctx, &mut dots, dot, false, p);
         return;
     }
     let arc_px = span as f64 / RING_SPAN * TAU * inner;
@@ -165,7 +170,7 @@ fn draw_keys(
         ctx.begin_path();
         ctx.move_to(g.cx + inner * sn, g.cy - inner * cs);
         ctx.line_to(g.cx + (inner - len) * sn, g.cy - (inner - len) * cs);
-        ctx.set_stroke_style_str(&owner_colour(owner));
+        ctx.set_stroke_style_str(&owner_colour(owner, p));
         ctx.stroke();
     }
 }
@@ -177,6 +182,7 @@ fn fill_dots(
     dots: &mut [(ServerId, f64, f64)],
     r: f64,
     outline: bool,
+    p: &Palette,
 ) {
     dots.sort_unstable_by_key(|d| d.0);
     for run in dots.chunk_by(|a, b| a.0 == b.0) {
@@ -189,17 +195,17 @@ fn fill_dots(
         // rather than a tangle of white rims.
         if outline {
             ctx.set_line_width(2.0);
-            ctx.set_stroke_style_str("#ffffff");
+            ctx.set_stroke_style_str(p.outline);
             ctx.stroke();
         }
-        ctx.set_fill_style_str(&owner_colour(run[0].0));
+        ctx.set_fill_style_str(&owner_colour(run[0].0, p));
         ctx.fill();
     }
 }
 
-fn owner_colour(owner: ServerId) -> String {
+fn owner_colour(owner: ServerId, p: &Palette) -> String {
     if owner == NO_OWNER {
-        MUTED.to_owned()
+        p.muted.to_owned()
     } else {
         server_colour(owner)
     }
@@ -225,10 +231,15 @@ fn fill_label(ctx: &CanvasRenderingContext2d, label: &Label) {
 }
 
 /// Draws the tick marks and their labels; returns the labels' boxes.
-fn draw_ticks(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale) -> Vec<Rect> {
+fn draw_ticks(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    p: &Palette,
+) -> Vec<Rect> {
     ctx.set_font(&font(s.tick_font_px(), false));
-    ctx.set_fill_style_str(MUTED);
-    ctx.set_stroke_style_str(MUTED);
+    ctx.set_fill_style_str(p.muted);
+    ctx.set_stroke_style_str(p.muted);
     ctx.set_line_width(1.0);
     for (pos, _) in TICKS {
         let (x1, y1) = g.point(pos, g.radius + s.band * 0.6);
@@ -252,6 +263,7 @@ fn draw_server_labels(
     state: &PageState,
     ticks: &[Rect],
     w: &Words,
+    p: &Palette,
 ) {
     let sim = &state.sim;
     let markers: Vec<(ServerId, u32, String)> = marker_positions(sim)
@@ -274,10 +286,10 @@ fn draw_server_labels(
         let (mx, my) = g.point(pos, g.radius);
         ctx.begin_path();
         let _ = ctx.arc(mx, my, s.band * 0.75, 0.0, TAU);
-        ctx.set_fill_style_str(if up { &colour } else { BACKGROUND });
+        ctx.set_fill_style_str(if up { &colour } else { p.background });
         ctx.fill();
         ctx.set_line_width(2.5);
-        ctx.set_stroke_style_str(if up { "#ffffff" } else { &colour });
+        ctx.set_stroke_style_str(if up { p.outline } else { &colour });
         ctx.stroke();
     }
     ctx.set_font(&font(s.font_px, true));
@@ -307,16 +319,17 @@ fn draw_centre(
     font_px: f64,
     state: &PageState,
     w: &Words,
+    p: &Palette,
 ) {
     let sim = &state.sim;
     let algo = sim.settings().algo;
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
-    ctx.set_fill_style_str(TEXT);
+    ctx.set_fill_style_str(p.text);
     ctx.set_font(&font(font_px * 1.25, true));
     let _ = ctx.fill_text(algorithm_title(w, algo), g.cx, g.cy - font_px * 0.9);
     ctx.set_font(&font(font_px * 0.9, false));
-    ctx.set_fill_style_str(MUTED);
+    ctx.set_fill_style_str(p.muted);
     let keys = group_thousands(sim.keys().len() as u64);
     let line = match algo {
         Algorithm::Ring => (w.centre_ring)(
@@ -347,6 +360,7 @@ pub fn draw_overlay(
     s: &Scale,
     state: &PageState,
     o: &Overlay,
+    p: &Palette,
 ) {
     let inner = key_radius(g, s);
     let dot = (s.width * 0.005).clamp(2.0, 4.0);
@@ -364,7 +378,7 @@ pub fn draw_overlay(
             ctx.begin_path();
             arc_path(ctx, g, g.radius + s.band * 0.72, arc.after, arc.upto);
             ctx.set_line_width(2.0);
-            ctx.set_stroke_style_str("#ffffff");
+            ctx.set_stroke_style_str(p.outline);
             ctx.stroke();
         }
         ctx.set_global_alpha(1.0);
@@ -379,7 +393,7 @@ pub fn draw_overlay(
                 (if walked < 0.15 { w.was } else { w.now }, x, y)
             })
             .collect();
-        fill_dots(ctx, &mut dots, dot * 1.3, true);
+        fill_dots(ctx, &mut dots, dot * 1.3, true, p);
     }
     if o.clock.playing {
         for w in o.idle {
@@ -388,18 +402,25 @@ pub fn draw_overlay(
             ctx.set_global_alpha(1.0 - t * 0.6);
             ctx.begin_path();
             let _ = ctx.arc(x, y, dot, 0.0, TAU);
-            ctx.set_fill_style_str(&owner_colour(w.now));
+            ctx.set_fill_style_str(&owner_colour(w.now, p));
             ctx.fill();
         }
         ctx.set_global_alpha(1.0);
     }
     if let Some(l) = &state.lookup {
-        draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0));
+        draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
     }
 }
 
-fn draw_lookup(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, l: &Lookup, t: f64) {
-    let colour = owner_colour(l.explanation.owner);
+fn draw_lookup(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    l: &Lookup,
+    t: f64,
+    p: &Palette,
+) {
+    let colour = owner_colour(l.explanation.owner, p);
     let position = l.explanation.position;
     let r = g.radius + s.band * 1.9;
     if let Some(to) = l.owner_point() {
@@ -412,7 +433,7 @@ fn draw_lookup(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, l: &
         let (x, y) = g.point(walk_position(position, to, t), r);
         ctx.begin_path();
         let _ = ctx.arc(x, y, 5.0, 0.0, TAU);
-        ctx.set_fill_style_str("#ffffff");
+        ctx.set_fill_style_str(p.outline);
         ctx.fill();
     }
     // A pin at the key's own position.
@@ -422,12 +443,12 @@ fn draw_lookup(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, l: &
     ctx.move_to(x1, y1);
     ctx.line_to(x2, y2);
     ctx.set_line_width(2.0);
-    ctx.set_stroke_style_str("#ffffff");
+    ctx.set_stroke_style_str(p.outline);
     ctx.stroke();
     ctx.begin_path();
     let _ = ctx.arc(x2, y2, 6.0, 0.0, TAU);
     ctx.set_fill_style_str(&colour);
     ctx.fill();
-    ctx.set_stroke_style_str("#ffffff");
+    ctx.set_stroke_style_str(p.outline);
     ctx.stroke();
 }

@@ -15,8 +15,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
 use super::ring_canvas::{draw_overlay, draw_static, Overlay};
-use super::use_lang;
-use crate::i18n::Lang;
+use super::{use_look, Look};
 use crate::render::gesture::{Gesture, Gestures};
 use crate::render::scene::{self, idle_walkers, moved_walkers, Clock, Scale, Walker, MAX_KEY_DOTS};
 use crate::render::{RingGeometry, Viewport};
@@ -82,7 +81,7 @@ struct Renderer {
     layers: Layers,
     motion: Motion,
     state: Option<PageState>,
-    lang: Lang,
+    look: Look,
     viewport: Viewport,
     gestures: Gestures,
 }
@@ -95,7 +94,13 @@ impl Renderer {
     fn geometry(&self) -> (RingGeometry, Scale) {
         let base = self.base();
         let (w, h, _) = self.layers.size;
-        (self.viewport.apply(base), Scale::new(base.radius, w, h))
+        let scale = Scale::new(base.radius, w, h);
+        let scale = if self.look.present {
+            scale.emphasised()
+        } else {
+            scale
+        };
+        (self.viewport.apply(base), scale)
     }
 
     fn set_view(&mut self, v: Viewport) {
@@ -115,7 +120,14 @@ impl Renderer {
     /// What is under the CSS pixel (`x`, `y`), for the card.
     fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
         let (g, s) = self.geometry();
-        scene::describe(self.lang.words(), &self.state.as_ref()?.sim, &g, &s, x, y)
+        scene::describe(
+            self.look.lang.words(),
+            &self.state.as_ref()?.sim,
+            &g,
+            &s,
+            x,
+            y,
+        )
     }
 
     /// Follows the canvases' size.
@@ -153,7 +165,14 @@ impl Renderer {
         if self.layers.static_dirty {
             if let Some(ctx) = context(&canvas) {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-                draw_static(&ctx, &g, &s, &state, self.lang.words());
+                draw_static(
+                    &ctx,
+                    &g,
+                    &s,
+                    &state,
+                    self.look.lang.words(),
+                    self.look.theme.palette(),
+                );
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
@@ -179,13 +198,13 @@ impl Renderer {
                 moved: &self.motion.moved,
                 idle: &self.motion.idle,
             };
-            draw_overlay(&ctx, &g, &s, &state, &moving);
+            draw_overlay(&ctx, &g, &s, &state, &moving, self.look.theme.palette());
         }
     }
 
     /// A new state: restart the change animation when the simulation changed.
-    fn adopt(&mut self, state: &PageState, lang: Lang) {
-        self.lang = lang;
+    fn adopt(&mut self, state: &PageState, look: Look) {
+        self.look = look;
         let changed = self
             .state
             .as_ref()
@@ -340,13 +359,13 @@ pub fn RingView(props: &RingProps) -> Html {
     let (canvas_ref, overlay_ref) = (use_node_ref(), use_node_ref());
     let renderer = use_mut_ref(Renderer::default);
     let hover = use_state(|| None::<(String, Vec<String>)>);
-    let lang = use_lang();
-    let w = lang.words();
+    let look = use_look();
+    let w = look.lang.words();
     use_ring_loop(renderer.clone(), canvas_ref.clone(), overlay_ref.clone());
     {
         let renderer = renderer.clone();
-        use_effect_with((props.state.clone(), lang), move |(state, lang)| {
-            renderer.borrow_mut().adopt(state, *lang)
+        use_effect_with((props.state.clone(), look), move |(state, look)| {
+            renderer.borrow_mut().adopt(state, *look)
         });
     }
     {

@@ -12,8 +12,8 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::use_lang;
-use crate::chart::{draw_sweep_chart, DARK};
+use super::{use_lang, use_look};
+use crate::chart::draw_sweep_chart;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{Sweep, SWEEP_VNODES};
 use crate::state::STEP_COST;
@@ -47,12 +47,20 @@ struct Running {
 /// Runs the sweep a step per timer tick, publishing the points after each.
 fn step(running: Rc<RefCell<Running>>, points: UseStateHandle<Vec<(u32, f64)>>) {
     let mut r = running.borrow_mut();
-    let Some(sweep) = r.sweep.as_mut() else { return };
+    let Some(sweep) = r.sweep.as_mut() else {
+        return;
+    };
     if sweep.advance(STEP_COST).is_err() {
         r.sweep = None;
         return;
     }
-    points.set(sweep.points().iter().map(|p| (p.vnodes, p.stddev)).collect());
+    points.set(
+        sweep
+            .points()
+            .iter()
+            .map(|p| (p.vnodes, p.stddev))
+            .collect(),
+    );
     if sweep.is_finished() {
         r.sweep = None;
         r.timer = None;
@@ -75,7 +83,9 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
     let start = {
         let (points, running, scenario) = (points.clone(), running.clone(), key.clone());
         Callback::from(move |_: ()| {
-            let Ok(sweep) = Sweep::new(&scenario) else { return };
+            let Ok(sweep) = Sweep::new(&scenario) else {
+                return;
+            };
             points.set(Vec::new());
             running.borrow_mut().sweep = Some(sweep);
             let (r, p) = (running.clone(), points.clone());
@@ -130,27 +140,38 @@ struct SweepCanvasProps {
 
 #[component]
 fn SweepCanvas(props: &SweepCanvasProps) -> Html {
-    let w = use_lang().words();
+    let look = use_look();
+    let w = look.lang.words();
     let canvas = use_node_ref();
     {
         let canvas = canvas.clone();
-        use_effect_with(props.points.clone(), move |points| {
-            let Some(el) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let dpr = web_sys::window()
-                .map_or(1.0, |w| w.device_pixel_ratio())
-                .max(1.0);
-            let width = f64::from(el.client_width()).max(200.0);
-            let height = f64::from(el.client_height()).max(100.0);
-            let (cw, ch) = ((width * dpr) as u32, (height * dpr) as u32);
-            if (el.width(), el.height()) != (cw, ch) {
-                el.set_width(cw);
-                el.set_height(ch);
-            }
-            if let Some(backend) = CanvasBackend::with_canvas_object(el) {
-                let font = ((width / 40.0).clamp(12.0, 22.0) * dpr) as u32;
-                let _ = draw_sweep_chart(&backend.into_drawing_area(), points, DARK, font);
-            }
-        });
+        use_effect_with(
+            (props.points.clone(), look.theme),
+            move |(points, theme)| {
+                let Some(el) = canvas.cast::<HtmlCanvasElement>() else {
+                    return;
+                };
+                let dpr = web_sys::window()
+                    .map_or(1.0, |w| w.device_pixel_ratio())
+                    .max(1.0);
+                let width = f64::from(el.client_width()).max(200.0);
+                let height = f64::from(el.client_height()).max(100.0);
+                let (cw, ch) = ((width * dpr) as u32, (height * dpr) as u32);
+                if (el.width(), el.height()) != (cw, ch) {
+                    el.set_width(cw);
+                    el.set_height(ch);
+                }
+                if let Some(backend) = CanvasBackend::with_canvas_object(el) {
+                    let font = ((width / 40.0).clamp(12.0, 22.0) * dpr) as u32;
+                    let _ = draw_sweep_chart(
+                        &backend.into_drawing_area(),
+                        points,
+                        theme.palette().chart,
+                        font,
+                    );
+                }
+            },
+        );
     }
     html! {
         <figure class="sweep-figure">

@@ -1,0 +1,182 @@
+//! What the page exports and reads back: the scenario as a JSON file, and CSV rows.
+//!
+//! A scenario file holds the same parameters as a link (so it is validated by the same
+//! code with the same messages), under a format marker:
+//!
+//! ```json
+//! {"format": "hashring-lab scenario", "version": 1, "algo": "ring", "nodes": "A,B,C", …}
+//! ```
+//!
+//! Values are strings (a seed may exceed what a JSON number holds exactly); whole numbers
+//! are accepted too. The page parses the text with the browser's own `JSON.parse` and
+//! hands the fields here, so no JSON library ships in the page.
+
+use crate::engine::scenario::{Scenario, PARAMS};
+use crate::engine::text::quote;
+
+/// The `format` field's value.
+pub const FORMAT: &str = "hashring-lab scenario";
+/// The file format's version.
+pub const VERSION: u32 = 1;
+
+/// A field's value as the JSON parser gave it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FieldValue {
+    /// A string.
+    Text(String),
+    /// A number.
+    Number(f64),
+    /// Anything else (an object, a list, true, null), by kind.
+    Other(&'static str),
+}
+
+/// The scenario as a JSON document, one field per line.
+pub fn scenario_json(scenario: &Scenario) -> String {
+    let mut out = format!("{{\n  \"format\": \"{FORMAT}\",\n  \"version\": {VERSION}");
+    for (k, v) in scenario.to_pairs() {
+        out.push_str(&format!(",\n  \"{k}\": {}", json_string(&v)));
+    }
+    out.push_str("\n}\n");
+    out
+}
+
+/// `text` as a JSON string literal.
+pub fn json_string(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// The scenario in a file's fields, or every problem with it.
+pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<String>> {
+    let mut problems = Vec::new();
+    let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
+    match field("format") {
+        Some(FieldValue::Text(f)) if f == FORMAT => {}
+        _ => problems.push(format!(
+            "it is not a hashring-lab scenario (\"format\" must be \"{FORMAT}\")"
+        )),
+    }
+    match field("version") {
+        Some(FieldValue::Number(v)) if *v == f64::from(VERSION) => {}
+        Some(FieldValue::Text(v)) if v.trim() == VERSION.to_string() => {}
+        _ => problems.push(format!("\"version\" must be {VERSION}")),
+    }
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for (k, v) in fields {
+        if k == "format" || k == "version" {
+            continue;
+        }
+        if !PARAMS.contains(&k.as_str()) {
+            problems.push(format!(
+                "unknown field {}; a scenario has {}",
+                quote(k),
+                PARAMS.join(", ")
+            ));
+            continue;
+        }
+        match v {
+            FieldValue::Text(t) => pairs.push((k.clone(), t.clone())),
+            FieldValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => {
+                pairs.push((k.clone(), format!("{n:.0}")))
+            }
+            FieldValue::Number(_) => {
+                problems.push(format!("\"{k}\" must be a whole number or a string"))
+            }
+            FieldValue::Other(kind) => {
+                problems.push(format!("\"{k}\" must be a string, not {kind}"))
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| e.0)
+}
+
+/// A CSV field: quoted when it holds a comma, a quote or a line break.
+pub fn csv_field(text: &str) -> String {
+    if text.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    } else {
+        text.to_owned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Parses JSON the way the page does (a flat object), with serde_json.
+    fn fields(json: &str) -> Vec<(String, FieldValue)> {
+        let value: serde_json::Value = serde_json::from_str(json).unwrap();
+        value
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| {
+                let v = match v {
+                    serde_json::Value::String(s) => FieldValue::Text(s.clone()),
+                    serde_json::Value::Number(n) => FieldValue::Number(n.as_f64().unwrap()),
+                    serde_json::Value::Object(_) => FieldValue::Other("an object"),
+                    _ => FieldValue::Other("something else"),
+                };
+                (k.clone(), v)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_scenario_survives_the_round_trip() {
+        let s = Scenario::from_pairs([
+            ("algo", "rendezvous"),
+            ("nodes", "节点\"1\",B*2.5,C"),
+            ("down", "C"),
+            ("keys", "user:{i}:0..5000"),
+            ("seed", "18446744073709551615"),
+        ])
+        .unwrap();
+        let json = scenario_json(&s);
+        assert_eq!(read_scenario(&fields(&json)), Ok(s));
+    }
+
+    #[test]
+    fn a_bad_file_names_every_problem() {
+        let e = read_scenario(&fields(
+            r#"{"vnodes": 5000, "colour": "red", "nodes": {"a": 1}}"#,
+        ))
+        .unwrap_err();
+        let all = e.join("; ");
+        assert!(all.contains("not a hashring-lab scenario"), "{all}");
+        assert!(all.contains("\"version\" must be 1"), "{all}");
+        assert!(all.contains("unknown field 'colour'"), "{all}");
+        assert!(
+            all.contains("\"nodes\" must be a string, not an object"),
+            "{all}"
+        );
+        let e = read_scenario(&fields(
+            r#"{"format": "hashring-lab scenario", "version": 1, "vnodes": 5000}"#,
+        ))
+        .unwrap_err();
+        assert!(e[0].contains("vnodes"), "{e:?}");
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_only_when_needed() {
+        assert_eq!(csv_field("A"), "A");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+        assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+}

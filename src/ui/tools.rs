@@ -1,0 +1,402 @@
+//! The page's tools for teachers and documentation authors: share (copy the link or an
+//! `<iframe>` for the current view), export (PNG of the ring and charts, CSV of counts and
+//! of every key's server — written in steps, so a million keys never block the page — and
+//! the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
+//! Files are made in the browser and saved through a `blob:` link: no request leaves it.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement};
+use yew::prelude::*;
+
+use super::use_lang;
+use crate::file::{csv_field, read_scenario, scenario_json, FieldValue};
+use crate::state::{Action, Notice, PageState};
+use crate::words::group_thousands;
+
+/// Rows of the key export written per step (a step stays well under 50 ms).
+const ROWS_PER_STEP: usize = 40_000;
+
+fn document() -> Option<web_sys::Document> {
+    web_sys::window()?.document()
+}
+
+/// Saves `url` as `name` through a temporary link.
+fn save_url(name: &str, url: &str) {
+    let Some(doc) = document() else { return };
+    let Some(a) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<HtmlAnchorElement>().ok())
+    else {
+        return;
+    };
+    a.set_href(url);
+    a.set_download(name);
+    a.set_class_name("download-link");
+    if let Some(body) = doc.body() {
+        let _ = body.append_child(&a);
+        a.click();
+        let _ = body.remove_child(&a);
+    }
+}
+
+/// Saves text parts (joined) as a file of type `mime`.
+fn save_parts(name: &str, mime: &str, parts: &js_sys::Array) {
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let Ok(blob) = Blob::new_with_str_sequence_and_options(parts, &options) else {
+        return;
+    };
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(&blob) else {
+        return;
+    };
+    save_url(name, &url);
+    // The download has its own reference; release ours after it started.
+    Timeout::new(10_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+}
+
+fn save_text(name: &str, mime: &str, text: &str) {
+    save_parts(name, mime, &js_sys::Array::of1(&JsValue::from_str(text)));
+}
+
+/// The canvas matching `selector`.
+fn canvas(selector: &str) -> Option<HtmlCanvasElement> {
+    document()?.query_selector(selector).ok()??.dyn_into().ok()
+}
+
+/// Saves what a canvas shows, at its device resolution; the ring's moving layer is
+/// composed over its static layer first.
+fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
+    let Some(base) = canvas(selector) else { return };
+    let source = match overlay.and_then(canvas) {
+        Some(top) => {
+            let Some(out) = document()
+                .and_then(|d| d.create_element("canvas").ok())
+                .and_then(|e| e.dyn_into::<HtmlCanvasElement>().ok())
+            else {
+                return;
+            };
+            out.set_width(base.width());
+            out.set_height(base.height());
+            let ctx = out
+                .get_context("2d")
+                .ok()
+                .flatten()
+                .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+            if let Some(ctx) = ctx {
+                let _ = ctx.draw_image_with_html_canvas_element(&base, 0.0, 0.0);
+                let _ = ctx.draw_image_with_html_canvas_element(&top, 0.0, 0.0);
+            }
+            out
+        }
+        None => base,
+    };
+    if let Ok(url) = source.to_data_url_with_type("image/png") {
+        save_url(name, &url);
+    }
+}
+
+/// `server,keys,share` for every server.
+fn counts_csv(state: &PageState) -> String {
+    let sim = &state.sim;
+    let total = sim.keys().len().max(1) as f64;
+    let mut out = String::from("server,up,weight,keys,share\n");
+    for s in sim.servers() {
+        let keys = sim.count(s.id);
+        out.push_str(&format!(
+            "{},{},{},{keys},{:.6}\n",
+            csv_field(&s.name),
+            s.up,
+            s.weight,
+            keys as f64 / total
+        ));
+    }
+    out
+}
+
+/// The rows `key,position,server` for places `from..to` of the key layout.
+fn key_rows(state: &PageState, from: usize, to: usize) -> String {
+    let sim = &state.sim;
+    let keys = sim.keys();
+    let mut out = String::with_capacity((to - from) * 24);
+    for place in from..to {
+        let owner = sim.owners()[place];
+        let server = sim.server(owner).map_or("", |s| s.name.as_str());
+        out.push_str(&csv_field(&sim.key_name(keys.ids[place])));
+        out.push(',');
+        out.push_str(&keys.positions[place].to_string());
+        out.push(',');
+        out.push_str(&csv_field(server));
+        out.push('\n');
+    }
+    out
+}
+
+/// The key export in progress: rows written so far.
+struct KeyExport {
+    state: PageState,
+    parts: js_sys::Array,
+    done: usize,
+    timer: Option<Timeout>,
+}
+
+fn export_step(
+    job: Rc<RefCell<Option<KeyExport>>>,
+    progress: UseStateHandle<Option<(usize, usize)>>,
+) {
+    let mut slot = job.borrow_mut();
+    let Some(export) = slot.as_mut() else { return };
+    let total = export.state.sim.keys().len();
+    let to = (export.done + ROWS_PER_STEP).min(total);
+    let rows = key_rows(&export.state, export.done, to);
+    export.parts.push(&JsValue::from_str(&rows));
+    export.done = to;
+    if to == total {
+        save_parts("hashring-lab-keys.csv", "text/csv", &export.parts);
+        *slot = None;
+        progress.set(None);
+        return;
+    }
+    progress.set(Some((to, total)));
+    let (next, p) = (job.clone(), progress.clone());
+    export.timer = Some(Timeout::new(0, move || export_step(next, p)));
+}
+
+/// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
+fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, String> {
+    let value = js_sys::JSON::parse(text).map_err(|_| "it is not valid JSON".to_owned())?;
+    if !value.is_object() || js_sys::Array::is_array(&value) {
+        return Err("it is not a JSON object".into());
+    }
+    let object: js_sys::Object = value.unchecked_into();
+    let fields: Vec<(String, FieldValue)> = js_sys::Object::entries(&object)
+        .iter()
+        .filter_map(|entry| {
+            let pair: js_sys::Array = entry.unchecked_into();
+            let key = pair.get(0).as_string()?;
+            let v = pair.get(1);
+            let value = if let Some(s) = v.as_string() {
+                FieldValue::Text(s)
+            } else if let Some(n) = v.as_f64() {
+                FieldValue::Number(n)
+            } else if v.is_null() {
+                FieldValue::Other("null")
+            } else if js_sys::Array::is_array(&v) {
+                FieldValue::Other("a list")
+            } else if v.is_object() {
+                FieldValue::Other("an object")
+            } else {
+                FieldValue::Other("true or false")
+            };
+            Some((key, value))
+        })
+        .collect();
+    read_scenario(&fields).map_err(|e| e.join("; "))
+}
+
+/// Props of [`ExportCard`].
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    /// The page state.
+    pub state: PageState,
+    /// Where actions go (an opened scenario loads).
+    pub on_action: Callback<Action>,
+}
+
+/// Export buttons and the scenario file picker.
+#[component]
+pub fn ExportCard(props: &ExportProps) -> Html {
+    let w = use_lang().words();
+    let progress = use_state(|| None::<(usize, usize)>);
+    let job = use_mut_ref(|| None::<KeyExport>);
+    let state = props.state.clone();
+    let counts = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            save_text("hashring-lab-counts.csv", "text/csv", &counts_csv(&state))
+        })
+    };
+    let keys = {
+        let (state, job, progress) = (state.clone(), job.clone(), progress.clone());
+        Callback::from(move |_: MouseEvent| {
+            if job.borrow().is_some() {
+                return;
+            }
+            let parts = js_sys::Array::of1(&JsValue::from_str("key,position,server\n"));
+            *job.borrow_mut() = Some(KeyExport {
+                state: state.clone(),
+                parts,
+                done: 0,
+                timer: None,
+            });
+            progress.set(Some((0, state.sim.keys().len())));
+            export_step(job.clone(), progress.clone());
+        })
+    };
+    let json = {
+        let state = state.clone();
+        Callback::from(move |_: MouseEvent| {
+            save_text(
+                "hashring-lab-scenario.json",
+                "application/json",
+                &scenario_json(&state.sim.scenario()),
+            )
+        })
+    };
+    let open = {
+        let on_action = props.on_action.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let Ok(reader) = web_sys::FileReader::new() else {
+                return;
+            };
+            let on_action = on_action.clone();
+            let reader_in = reader.clone();
+            let onload = Closure::once_into_js(move || {
+                let text = reader_in.result().ok().and_then(|r| r.as_string());
+                let action = match text.map(|t| scenario_from_text(&t)) {
+                    Some(Ok(scenario)) => Action::Load(scenario),
+                    Some(Err(reason)) => Action::Notify(Notice::BadFile(reason)),
+                    None => Action::Notify(Notice::BadFile("it could not be read".into())),
+                };
+                on_action.emit(action);
+            });
+            reader.set_onload(Some(onload.unchecked_ref()));
+            let _ = reader.read_as_text(&file);
+        })
+    };
+    let png = |name: &'static str, selector: &'static str, overlay: Option<&'static str>| {
+        Callback::from(move |_: MouseEvent| save_png(name, selector, overlay))
+    };
+    html! {
+        <details class="card tools export">
+            <summary><h2>{w.export}</h2></summary>
+            <div class="buttons">
+                <button type="button" onclick={png("hashring-lab-ring.png", "canvas.ring", Some("canvas.ring-overlay"))}>{w.png_ring}</button>
+                <button type="button" onclick={png("hashring-lab-load.png", "canvas.load", None)}>{w.png_load}</button>
+                if state.sim.ring_shares().is_some() {
+                    <button type="button" onclick={png("hashring-lab-share.png", "canvas.share", None)}>{w.png_share}</button>
+                }
+                <button type="button" onclick={counts}>{w.csv_counts}</button>
+                <button type="button" class="export-keys" onclick={keys} disabled={progress.is_some()}>{w.csv_keys}</button>
+                <button type="button" onclick={json}>{w.scenario_json}</button>
+                <label class="file-button">
+                    {w.open_scenario}
+                    <input type="file" id="open-scenario" accept=".json,application/json" onchange={open} />
+                </label>
+            </div>
+            if let Some((done, total)) = *progress {
+                <p class="export-progress" role="status">
+                    {(w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64))}
+                    <progress max={total.to_string()} value={done.to_string()}></progress>
+                </p>
+            }
+        </details>
+    }
+}
+
+/// Props of [`ShareCard`].
+#[derive(Properties, PartialEq)]
+pub struct ShareProps {
+    /// The link to the current view.
+    pub link: String,
+    /// The same view embedded.
+    pub embed_link: String,
+    /// The iframe's title.
+    pub title: String,
+}
+
+/// Copy the link or the `<iframe>` code for the current view.
+#[component]
+pub fn ShareCard(props: &ShareProps) -> Html {
+    let w = use_lang().words();
+    let copied = use_state(|| None::<&'static str>);
+    let code =
+        format!(
+        "<iframe src=\"{}\" width=\"720\" height=\"460\" title=\"{}\" loading=\"lazy\"></iframe>",
+        props.embed_link.replace('&', "&amp;").replace('"', "&quot;"),
+        props.title.replace('&', "&amp;").replace('"', "&quot;")
+    );
+    let copy = |what: &'static str, text: String| {
+        let copied = copied.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(window) = web_sys::window() {
+                let _ = window.navigator().clipboard().write_text(&text);
+            }
+            copied.set(Some(what));
+        })
+    };
+    let mark = |what: &'static str| {
+        if *copied == Some(what) {
+            html! { <span class="copied" role="status">{w.copied}</span> }
+        } else {
+            html! {}
+        }
+    };
+    html! {
+        <details class="card tools share">
+            <summary><h2>{w.share}</h2></summary>
+            <label for="share-link">{w.link_field}</label>
+            <div class="pair">
+                <input id="share-link" type="text" readonly=true value={props.link.clone()} />
+                <button type="button" onclick={copy("link", props.link.clone())}>{w.copy_link}</button>
+                {mark("link")}
+            </div>
+            <label for="embed-code">{w.embed_field}</label>
+            <textarea id="embed-code" readonly=true rows="3" value={code.clone()} />
+            <div class="pair">
+                <button type="button" onclick={copy("embed", code)}>{w.copy_embed}</button>
+                {mark("embed")}
+            </div>
+        </details>
+    }
+}
+
+/// Props of [`ShortcutsDialog`].
+#[derive(Properties, PartialEq)]
+pub struct ShortcutsProps {
+    /// Closes the dialog.
+    pub on_close: Callback<()>,
+}
+
+/// The list of keyboard shortcuts (`?`), closed with Esc or its button.
+#[component]
+pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
+    let w = use_lang().words();
+    let close = use_node_ref();
+    {
+        let close = close.clone();
+        use_effect_with((), move |_| {
+            if let Some(b) = close.cast::<web_sys::HtmlElement>() {
+                let _ = b.focus();
+            }
+        });
+    }
+    html! {
+        <div class="backdrop">
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
+                <h2 id="shortcuts-title">{w.shortcuts}</h2>
+                <table class="keys">
+                    <tbody>
+                        { for w.shortcut_list.iter().map(|(k, what)| html! {
+                            <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr>
+                        }) }
+                    </tbody>
+                </table>
+                <button type="button" ref={close} class="primary" onclick={props.on_close.reform(|_| ())}>{w.close}</button>
+            </div>
+        </div>
+    }
+}
