@@ -20,6 +20,18 @@ pub const PAGE_PARAMS: [&str; 7] = [
     "freeze", "lang", "tour", "step", "embed", "theme", "present",
 ];
 
+/// Characters escaped in page parameter values: what would end or confuse a parameter.
+const PAGE_VALUE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'&')
+    .add(b'+')
+    .add(b'<')
+    .add(b'>')
+    .add(b'=');
+
 /// The longest `freeze` value, in milliseconds.
 pub const MAX_FREEZE_MS: f64 = 60_000.0;
 
@@ -156,7 +168,7 @@ pub fn query(
         if !query.is_empty() {
             query.push('&');
         }
-        let v = percent_encoding::utf8_percent_encode(&v, percent_encoding::NON_ALPHANUMERIC);
+        let v = percent_encoding::utf8_percent_encode(&v, PAGE_VALUE);
         query.push_str(&format!("{k}={v}"));
     }
     query
@@ -226,7 +238,7 @@ mod tests {
                 &[("lang", Some("zh-CN".into())), ("tour", None)],
                 &pairs(&[("tour", "java"), ("lang", "en")])
             ),
-            "vnodes=20&lang=zh%2DCN"
+            "vnodes=20&lang=zh-CN"
         );
     }
 

@@ -113,7 +113,11 @@ pub fn ServerControls(props: &ControlProps) -> Html {
     let input = use_node_ref();
     let total = sim.keys().len().max(1) as f64;
     let algo = sim.settings().algo;
-    let (weighted, is_ring) = (algo.uses_weights(), algo.uses_vnodes());
+    let compact = props.compact;
+    let (weighted, is_ring) = (
+        algo.uses_weights() && !compact,
+        algo.uses_vnodes() && !compact,
+    );
     let add = {
         let input = input.clone();
         let on_action = props.on_action.clone();
@@ -148,7 +152,7 @@ pub fn ServerControls(props: &ControlProps) -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
-            <form class="add" onsubmit={add}>
+            <form class="add" onsubmit={add} hidden={compact}>
                 <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
                 <input id="new-server" ref={input} type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
                 <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>

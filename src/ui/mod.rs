@@ -208,6 +208,9 @@ pub struct ControlProps {
     /// Outlined: a tour step points here.
     #[prop_or_default]
     pub focused: bool,
+    /// The embed view's small version: fewer columns, no form.
+    #[prop_or_default]
+    pub compact: bool,
 }
 
 /// Writes the scenario and page parameters into the address bar after every change, and
@@ -588,10 +591,10 @@ pub fn App() -> Html {
                     <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
                         {ring}
                         <div class="embed-bar">
-                            <button type="button" class="primary" title={w.add_server_hint}
-                                onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+ "}{w.add_server}</button>
-                            <button type="button" title={w.remove_server_hint}
-                                onclick={dispatch.reform(|_| Action::RemoveLast)}>{"− "}{w.remove_server}</button>
+                            <button type="button" class="primary" title={w.add_server_hint} aria-label={w.add_server}
+                                onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+"}<span class="word">{" "}{w.add_server}</span></button>
+                            <button type="button" title={w.remove_server_hint} aria-label={w.remove_server}
+                                onclick={dispatch.reform(|_| Action::RemoveLast)}>{"−"}<span class="word">{" "}{w.remove_server}</span></button>
                             <button type="button" class="play" aria-pressed={playing.to_string()} title={w.play_hint}
                                 onclick={toggle_play.reform(|_| ())}>{ if *playing { w.pause } else { w.play } }</button>
                             <a class="open-full" href={full_page} target="_blank" rel="noopener">{w.open_full}</a>
@@ -601,7 +604,7 @@ pub fn App() -> Html {
                     </section>
                     <aside class="panel">
                         {for error}
-                        <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
+                        <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} compact=true />
                         <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
                     </aside>
                 </main>

@@ -1,0 +1,207 @@
+// The page for a classroom and a documentation page: the language switch, embed mode and
+// the sample documentation page under its strict CSP, share and export, presentation
+// mode, the light theme, keyboard-only use, and axe-core's accessibility checks.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, shots } from './harness.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server, browser;
+before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
+after(async () => { await browser?.context.close(); await server?.close(); });
+
+/** Words of three or more Latin letters in the visible text, except names the page
+ * shows in every language (server and hash names, formulas, file types). */
+const ALLOWED = new Set(['hashring', 'lab', 'english', 'xxh3', 'murmur64a', 'seed', 'fnv', 'hutool',
+  'java', 'string', 'md5', 'crc16', 'identity', 'mod', 'carp', 'hrw', 'redis', 'cluster', 'png', 'csv',
+  'json', 'key', 'user', 'page', 'esc', 'space']);
+const latinWords = (text) => (text.match(/[A-Za-z][A-Za-z0-9_]{2,}/g) || [])
+  .filter((w) => !ALLOWED.has(w.toLowerCase()));
+const visibleText = (frame) => frame.evaluate(() => document.body.innerText);
+
+/** Serious or critical axe violations on the page. */
+async function axeViolations(page) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations.filter((v) => ['serious', 'critical'].includes(v.impact))
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')})`);
+}
+
+test('the language switch changes every visible word; zh-CN leaves no English sentence', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en`);
+  await ready(page);
+  assert.equal(await page.getAttribute('html', 'lang'), 'en');
+  const english = await visibleText(page);
+  assert.doesNotMatch(english.replace('简体中文', ''), /[\u4e00-\u9fff]/);
+  await page.selectOption('#lang', 'zh-CN');
+  await page.waitForFunction(() => document.documentElement.lang === 'zh-CN');
+  assert.match(await page.evaluate(() => location.search), /lang=zh-CN/);
+  const chinese = await visibleText(page);
+  assert.deepEqual(latinWords(chinese.replace(/\b[A-Z]\b/g, '')), [], chinese);
+  assert.match(await page.title(), /一致性哈希/);
+  // The embed view and a tour, in Chinese from the link.
+  await page.goto(`${server.origin}/?lang=zh-CN&embed=1`);
+  await ready(page);
+  assert.deepEqual(latinWords(await visibleText(page)), []);
+  await page.goto(`${server.origin}/?lang=zh-CN&tour=carp&step=2`);
+  await ready(page);
+  await page.waitForSelector('section.tour[data-step="2"] .narration:not(:empty)');
+  const tour = (await visibleText(page)).replace(/redis\d|user:42|MD5\([^)]*\)/g, '');
+  assert.deepEqual(latinWords(tour), [], tour);
+  await screenshot(page, '50-zh-CN-carp-tour');
+});
+
+test('the sample documentation page shows two embedded scenarios under its strict CSP', async () => {
+  const { context } = browser;
+  const { page, problems } = await openBrowser({ width: 900, height: 1200 }).then((b) => { b.parent = context; return b; });
+  try {
+    await page.goto(`${server.origin}/docs/embed/embed-example.html`);
+    const frames = () => page.frames().filter((f) => f !== page.mainFrame());
+    await page.waitForFunction(() => document.querySelectorAll('iframe').length === 2);
+    for (const el of await page.$$('iframe')) await el.scrollIntoViewIfNeeded();
+    await page.waitForFunction(() => [...document.querySelectorAll('iframe')]
+      .every((f) => f.contentDocument?.querySelector('canvas.ring[data-version]')
+        && !f.contentDocument.querySelector('.summary progress')), null, { timeout: 60000 });
+    const [modn, ring] = frames();
+    assert.equal((await tableCounts(modn)).length, 4);
+    assert.deepEqual((await tableCounts(ring)).map((r) => r.keys), [12162, 11834, 12827, 13177]);
+    // The frame acts: add a server under mod N, almost every key moves.
+    await modn.click('.embed-bar button.primary');
+    await modn.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 5);
+    assert.match(await modn.textContent('.summary'), /of 10,000 keys moved \(80\.0%/);
+    const full = await modn.getAttribute('a.open-full', 'href');
+    assert.doesNotMatch(full, /embed=1/);
+    assert.match(full, /nodes=A,B,C,D,E/);
+    await screenshot(page, '51-embed-example');
+    assert.deepEqual(problems.console, [], 'no console error (CSP included)');
+    assert.deepEqual(problems.outside, [], 'no request leaves the server');
+  } finally {
+    await page.context().close();
+  }
+});
+
+test('the copied embed code, pasted into the sample page, shows the same scenario', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&algo=rendezvous&nodes=A,B,C&keys=0..3000`);
+  await ready(page);
+  const counts = await tableCounts(page);
+  await page.click('details.share summary');
+  const code = await page.inputValue('#embed-code');
+  assert.match(code, /^<iframe src="http:\/\/127\.0\.0\.1:\d+\/\?.*embed=1.*" width="720" height="460" title="hashring-lab: Rendezvous \(HRW\), 3 servers, 3,000 keys" loading="lazy"><\/iframe>$/);
+  await page.click('button:has-text("Copy embed code")');
+  await page.waitForSelector('.copied');
+  await page.goto(`${server.origin}/embed-example.html`);
+  await page.evaluate((html) => document.querySelector('main').insertAdjacentHTML('afterbegin', html), code);
+  const frame = await (await page.$('iframe')).contentFrame();
+  await ready(frame);
+  assert.deepEqual(await tableCounts(frame), counts);
+});
+
+test('exports parse back: counts CSV, a million keys CSV in steps, scenario JSON reopens', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C*2&vnodes=50&keys=0..1000000`);
+  await ready(page);
+  const counts = await tableCounts(page);
+  await page.click('details.export summary');
+  const save = async (label) => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(`button:has-text("${label}")`)]);
+    return readFile(await download.path(), 'utf8');
+  };
+  const csv = (await save('Keys per server (CSV)')).trim().split('\n');
+  assert.equal(csv[0], 'server,up,weight,keys,share');
+  assert.deepEqual(csv.slice(1).map((l) => Number(l.split(',')[3])), counts.map((c) => c.keys));
+  // A million rows, written in steps behind a progress bar.
+  const [download] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }),
+    page.click('button:has-text("Every key\'s server (CSV)")')]);
+  const keys = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
+  assert.equal(keys.length, 1_000_001);
+  assert.equal(keys[0], 'key,position,server');
+  const perServer = {};
+  for (const line of keys.slice(1)) { const s = line.slice(line.lastIndexOf(',') + 1); perServer[s] = (perServer[s] || 0) + 1; }
+  assert.deepEqual(perServer, Object.fromEntries(counts.map((c) => [c.name, c.keys])));
+  // The scenario as JSON, reopened after a change: the same table.
+  const json = await save('Scenario (JSON)');
+  assert.equal(JSON.parse(json).format, 'hashring-lab scenario');
+  const file = path.join(shots, 'scenario.json');
+  await writeFile(file, json);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 4, null, { timeout: 60000 });
+  await page.setInputFiles('#open-scenario', file);
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 3
+    && !document.querySelector('.summary progress'), null, { timeout: 60000 });
+  assert.deepEqual(await tableCounts(page), counts);
+  // A bad file: a message naming what is wrong, nothing changes.
+  await page.setInputFiles('#open-scenario', { name: 'bad.json', mimeType: 'application/json',
+    buffer: Buffer.from('{"format": "hashring-lab scenario", "version": 1, "vnodes": "5000", "colour": "red"}') });
+  await page.waitForSelector('.error');
+  const message = await page.textContent('.error');
+  assert.match(message, /This file was not opened: unknown field 'colour'.*Nothing changed/);
+  assert.deepEqual(await tableCounts(page), counts);
+  await page.setInputFiles('#open-scenario', { name: 'x.json', mimeType: 'application/json', buffer: Buffer.from('not json') });
+  await page.waitForFunction(() => /not valid JSON/.test(document.querySelector('.error')?.textContent));
+});
+
+test('keyboard only: add, remove, the shortcut list, a tour', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en`);
+  await ready(page);
+  await page.keyboard.press('a');
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 5);
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 4);
+  await page.keyboard.press('?');
+  await page.waitForSelector('[role=dialog]');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Close');
+  await screenshot(page, '52-shortcuts');
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(() => !document.querySelector('[role=dialog]'));
+  await page.focus('#tour');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForSelector('section.tour[data-tour=modn][data-step="1"]');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForSelector('section.tour[data-step="2"]');
+  await page.waitForFunction(() => document.querySelector('dd.stayed').textContent === '4');
+  // Every control is reachable with Tab and shows a focus ring.
+  const ring = await page.evaluate(() => {
+    const b = document.querySelector('button.next');
+    b.focus();
+    return getComputedStyle(b).outlineStyle;
+  });
+  assert.notEqual(ring, 'none');
+});
+
+test('presentation mode and the light theme, screenshots and axe', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=modn&lang=zh-CN&present=1&theme=dark`);
+  await ready(page);
+  await page.waitForSelector('section.tour .narration:not(:empty)');
+  assert.ok(await page.$('.app.present'));
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  const size = await page.$eval('section.tour .narration', (n) => parseFloat(getComputedStyle(n).fontSize));
+  assert.ok(size >= 28, `narration ${size}px`);
+  await screenshot(page, '53-present-zh-CN');
+  await page.goto(`${server.origin}/?theme=light&lang=en`);
+  await ready(page);
+  const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(bg, 'rgb(244, 246, 250)');
+  await screenshot(page, '54-light');
+  await page.getByRole('button', { name: '☾ Dark' }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  assert.match(await page.evaluate(() => location.search), /theme=dark/);
+});
+
+test('axe finds no serious or critical violation', async () => {
+  const { page } = browser;
+  for (const query of ['', 'tour=java&step=2', 'lang=zh-CN', 'embed=1', 'present=1&tour=modn', 'theme=light', 'theme=dark']) {
+    await page.goto(`${server.origin}/?${query}`);
+    await ready(page);
+    assert.deepEqual(await axeViolations(page), [], query || 'default page');
+  }
+});
