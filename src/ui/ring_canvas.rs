@@ -117,6 +117,9 @@ fn draw_band(
     }
 }
 
+/// Up to this many keys in view are named on the ring.
+const NAMED_KEYS: usize = 24;
+
 fn draw_keys(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
@@ -137,18 +140,43 @@ fn draw_keys(
     let in_view = a.len() + b.len();
     if in_view <= MAX_KEY_DOTS {
         let depth = (g.radius * 0.16).min(s.height * 0.2);
-        let dot = (s.width * 0.0045).clamp(1.6, 5.0);
-        let mut dots: Vec<(ServerId, f64, f64)> = a
-            .chain(b)
-            .map(|place| {
-                let (pos, id) = (keys.positions[place], keys.ids[place]);
-                // A stable radial jitter per key spreads dots that share an angle.
-                let jitter = (splitmix64(u64::from(id)) >> 40) as f64 / f64::from(1u32 << 24);
-                let (x, y) = g.point(pos, inner - jitter * depth);
+        // A handful of keys (a tour's objects) are drawn larger and named.
+        let named = in_view <= NAMED_KEYS;
+        let dot = (s.width * 0.0045).clamp(1.6, 5.0) * if named { 1.8 } else { 1.0 };
+        let places: Vec<usize> = a.chain(b).collect();
+        let radius = |place: usize| {
+            // A stable radial jitter per key spreads dots that share an angle.
+            let jitter =
+                (splitmix64(u64::from(keys.ids[place])) >> 40) as f64 / f64::from(1u32 << 24);
+            inner - jitter * depth
+        };
+        let mut dots: Vec<(ServerId, f64, f64)> = places
+            .iter()
+            .map(|&place| {
+                let (x, y) = g.point(keys.positions[place], radius(place));
                 (sim.owners()[place], x, y)
             })
             .collect();
         fill_dots(ctx, &mut dots, dot, false, p);
+        if named {
+            ctx.set_font(&font(s.tick_font_px(), false));
+            ctx.set_fill_style_str(p.text);
+            ctx.set_text_baseline("middle");
+            for &place in &places {
+                // The name sits inside the dot, toward the centre: beside it at the sides
+                // of the ring, below or above it at the top and bottom.
+                let pos = keys.positions[place];
+                let side = (f64::from(pos) / RING_SPAN * TAU).sin();
+                let (align, gap) = match side {
+                    v if v > 0.5 => ("right", 4.0),
+                    v if v < -0.5 => ("left", 4.0),
+                    _ => ("center", s.tick_font_px() * 0.9),
+                };
+                ctx.set_text_align(align);
+                let (x, y) = g.point(pos, radius(place) - dot - gap);
+                let _ = ctx.fill_text(&sim.key_name(keys.ids[place]), x, y);
+            }
+        }
         return;
     }
     let arc_px = span as f64 / RING_SPAN * TAU * inner;
