@@ -9,6 +9,7 @@
 // - frame times while moved keys walk at 1M keys, idle and with the CPU throttled 4×;
 // - the longest main-thread block (longest task, and the longest gap between animation
 //   frames) while large legal scenarios load and change, per algorithm;
+// - a guided tour's step at 50,000 keys: key press → painted frame, forward and back;
 // - the gzip size of wasm + js + css.
 // --quick skips the heavy scenarios (used to measure an older build for comparison);
 // --heavy-only measures only them.
@@ -99,6 +100,30 @@ function clickToFrame(page, name) {
   }), name);
 }
 
+/**
+ * Key press → painted frame for a tour step: from the key down to the frame after the
+ * tour panel shows the new step's narration and the ring shows its state.
+ */
+function keyToTourFrame(page, key) {
+  return page.evaluate((key) => new Promise((resolve) => {
+    const canvas = document.querySelector('canvas.ring');
+    const before = { step: document.querySelector('section.tour').dataset.step, version: canvas.dataset.version };
+    let t0;
+    const check = () => {
+      const tour = document.querySelector('section.tour');
+      const done = tour.dataset.step !== before.step && tour.querySelector('.narration').textContent.trim() !== ''
+        && canvas.dataset.version !== before.version && !document.querySelector('.summary progress');
+      if (!done) return;
+      obs.disconnect();
+      requestAnimationFrame(() => resolve(performance.now() - t0));
+    };
+    const obs = new MutationObserver(check);
+    obs.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true });
+    t0 = performance.now();
+    document.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  }), key);
+}
+
 /** Frame-to-frame times (ms) for `ms` milliseconds after clicking `button`. */
 function frameTimes(page, ms, button) {
   return page.evaluate(async ({ ms, button }) => {
@@ -150,6 +175,30 @@ for (const keys of heavyOnly ? [] : [50_000, 1_000_000]) {
   };
   results.clicks.push(row);
   console.log(JSON.stringify(row));
+  await browser.context.close();
+}
+
+// A tour step at 50,000 keys (seed 000's Java example): → continues from the step before
+// (only the step's own change), ← rebuilds the step before from its scenario.
+if (!heavyOnly) {
+  const browser = await open();
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=java&step=1&lang=en`);
+  await settled(page);
+  await page.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
+  const next = [], previous = [];
+  for (let i = 0; i < 5; i++) {
+    next.push(await keyToTourFrame(page, 'ArrowRight'));
+    next.push(await keyToTourFrame(page, 'ArrowRight'));
+    previous.push(await keyToTourFrame(page, 'ArrowLeft'));
+    previous.push(await keyToTourFrame(page, 'ArrowLeft'));
+  }
+  results.tour_step = {
+    tour: 'java', keys: 50000,
+    next_key_to_frame_ms: round(median(next)), next_p95_ms: round(p95(next)),
+    previous_key_to_frame_ms: round(median(previous)), previous_p95_ms: round(p95(previous)),
+  };
+  console.log(JSON.stringify(results.tour_step));
   await browser.context.close();
 }
 
