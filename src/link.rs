@@ -8,7 +8,7 @@
 //! may decorate the URL. Pure, so it is tested natively; the page only reads and writes
 //! `location`.
 
-use crate::engine::scenario::{repeated_names, Scenario, PARAMS};
+use crate::engine::scenario::{repeated_names, Scenario, PARAMS, QUERY_VALUE};
 use crate::engine::text::quote;
 use crate::i18n::Lang;
 use crate::render::palette::Theme;
@@ -19,18 +19,6 @@ use crate::tour::{read_position, Position};
 pub const PAGE_PARAMS: [&str; 7] = [
     "freeze", "lang", "tour", "step", "embed", "theme", "present",
 ];
-
-/// Characters escaped in page parameter values: what would end or confuse a parameter.
-const PAGE_VALUE: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
-    .add(b' ')
-    .add(b'"')
-    .add(b'#')
-    .add(b'%')
-    .add(b'&')
-    .add(b'+')
-    .add(b'<')
-    .add(b'>')
-    .add(b'=');
 
 /// The longest `freeze` value, in milliseconds.
 pub const MAX_FREEZE_MS: f64 = 60_000.0;
@@ -168,7 +156,7 @@ pub fn query(
         if !query.is_empty() {
             query.push('&');
         }
-        let v = percent_encoding::utf8_percent_encode(&v, PAGE_VALUE);
+        let v = percent_encoding::utf8_percent_encode(&v, QUERY_VALUE);
         query.push_str(&format!("{k}={v}"));
     }
     query

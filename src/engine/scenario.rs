@@ -396,17 +396,11 @@ impl Scenario {
     /// should read the same whatever the defaults become).
     pub fn to_pairs(&self) -> Vec<(&'static str, String)> {
         let s = &self.settings;
-        let down: Vec<&str> = self
-            .nodes
-            .iter()
-            .filter(|n| !n.up)
-            .map(|n| n.name.as_str())
-            .collect();
         vec![
             ("algo", s.algo.name().to_owned()),
             ("hash", s.hash.name().to_owned()),
             ("nodes", nodes_text(&self.nodes)),
-            ("down", down.join(",")),
+            ("down", self.down_text()),
             ("vnodes", s.vnodes.to_string()),
             ("label", s.label.as_str().to_owned()),
             ("keys", s.keys.to_string()),
@@ -452,16 +446,22 @@ impl Scenario {
         if s.seed != ds.seed {
             put("seed", &s.seed.to_string());
         }
+        let down = self.down_text();
+        if !down.is_empty() {
+            put("down", &down);
+        }
+        out
+    }
+
+    /// `B,C`: the failed servers, the `down` value.
+    fn down_text(&self) -> String {
         let down: Vec<&str> = self
             .nodes
             .iter()
             .filter(|n| !n.up)
             .map(|n| n.name.as_str())
             .collect();
-        if !down.is_empty() {
-            put("down", &down.join(","));
-        }
-        out
+        down.join(",")
     }
 }
 
@@ -481,7 +481,7 @@ pub fn nodes_text(nodes: &[ServerSpec]) -> String {
 }
 
 /// Characters escaped in query values: what would end or confuse a query parameter.
-const QUERY_VALUE: &AsciiSet = &CONTROLS
+pub const QUERY_VALUE: &AsciiSet = &CONTROLS
     .add(b' ')
     .add(b'"')
     .add(b'#')

@@ -12,6 +12,22 @@ use crate::chart::{draw_bar_chart, LoadBar, Unit};
 use crate::render::server_rgb;
 use crate::words::group_thousands;
 
+/// Sizes a chart canvas's backing store to its CSS size at device resolution (only when
+/// it changed: resizing clears and reallocates it); returns (CSS width, device pixel ratio).
+pub fn fit_canvas(el: &HtmlCanvasElement) -> (f64, f64) {
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0);
+    let width = f64::from(el.client_width()).max(200.0);
+    let height = f64::from(el.client_height()).max(100.0);
+    let (w, h) = ((width * dpr) as u32, (height * dpr) as u32);
+    if (el.width(), el.height()) != (w, h) {
+        el.set_width(w);
+        el.set_height(h);
+    }
+    (width, dpr)
+}
+
 /// Props of [`BarCanvas`].
 #[derive(Properties, PartialEq)]
 pub struct BarCanvasProps {
@@ -43,17 +59,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
             ),
             move |(bars, reference, unit, theme)| {
                 if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
-                    let dpr = web_sys::window()
-                        .map_or(1.0, |w| w.device_pixel_ratio())
-                        .max(1.0);
-                    let width = f64::from(el.client_width()).max(200.0);
-                    let height = f64::from(el.client_height()).max(100.0);
-                    // Resizing clears and reallocates the backing store: only when needed.
-                    let (w, h) = ((width * dpr) as u32, (height * dpr) as u32);
-                    if (el.width(), el.height()) != (w, h) {
-                        el.set_width(w);
-                        el.set_height(h);
-                    }
+                    let (width, dpr) = fit_canvas(&el);
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
                         let area = backend.into_drawing_area();
                         let _ = draw_bar_chart(

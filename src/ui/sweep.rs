@@ -12,6 +12,7 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use super::charts::fit_canvas;
 use super::{use_lang, use_look};
 use crate::chart::draw_sweep_chart;
 use crate::engine::scenario::Scenario;
@@ -151,16 +152,7 @@ fn SweepCanvas(props: &SweepCanvasProps) -> Html {
                 let Some(el) = canvas.cast::<HtmlCanvasElement>() else {
                     return;
                 };
-                let dpr = web_sys::window()
-                    .map_or(1.0, |w| w.device_pixel_ratio())
-                    .max(1.0);
-                let width = f64::from(el.client_width()).max(200.0);
-                let height = f64::from(el.client_height()).max(100.0);
-                let (cw, ch) = ((width * dpr) as u32, (height * dpr) as u32);
-                if (el.width(), el.height()) != (cw, ch) {
-                    el.set_width(cw);
-                    el.set_height(ch);
-                }
+                let (width, dpr) = fit_canvas(&el);
                 if let Some(backend) = CanvasBackend::with_canvas_object(el) {
                     let font = ((width / 40.0).clamp(12.0, 22.0) * dpr) as u32;
                     let _ = draw_sweep_chart(
