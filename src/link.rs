@@ -127,7 +127,7 @@ impl Link {
         if self.problems.is_empty() {
             return None;
         }
-        let list = self.problems.join("; ");
+        let list = self.problems.clone();
         Some(if self.scenario.is_some() {
             Notice::LinkProblem(list)
         } else {
@@ -180,6 +180,7 @@ mod tests {
         let Some(Notice::LinkNotLoaded(m)) = link.notice() else {
             panic!("{:?}", link.notice())
         };
+        let m = m.join("; ");
         assert!(
             m.contains("appears twice") && m.contains("freeze 'abc'"),
             "{m}"
@@ -193,6 +194,7 @@ mod tests {
         let Some(Notice::LinkProblem(m)) = link.notice() else {
             panic!("{:?}", link.notice())
         };
+        let m = m.join("; ");
         assert!(m.contains("'freeze' is given more than once"), "{m}");
     }
 

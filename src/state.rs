@@ -70,15 +70,15 @@ pub enum Notice {
     /// An input or change was refused; the engine's reason (in English).
     Refused(String),
     /// The link's scenario could not be loaded (the default is shown): the reasons.
-    LinkNotLoaded(String),
+    LinkNotLoaded(Vec<String>),
     /// The link has problems, but its scenario loaded: the reasons.
-    LinkProblem(String),
+    LinkProblem(Vec<String>),
     /// Actions refused while stepped work runs, so far.
     Busy(u32),
     /// Actions that came during stepped work and were ignored, reported when it is done.
     Ignored(u32),
     /// A scenario file could not be opened: the reasons.
-    BadFile(String),
+    BadFile(Vec<String>),
 }
 
 /// Work (in the engine's cost units, about 10 ns of wasm each) that may be done at once;
@@ -396,7 +396,7 @@ impl PageState {
                 // The link's scenario cannot be built: show the default, say why.
                 let mut fallback = PageState::new(&Scenario::default())
                     .expect("the default scenario always builds");
-                fallback.error = Some(Notice::LinkNotLoaded(e));
+                fallback.error = Some(Notice::LinkNotLoaded(vec![e]));
                 return fallback;
             }
             next.pending = None;

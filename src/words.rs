@@ -6,7 +6,7 @@
 use crate::engine::placement::{Algorithm, Best, Explanation, How, Score};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
-use crate::i18n::Words;
+use crate::i18n::{reason, Words};
 use crate::state::Notice;
 
 /// `12345` → `12,345`.
@@ -134,13 +134,19 @@ fn dedup(ids: impl Iterator<Item = ServerId>) -> Vec<ServerId> {
 
 /// A message for the user in `w`'s language.
 pub fn notice(w: &Words, notice: &Notice) -> String {
+    let reasons = |list: &[String]| {
+        list.iter()
+            .map(|r| reason(w, r))
+            .collect::<Vec<_>>()
+            .join(w.reason_separator)
+    };
     match notice {
-        Notice::Refused(reason) => (w.not_applied)(reason),
-        Notice::LinkNotLoaded(reasons) => (w.link_not_loaded)(reasons),
-        Notice::LinkProblem(reasons) => (w.link_problem)(reasons),
+        Notice::Refused(r) => (w.not_applied)(&reason(w, r)),
+        Notice::LinkNotLoaded(list) => (w.link_not_loaded)(&reasons(list)),
+        Notice::LinkProblem(list) => (w.link_problem)(&reasons(list)),
         Notice::Busy(n) => (w.busy)(*n),
         Notice::Ignored(n) => (w.ignored)(*n),
-        Notice::BadFile(reasons) => (w.bad_file)(reasons),
+        Notice::BadFile(list) => (w.bad_file)(&reasons(list)),
     }
 }
 

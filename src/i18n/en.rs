@@ -208,6 +208,8 @@ pub static WORDS: Words = Words {
     open_scenario: "Open scenario…",
     exporting: |done, total| format!("Writing keys: {done} of {total}…"),
     bad_file: |reasons| format!("This file was not opened: {reasons}. Nothing changed."),
+    reason_separator: "; ",
+    phrasebook: &[],
 
     tours: "Guided tour",
     choose_tour: "Choose a tour…",

@@ -3,8 +3,11 @@
 //! refuses a catalog that misses an entry. Entries that carry numbers or names are plain
 //! functions; the catalogs are compiled in, so choosing a language makes no request.
 //!
-//! Engine messages (the command line's words for an invalid scenario) stay in English and
-//! are quoted inside the catalog's sentences.
+//! The engine speaks English (its messages are the command line's): a catalog carries a
+//! phrasebook of the engine's message patterns, and [`reason`] puts a message into the
+//! page's language — each `{}` of a pattern captures a part (a quoted value, a number, a
+//! list), which is itself looked up, so nested messages translate too. A message with no
+//! pattern stays as the engine wrote it.
 
 mod en;
 mod zh_cn;
@@ -78,6 +81,54 @@ impl Lang {
             Lang::ZhCn => &zh_cn::WORDS,
         }
     }
+}
+
+/// The engine's message `english` in `w`'s language, through its phrasebook.
+pub fn reason(w: &Words, english: &str) -> String {
+    for (pattern, template) in w.phrasebook {
+        if let Some(captures) = capture(pattern, english) {
+            let mut out = (*template).to_owned();
+            for (i, c) in captures.iter().enumerate() {
+                out = out.replace(&format!("{{{i}}}"), &reason(w, c));
+            }
+            return out;
+        }
+    }
+    english.to_owned()
+}
+
+/// The parts of `text` that the `{}` of `pattern` stand for, if the literal parts match
+/// (each `{}` takes the shortest text that lets the rest match).
+fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
+    let pieces: Vec<&str> = pattern.split("{}").collect();
+    let rest = text.strip_prefix(pieces[0])?;
+    let mut captures = Vec::new();
+    capture_from(&pieces[1..], rest, &mut captures).then_some(captures)
+}
+
+fn capture_from<'a>(pieces: &[&str], text: &'a str, captures: &mut Vec<&'a str>) -> bool {
+    let Some((literal, more)) = pieces.split_first() else {
+        return text.is_empty();
+    };
+    if more.is_empty() && literal.is_empty() {
+        // The last `{}` takes the rest.
+        captures.push(text);
+        return !text.is_empty();
+    }
+    let mut from = 1;
+    while let Some(at) = text
+        .get(from..)
+        .and_then(|t| t.find(literal))
+        .map(|i| i + from)
+    {
+        captures.push(&text[..at]);
+        if capture_from(more, &text[at + literal.len()..], captures) {
+            return true;
+        }
+        captures.pop();
+        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
+    }
+    false
 }
 
 /// A step's narration: sentences made from what is on screen.
@@ -384,6 +435,11 @@ pub struct Words {
     pub exporting: fn(&str, &str) -> String,
     /// A scenario file was refused: the reasons.
     pub bad_file: fn(&str) -> String,
+    /// Joins the reasons of one message.
+    pub reason_separator: &'static str,
+    /// The engine's messages (English patterns with `{}`) in this language (`{0}`, `{1}`…
+    /// for the captured parts, in any order); empty for English.
+    pub phrasebook: &'static [(&'static str, &'static str)],
 
     // Tours.
     /// The tour menu's label.
@@ -451,6 +507,178 @@ mod tests {
                 assert_eq!(words.steps.len(), Tour::get(id).len(), "{lang:?} {id:?}");
                 assert!(!words.title.is_empty());
             }
+        }
+    }
+
+    /// Latin words of three or more letters outside quotes, except the allowed names.
+    fn english_words(text: &str, allowed: &[&str]) -> Vec<String> {
+        // Quoted values are the user's own; parameter lists name what may be typed.
+        let mut unquoted = String::new();
+        let mut quoted = false;
+        for c in text.chars() {
+            if c == '\'' {
+                quoted = !quoted;
+            } else if !quoted {
+                unquoted.push(c);
+            }
+        }
+        unquoted
+            .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+            .filter(|w| w.chars().filter(char::is_ascii_alphabetic).count() >= 3)
+            .filter(|w| !allowed.iter().any(|a| a.eq_ignore_ascii_case(w)))
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// Every message the engine, the reducer, the link and the file reader give for bad
+    /// input reads as Chinese through the phrasebook.
+    #[test]
+    fn engine_messages_are_translated() {
+        use crate::engine::scenario::Scenario;
+        use crate::engine::sim::{Change, Simulation};
+        use crate::state::{keys_from_form, Action, PageState};
+        let mut messages: Vec<String> = Vec::new();
+        let bad_scenarios: &[&[(&str, &str)]] = &[
+            &[
+                ("nodes", "A,A"),
+                ("vnodes", "0"),
+                ("seed", "-1"),
+                ("algo", "x"),
+                ("hash", "y"),
+            ],
+            &[
+                ("nodes", "a,b*0"),
+                ("keys", "5..5"),
+                ("label", "{i}"),
+                ("colour", "red"),
+            ],
+            &[
+                ("nodes", "a\u{200b}b,c*x"),
+                ("keys", "k:0..10"),
+                ("vnodes", "x"),
+            ],
+            &[("nodes", ""), ("keys", "list:a\u{7}"), ("down", "Z")],
+            &[("nodes", "A*0.001"), ("vnodes", "1")],
+            &[
+                ("vnodes", "1000"),
+                (
+                    "nodes",
+                    "a*100,b*100,c*100,d*100,e*100,f*100,g*100,h*100,i*100,j*100,k*100",
+                ),
+            ],
+            &[("label", "{node}"), ("vnodes", "5")],
+            &[("algo", "rendezvous"), ("hash", "identity")],
+            &[("keys", "nonsense")],
+            &[("keys", "x..7")],
+            &[("keys", "random:abc")],
+            &[("keys", "0..20000000")],
+            &[("vnodes", "3"), ("vnodes", "4")],
+        ];
+        for pairs in bad_scenarios {
+            messages.extend(Scenario::from_pairs(pairs.iter().copied()).unwrap_err().0);
+        }
+        let mut sim = Simulation::new(&Scenario::from_pairs([("nodes", "A,B")]).unwrap()).unwrap();
+        for change in [
+            Change::add("A"),
+            Change::add("x,y"),
+            Change::Remove("Q".into()),
+            Change::Recover("A".into()),
+        ] {
+            messages.push(sim.apply(&change).unwrap_err());
+        }
+        sim.apply(&Change::Fail("A".into())).unwrap();
+        messages.push(sim.apply(&Change::Fail("A".into())).unwrap_err());
+        for (count, pattern) in [("abc", ""), ("0", ""), ("10", "user")] {
+            messages.push(keys_from_form(count, pattern).unwrap_err());
+        }
+        let identity = PageState::new(
+            &Scenario::from_pairs([
+                ("hash", "identity"),
+                ("label", "{node}{i}"),
+                ("nodes", "1,2"),
+            ])
+            .unwrap(),
+        )
+        .unwrap();
+        let notices = [
+            identity.reduce(Action::Lookup("abc".into())).error,
+            PageState::new(&Scenario::from_pairs([("nodes", "A")]).unwrap())
+                .unwrap()
+                .reduce(Action::RemoveLast)
+                .reduce(Action::RemoveLast)
+                .error,
+        ];
+        let w = Lang::ZhCn.words();
+        let mut texts: Vec<String> = messages.iter().map(|m| reason(w, m)).collect();
+        texts.extend(notices.iter().flatten().map(|n| crate::words::notice(w, n)));
+        let link = crate::link::Link::read(&[
+            ("lang".into(), "fr".into()),
+            ("tour".into(), "nope".into()),
+            ("theme".into(), "pink".into()),
+            ("embed".into(), "yes".into()),
+            ("freeze".into(), "x".into()),
+        ]);
+        texts.extend(link.notice().map(|n| crate::words::notice(w, &n)));
+        let file = crate::file::read_scenario(&[(
+            "colour".into(),
+            crate::file::FieldValue::Other("an object"),
+        )])
+        .unwrap_err();
+        texts.extend(file.iter().map(|m| reason(w, m)));
+        assert!(texts.len() > 30, "{}", texts.len());
+        let allowed = [
+            "identity",
+            "hash",
+            "nodes",
+            "down",
+            "vnodes",
+            "keys",
+            "algo",
+            "label",
+            "seed",
+            "node",
+            "list",
+            "random",
+            "user",
+            "key",
+            "ring",
+            "modn",
+            "rendezvous",
+            "carp",
+            "slots",
+            "xxh3",
+            "murmur64a",
+            "fnv",
+            "hutool",
+            "java",
+            "string",
+            "md5",
+            "crc16",
+            "lang",
+            "zh",
+            "tour",
+            "step",
+            "last",
+            "theme",
+            "light",
+            "dark",
+            "embed",
+            "freeze",
+            "ring",
+            "vnodes",
+            "format",
+            "version",
+            "hashring",
+            "lab",
+            "scenario",
+            "sweep",
+            "stale",
+            "slots",
+            "json",
+        ];
+        for text in texts {
+            let left = english_words(&text, &allowed);
+            assert!(left.is_empty(), "{left:?} in: {text}");
         }
     }
 

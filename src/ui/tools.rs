@@ -171,10 +171,10 @@ fn export_step(
 }
 
 /// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
-fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, String> {
-    let value = js_sys::JSON::parse(text).map_err(|_| "it is not valid JSON".to_owned())?;
+fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<String>> {
+    let value = js_sys::JSON::parse(text).map_err(|_| vec!["it is not valid JSON".to_owned()])?;
     if !value.is_object() || js_sys::Array::is_array(&value) {
-        return Err("it is not a JSON object".into());
+        return Err(vec!["it is not a JSON object".into()]);
     }
     let object: js_sys::Object = value.unchecked_into();
     let fields: Vec<(String, FieldValue)> = js_sys::Object::entries(&object)
@@ -199,7 +199,7 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, S
             Some((key, value))
         })
         .collect();
-    read_scenario(&fields).map_err(|e| e.join("; "))
+    read_scenario(&fields)
 }
 
 /// Props of [`ExportCard`].
@@ -269,7 +269,7 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 let action = match text.map(|t| scenario_from_text(&t)) {
                     Some(Ok(scenario)) => Action::Load(scenario),
                     Some(Err(reason)) => Action::Notify(Notice::BadFile(reason)),
-                    None => Action::Notify(Notice::BadFile("it could not be read".into())),
+                    None => Action::Notify(Notice::BadFile(vec!["it could not be read".into()])),
                 };
                 on_action.emit(action);
             });

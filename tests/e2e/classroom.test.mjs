@@ -55,6 +55,12 @@ test('the language switch changes every visible word; zh-CN leaves no English se
   const tour = (await visibleText(page)).replace(/redis\d|user:42|MD5\([^)]*\)/g, '');
   assert.deepEqual(latinWords(tour), [], tour);
   await screenshot(page, '50-zh-CN-carp-tour');
+  // Errors too: the engine's reasons through the Chinese phrasebook.
+  await page.goto(`${server.origin}/?lang=zh-CN&vnodes=0&nodes=A,A`);
+  await ready(page);
+  const error = await page.textContent('.error');
+  assert.match(error, /未能载入此链接的场景：虚拟节点数 '0' 必须是 1 到 1000 的整数；服务器名称 'A' 出现了两次/);
+  assert.deepEqual(latinWords(error.replace(/'[^']*'/g, '')), [], error);
 });
 
 test('the sample documentation page shows two embedded scenarios under its strict CSP', async () => {
