@@ -47,7 +47,9 @@ pub struct BarCanvasProps {
 #[component]
 pub fn BarCanvas(props: &BarCanvasProps) -> Html {
     let canvas = use_node_ref();
-    let theme = use_look().theme;
+    let look = use_look();
+    // Presentation mode writes the axes larger, for the back row.
+    let type_scale = if look.present { 1.5 } else { 1.0 };
     {
         let canvas = canvas.clone();
         use_effect_with(
@@ -55,9 +57,10 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                 props.bars.clone(),
                 props.reference.to_bits(),
                 props.unit,
-                theme,
+                look.theme,
+                look.present,
             ),
-            move |(bars, reference, unit, theme)| {
+            move |(bars, reference, unit, theme, _)| {
                 if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
                     let (width, dpr) = fit_canvas(&el);
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
@@ -70,7 +73,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                             theme.palette().chart,
                             // plotters draws in backing-store pixels: scale the font by
                             // dpr, and by width so a projector's chart stays readable.
-                            ((width / 40.0).clamp(12.0, 24.0) * dpr) as u32,
+                            ((width / 40.0).clamp(12.0, 24.0) * type_scale * dpr) as u32,
                         );
                     }
                 }

@@ -226,11 +226,14 @@ fn use_url_sync(state: &PageState, params: PageParams) {
             *first.borrow_mut() = None;
         }
         sync_url(&state, &params, first.borrow().is_none());
+    });
+    // Only when the language changes: setting `<html lang>` restyles the whole page.
+    use_effect_with(params.lang, |lang| {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if let Some(root) = doc.document_element() {
-                let _ = root.set_attribute("lang", params.lang.code());
+                let _ = root.set_attribute("lang", lang.code());
             }
-            doc.set_title(params.lang.words().page_title);
+            doc.set_title(lang.words().page_title);
         }
     });
 }
@@ -498,12 +501,12 @@ pub fn App() -> Html {
         theme,
         present: *present,
     };
-    use_effect_with(look, |look| {
+    use_effect_with(theme, |theme| {
         let root = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.document_element());
         if let Some(root) = root {
-            let _ = root.set_attribute("data-theme", look.theme.name());
+            let _ = root.set_attribute("data-theme", theme.name());
         }
     });
     let w = lang.words();

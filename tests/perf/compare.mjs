@@ -1,7 +1,7 @@
 // A/B comparison of two built pages on the same machine, alternating runs so that the
 // machine's drift hits both alike (not a test: numbers vary by machine).
 //
-//   node tests/perf/compare.mjs OLD_DIST NEW_DIST [--keys N] [--rounds R] [--profile]
+//   node tests/perf/compare.mjs OLD_DIST NEW_DIST [--keys N] [--rounds R] [--query Q] [--profile]
 //
 // Each round, for each build: load 10 servers × 200 vnodes × N keys (default 1,000,000),
 // then 20 clicks alternating Add/Remove, each timed from the click's dispatch until the
@@ -21,6 +21,8 @@ const arg = (name, fallback) => {
 const keys = arg('--keys', 1_000_000);
 const rounds = arg('--rounds', 2);
 const profile = process.argv.includes('--profile');
+// Extra page parameters for both builds (e.g. theme=dark), appended to the scenario.
+const extra = process.argv.includes('--query') ? `&${process.argv[process.argv.indexOf('--query') + 1]}` : '';
 if (!oldDist || !newDist) {
   console.error('usage: node tests/perf/compare.mjs OLD_DIST NEW_DIST [--keys N] [--rounds R] [--profile]');
   process.exit(2);
@@ -34,7 +36,7 @@ async function measure(dir) {
   const b = await openBrowser();
   try {
     const names = Array.from({ length: 10 }, (_, i) => `s${i}`).join(',');
-    await b.page.goto(`${server.origin}/?nodes=${names}&vnodes=200&keys=key-{i}:0..${keys}`);
+    await b.page.goto(`${server.origin}/?nodes=${names}&vnodes=200&keys=key-{i}:0..${keys}${extra}`);
     await b.page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0
       && !document.querySelector('.summary progress'), null, { timeout: 120000 });
     const cdp = profile ? await b.context.newCDPSession(b.page) : null;
