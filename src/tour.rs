@@ -578,6 +578,26 @@ pub struct Position {
     pub step: usize,
 }
 
+impl Position {
+    /// One step forward (`delta` 1) or back (−1). The tours run on into each other in
+    /// menu order, so a class can press → from the first story to the last; `None` before
+    /// the first step of the first tour and after the last step of the last.
+    pub fn moved(self, delta: isize) -> Option<Position> {
+        let len = Tour::get(self.tour).len();
+        let step = self.step as isize + delta;
+        if (1..=len as isize).contains(&step) {
+            return Some(Position {
+                tour: self.tour,
+                step: step as usize,
+            });
+        }
+        let index = self.tour.index() as isize + delta.signum();
+        let tour = *TourId::ALL.get(usize::try_from(index).ok()?)?;
+        let step = if delta > 0 { 1 } else { Tour::get(tour).len() };
+        Some(Position { tour, step })
+    }
+}
+
 /// Reads `tour=ID` and `step=K|last`: the position, or a message saying what is allowed.
 pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, String> {
     use crate::engine::text::quote;
@@ -747,6 +767,30 @@ mod tests {
         assert_eq!(
             (f.held("NODE2").as_str(), f.held("NODE3").as_str()),
             ("200", "—")
+        );
+    }
+
+    #[test]
+    fn the_tours_run_on_into_each_other() {
+        let mut p = Position {
+            tour: TourId::ModN,
+            step: 1,
+        };
+        assert_eq!(p.moved(-1), None);
+        let mut seen = vec![p];
+        while let Some(next) = p.moved(1) {
+            assert_eq!(next.moved(-1), Some(p), "back from {next:?}");
+            seen.push(next);
+            p = next;
+        }
+        let total: usize = TourId::ALL.iter().map(|t| Tour::get(*t).len()).sum();
+        assert_eq!(seen.len(), total);
+        assert_eq!(
+            p,
+            Position {
+                tour: TourId::Stale,
+                step: 4
+            }
         );
     }
 

@@ -216,6 +216,7 @@ pub static WORDS: Words = Words {
     step_of: |k, n| format!("Step {k} of {n}"),
     previous: "← Previous",
     next: "Next →",
+    next_tour: |title| format!("Next story: {title} →"),
     leave_tour: "Leave tour",
     tour_words: [
         TourWords {

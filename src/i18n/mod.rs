@@ -452,6 +452,8 @@ pub struct Words {
     pub previous: &'static str,
     /// Next step.
     pub next: &'static str,
+    /// Next, at a tour's last step: the next tour's title.
+    pub next_tour: fn(&str) -> String,
     /// Leave the tour, keep the state.
     pub leave_tour: &'static str,
     /// The tours, in [`crate::tour::TourId::ALL`] order.

@@ -271,6 +271,7 @@ pub static WORDS: Words = Words {
     step_of: |k, n| format!("第 {k} 步，共 {n} 步"),
     previous: "← 上一步",
     next: "下一步 →",
+    next_tour: |title| format!("下一个故事：{title} →"),
     leave_tour: "退出导览",
     tour_words: [
         TourWords {

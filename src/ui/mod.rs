@@ -366,14 +366,8 @@ fn use_tour(
     let step = {
         let (go, current) = (go.clone(), *position);
         Callback::from(move |delta: isize| {
-            let Some(p) = current else { return };
-            let len = Tour::get(p.tour).len();
-            let next = p.step.saturating_add_signed(delta).clamp(1, len);
-            if next != p.step {
-                go.emit(Position {
-                    tour: p.tour,
-                    step: next,
-                });
+            if let Some(next) = current.and_then(|p| p.moved(delta)) {
+                go.emit(next);
             }
         })
     };

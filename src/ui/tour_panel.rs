@@ -76,10 +76,15 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
                 { if busy { String::new() } else { narration.unwrap_or_default() } }
             </p>
             <nav class="tour-buttons">
-                <button type="button" class="prev" disabled={p.step == 1 || busy}
+                <button type="button" class="prev" disabled={p.moved(-1).is_none() || busy}
                     onclick={props.on_step.reform(|_| -1)}>{w.previous}</button>
-                <button type="button" class="next primary" disabled={p.step == tour.len() || busy}
-                    onclick={props.on_step.reform(|_| 1)}>{w.next}</button>
+                <button type="button" class="next primary" disabled={p.moved(1).is_none() || busy}
+                    onclick={props.on_step.reform(|_| 1)}>
+                    { match p.moved(1) {
+                        Some(next) if next.tour != p.tour => (w.next_tour)(w.tour_words[next.tour.index()].title),
+                        _ => w.next.to_owned(),
+                    } }
+                </button>
                 <button type="button" class="link leave" onclick={props.on_open.reform(|_| None)}>{w.leave_tour}</button>
             </nav>
         </section>

@@ -31,23 +31,28 @@ const pageText = (page) => page.evaluate(() => {
   return clone.innerText;
 });
 
+/** Fails when a number the narration states is not on screen outside it. */
+async function numbersOnScreen(page, narration, where) {
+  const shown = await pageText(page);
+  const canvasLine = await page.getAttribute('canvas.ring', 'aria-label');
+  for (const n of numbers(narration)) {
+    const plain = n.replace(/%$/, '');
+    if (/^\d$/.test(plain) || /^00\d$/.test(plain)) continue; // small counts, seed post numbers
+    assert.ok(shown.includes(n) || canvasLine.includes(n) || /^(100|200|1,000|16,384|16384)$/.test(n),
+      `${where} states ${n}, not on screen:\n${narration}`);
+  }
+}
+
 async function walk(page, id, lang) {
   await page.goto(`${server.origin}/?tour=${id}&lang=${lang}`);
   await ready(page);
-  let narration = await atStep(page, 1);
-  for (let k = 2; k <= TOURS[id]; k++) {
-    await page.keyboard.press('ArrowRight');
+  let narration;
+  for (let k = 1; k <= TOURS[id]; k++) {
+    if (k > 1) await page.keyboard.press('ArrowRight');
     narration = await atStep(page, k);
     // Every number the step states is on screen outside the narration (the table, the
     // figures, the summary line, the lookup, the stored values, the ring's centre line).
-    const shown = await pageText(page);
-    const canvasLine = await page.getAttribute('canvas.ring', 'aria-label');
-    for (const n of numbers(narration)) {
-      const plain = n.replace(/%$/, '');
-      if (['0', '1', '2', '3', '4', '5', '6', '2³²'].includes(plain) || /^\d$/.test(plain)) continue;
-      assert.ok(shown.includes(n) || canvasLine.includes(n) || /^(100|200|1,000|16,384|16384)$/.test(n),
-        `${id} step ${k} (${lang}) states ${n}, not on screen:\n${narration}`);
-    }
+    await numbersOnScreen(page, narration, `${id} step ${k} (${lang})`);
   }
   return narration;
 }
@@ -126,4 +131,29 @@ test('a link opens a step; Previous, Leave and the URL follow', async () => {
   await page.goto(`${server.origin}/?tour=java&step=9`);
   await ready(page);
   assert.match(await page.textContent('.error'), /step '9' of tour java must be 1 to 4 or last/);
+});
+
+test('a teacher presses → from the first story to the last, in Chinese, presenting', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=modn&lang=zh-CN&present=1`);
+  await ready(page);
+  const order = Object.entries(TOURS);
+  let presses = 0;
+  for (const [i, [id, steps]] of order.entries()) {
+    for (let k = 1; k <= steps; k++) {
+      await page.waitForSelector(`section.tour[data-tour=${id}][data-step="${k}"]`, { timeout: 60000 });
+      const narration = await atStep(page, k);
+      await numbersOnScreen(page, narration, `${id} step ${k}`);
+      const last = i === order.length - 1 && k === steps;
+      if (k === steps && !last) {
+        // The last step's Next names the next story.
+        assert.match(await page.textContent('button.next'), /下一个故事：/);
+      }
+      if (!last) { await page.keyboard.press('ArrowRight'); presses++; }
+    }
+  }
+  assert.equal(presses, 25);
+  assert.ok(await page.$('button.next[disabled]'), 'the last step of the last story ends the walk');
+  assert.match(await page.evaluate(() => location.search), /tour=stale&step=4/);
+  await screenshot(page, '44-teacher-walk-end');
 });
