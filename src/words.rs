@@ -208,6 +208,39 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 (w.explain_modulo)(hash, key, *value, n, i, &name(live[i]))
             }
         }
+        How::Buckets { digest, path, live } => match path.last() {
+            Some(&b) => {
+                let steps: Vec<String> = path.iter().map(u32::to_string).collect();
+                (w.explain_jump)(
+                    digest_name(sim),
+                    key,
+                    *digest,
+                    &steps.join(" → "),
+                    live.len(),
+                    &name(live[b as usize]),
+                )
+            }
+            None => (w.explain_no_bucket)(key),
+        },
+        How::Probes { probes, best } => match best.map(|b| probes[b]) {
+            Some(p) => (w.explain_probes)(
+                probes.len(),
+                key,
+                p.position,
+                &name(p.point.server),
+                p.point.position,
+                &group_thousands(u64::from(p.distance)),
+                &name(p.point.server),
+            ),
+            None => (w.explain_no_bucket)(key),
+        },
+        How::TableCell { cell, size } => {
+            if e.owner == NO_OWNER {
+                (w.explain_no_bucket)(key)
+            } else {
+                (w.explain_cell)(digest_name(sim), key, *cell, *size, &name(e.owner))
+            }
+        }
         How::BestScore { best, scores } => {
             if scores.is_empty() {
                 (w.explain_scores_nobody)(key)
@@ -238,6 +271,14 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
         _ => Vec::new(),
     };
     ExplanationWords { sentence, scores }
+}
+
+/// What the bucket and table algorithms hash a key with.
+fn digest_name(sim: &Simulation) -> &'static str {
+    match sim.settings().hash {
+        crate::engine::hash::HashFn::Identity => "identity",
+        _ => "xxh3-64",
+    }
 }
 
 /// A score as the page shows it.

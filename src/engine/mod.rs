@@ -3,7 +3,10 @@
 //! and is tested natively, and the page and the command line both drive it.
 
 pub mod hash;
+pub mod jump;
 pub mod keys;
+pub mod maglev;
+pub mod multiprobe;
 pub mod placement;
 pub mod ring;
 pub mod scenario;

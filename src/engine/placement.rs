@@ -166,6 +166,30 @@ pub enum How {
         /// The live servers in list order.
         live: Vec<ServerId>,
     },
+    /// Bucket algorithms (jump): the key's 64-bit digest and the buckets it visits; the
+    /// last is its bucket, an index into the live servers.
+    Buckets {
+        /// The key's digest.
+        digest: u64,
+        /// The buckets visited, in order.
+        path: Vec<u32>,
+        /// The live servers in list order (bucket `i` is `live[i]`).
+        live: Vec<ServerId>,
+    },
+    /// Multi-probe: each probe with the server point it reaches; the nearest wins.
+    Probes {
+        /// The probes.
+        probes: Vec<super::multiprobe::Probe>,
+        /// Which probe won.
+        best: Option<usize>,
+    },
+    /// Maglev: the key's cell of the lookup table.
+    TableCell {
+        /// The cell, `hash(key) mod size`.
+        cell: u32,
+        /// The table size M.
+        size: u32,
+    },
     /// Every live server scores the key; the best score wins (the first in list order on
     /// a tie).
     BestScore {

@@ -151,6 +151,16 @@ pub static WORDS: Words = Words {
         let rule = if highest { "highest" } else { "smallest" };
         format!("every server scores the key with {what}; the {rule} score wins → {owner}")
     },
+    explain_jump: |digest, key, value, path, n, server| {
+        format!("{digest} of \"{key}\" = 0x{value:016x}; jump over {n} buckets visits {path}; the last is its bucket → {server}")
+    },
+    explain_probes: |k, key, probe, label, at, distance, server| {
+        format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label} at 0x{at:08x} after {distance} → {server}")
+    },
+    explain_cell: |digest, key, cell, size, server| {
+        format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")
+    },
+    explain_no_bucket: |key| format!("\"{key}\" has no bucket: no server is up"),
     weighted_score: |score, hash, weight| format!("{score:.6} (hash 0x{hash:08x}, weight {weight})"),
 
     link_not_loaded: |reasons| {

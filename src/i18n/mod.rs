@@ -367,6 +367,15 @@ pub struct Words {
     pub explain_scores_nobody: fn(&str) -> String,
     /// Scores: what is scored, whether the highest wins, owner.
     pub explain_scores: fn(&str, bool, &str) -> String,
+    /// Jump: digest name, key, digest, buckets visited, buckets, server.
+    pub explain_jump: fn(&str, &str, u64, &str, usize, &str) -> String,
+    /// Multi-probe: probes, key, the winning probe's position, the point's label, its
+    /// position, the distance, server.
+    pub explain_probes: fn(usize, &str, u32, &str, u32, &str, &str) -> String,
+    /// Maglev: digest name, key, cell, table size, server.
+    pub explain_cell: fn(&str, &str, u32, u32, &str) -> String,
+    /// A bucket or table algorithm with no server up: key.
+    pub explain_no_bucket: fn(&str) -> String,
     /// A weighted score: score, hash, weight.
     pub weighted_score: fn(f64, u32, f64) -> String,
 

@@ -146,6 +146,16 @@ pub static WORDS: Words = Words {
         let rule = if highest { "最高" } else { "最小" };
         format!("每台服务器用 {what} 给这个键打分；得分{rule}者胜出 → {owner}")
     },
+    explain_jump: |digest, key, value, path, n, server| {
+        format!("\"{key}\" 的 {digest} = 0x{value:016x}；在 {n} 个桶上跳跃，依次经过 {path}；最后一个就是它的桶 → {server}")
+    },
+    explain_probes: |k, key, probe, label, at, distance, server| {
+        format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，前进 {distance} 到达位于 0x{at:08x} 的 {label} → {server}")
+    },
+    explain_cell: |digest, key, cell, size, server| {
+        format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
+    },
+    explain_no_bucket: |key| format!("\"{key}\" 没有桶：没有服务器在线"),
     weighted_score: |score, hash, weight| format!("{score:.6}（哈希 0x{hash:08x}，权重 {weight}）"),
 
     link_not_loaded: |reasons| {

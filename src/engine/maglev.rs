@@ -1,0 +1,165 @@
+//! Maglev hashing: Daniel E. Eisenbud et al., "Maglev: A Fast and Reliable Software Network
+//! Load Balancer" (NSDI 2016), §3.4, Pseudocode 1.
+//!
+//! Every live server `i` has a permutation of the table's `M` cells, `offset_i + j·skip_i
+//! mod M` with `offset = h1(name) mod M` and `skip = h2(name) mod (M − 1) + 1`; the servers
+//! take turns claiming their next free preferred cell until the table is full, so each owns
+//! ⌊M/N⌋ or ⌈M/N⌉ cells. A key's owner is `table[hash(key) mod M]`. `M` must be prime (so
+//! every skip walks every cell); the paper uses 65537 for small clusters.
+//!
+//! Choices the paper leaves open: `h1` and `h2` are xxh3-64 of the server name with seeds 1
+//! and 2, and a key's hash is its xxh3-64 (its integer value under the identity hash).
+//! Servers take turns in list order.
+
+use super::hash::HashFn;
+use super::jump::key_digest;
+use super::placement::{Explanation, How, Placement};
+use super::ring::{ServerId, NO_OWNER};
+
+/// The table size on the command line (the paper's small-cluster size).
+pub const DEFAULT_TABLE: u32 = 65537;
+/// The table size on the page: small enough to draw cell by cell.
+pub const PAGE_TABLE: u32 = 251;
+/// The largest table a scenario may ask for.
+pub const MAX_TABLE: u32 = 1_000_003;
+
+/// True when `n` is prime (trial division; tables are at most [`MAX_TABLE`]).
+pub fn is_prime(n: u32) -> bool {
+    if n < 2 {
+        return false;
+    }
+    let mut d = 2u32;
+    while d.saturating_mul(d) <= n {
+        if n.is_multiple_of(d) {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
+
+/// The Maglev lookup table over live servers.
+pub struct Maglev {
+    /// Owner of each cell.
+    pub table: Vec<ServerId>,
+    /// Which digest the keys get.
+    pub hash: HashFn,
+}
+
+impl Maglev {
+    /// Fills a table of `size` cells (prime) for the servers `(id, name)` in list order —
+    /// Pseudocode 1 of the paper.
+    pub fn new(servers: &[(ServerId, &str)], size: u32, hash: HashFn) -> Maglev {
+        let m = u64::from(size);
+        let mut table = vec![NO_OWNER; size as usize];
+        if servers.is_empty() {
+            return Maglev { table, hash };
+        }
+        let prefs: Vec<(u64, u64)> = servers
+            .iter()
+            .map(|(_, name)| {
+                let h1 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 1);
+                let h2 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 2);
+                (h1 % m, h2 % (m - 1) + 1)
+            })
+            .collect();
+        let mut next = vec![0u64; servers.len()];
+        let mut filled = 0u64;
+        'fill: loop {
+            for (i, &(offset, skip)) in prefs.iter().enumerate() {
+                let mut c = (offset + next[i] * skip) % m;
+                while table[c as usize] != NO_OWNER {
+                    next[i] += 1;
+                    c = (offset + next[i] * skip) % m;
+                }
+                table[c as usize] = servers[i].0;
+                next[i] += 1;
+                filled += 1;
+                if filled == m {
+                    break 'fill;
+                }
+            }
+        }
+        Maglev { table, hash }
+    }
+
+    /// The cell a key falls in.
+    pub fn cell(&self, key: &str) -> u32 {
+        (key_digest(self.hash, key) % self.table.len() as u64) as u32
+    }
+}
+
+impl Placement for Maglev {
+    fn owner(&self, key: &str, _position: u32) -> ServerId {
+        self.table[self.cell(key) as usize]
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let cell = self.cell(key);
+        Explanation {
+            position,
+            owner: self.table[cell as usize],
+            how: How::TableCell {
+                cell,
+                size: self.table.len() as u32,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("backend-{i}")).collect()
+    }
+
+    fn build(names: &[String], size: u32) -> Maglev {
+        let servers: Vec<(ServerId, &str)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i as ServerId, n.as_str()))
+            .collect();
+        Maglev::new(&servers, size, HashFn::Xxh3)
+    }
+
+    #[test]
+    fn every_server_owns_its_share_of_cells_give_or_take_one() {
+        for n in [1usize, 3, 7, 100] {
+            let m = build(&names(n), DEFAULT_TABLE);
+            let mut counts = vec![0u32; n];
+            for &owner in &m.table {
+                counts[usize::from(owner)] += 1;
+            }
+            let (lo, hi) = (DEFAULT_TABLE / n as u32, DEFAULT_TABLE.div_ceil(n as u32));
+            assert!(
+                counts.iter().all(|&c| c == lo || c == hi),
+                "{n}: {counts:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn removing_one_backend_keeps_most_cells() {
+        // The paper's Figure 12: with M = 65537, removing one backend of 1000 disrupts
+        // few of the other cells. Here: 100 backends, one removed.
+        let all = names(100);
+        let before = build(&all, DEFAULT_TABLE);
+        let after = build(&all[1..].to_vec(), DEFAULT_TABLE);
+        let moved = before
+            .table
+            .iter()
+            .zip(&after.table)
+            .filter(|(b, a)| **b != 0 && **b != **a + 1)
+            .count();
+        let share = moved as f64 / f64::from(DEFAULT_TABLE);
+        assert!(share < 0.02, "{share}");
+    }
+
+    #[test]
+    fn primes() {
+        assert!(is_prime(65537) && is_prime(251) && is_prime(2) && is_prime(1_000_003));
+        assert!(!is_prime(1) && !is_prime(65536) && !is_prime(255));
+    }
+}
