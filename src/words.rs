@@ -35,6 +35,9 @@ fn algorithm_index(algo: Algorithm) -> usize {
         Algorithm::Rendezvous => 2,
         Algorithm::Carp => 3,
         Algorithm::Slots => 4,
+        Algorithm::Jump => 5,
+        Algorithm::MultiProbe => 6,
+        Algorithm::Maglev => 7,
     }
 }
 

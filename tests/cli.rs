@@ -138,7 +138,7 @@ fn bad_input_says_what_is_wrong_and_exits_2() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
             vec!["simulate", "--algo", "maglev2"],
-            "[possible values: ring, modn, rendezvous, carp, slots]",
+            "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev]",
         ),
         (vec!["simulate", "--hash", "sha1"], "invalid value 'sha1'"),
         (vec!["simulate", "--format", "xml"], "invalid value 'xml'"),
@@ -239,7 +239,7 @@ fn every_command_has_help_and_there_is_a_version_and_completions() {
     for flag in [
         "--algo <ALGO>",
         "[default: ring]",
-        "[possible values: ring, modn, rendezvous, carp, slots]",
+        "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev]",
         "--hash <HASH>",
         "[default: xxh3]",
         "--nodes <NODES>",

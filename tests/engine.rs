@@ -207,8 +207,20 @@ fn scenario_strategy(algos: &'static [&'static str]) -> impl Strategy<Value = Sc
         })
 }
 
-const ALL: &[&str] = &["ring", "modn", "rendezvous", "carp", "slots"];
-const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots"];
+const ALL: &[&str] = &[
+    "ring",
+    "modn",
+    "rendezvous",
+    "carp",
+    "slots",
+    "jump",
+    "multiprobe",
+    "maglev",
+];
+/// Adding moves keys only to the new server; removing any server moves only its keys.
+const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots", "multiprobe"];
+/// Adding is monotone, removal only from the end (jump's buckets).
+const GROW_ONLY: &[&str] = &["jump"];
 
 fn change_strategy() -> impl Strategy<Value = (u8, u8)> {
     (0u8..6, 0u8..8)
@@ -245,6 +257,31 @@ proptest! {
     }
 
     #[test]
+    fn jump_grows_and_shrinks_at_the_end_moving_only_the_last_servers_keys(s in scenario_strategy(GROW_ONLY)) {
+        let mut sim = Simulation::new(&s).unwrap();
+        let m = sim.apply(&Change::add("new")).unwrap();
+        let new_id = sim.servers().last().unwrap().id;
+        prop_assert!(m.flows.iter().all(|f| f.to == new_id), "{:?}", m.flows);
+        let had = sim.count(new_id);
+        let m = sim.apply(&Change::Remove("new".into())).unwrap();
+        prop_assert!(m.flows.iter().all(|f| f.from == new_id), "{:?}", m.flows);
+        prop_assert_eq!(m.moved, had);
+    }
+
+    #[test]
+    fn maglev_moves_few_keys_between_surviving_servers(s in scenario_strategy(&["maglev"])) {
+        let mut s = s;
+        s.settings.table = 65537;
+        let mut sim = Simulation::new(&s).unwrap();
+        let m = sim.apply(&Change::add("new")).unwrap();
+        let new_id = sim.servers().last().unwrap().id;
+        let between: u64 = m.flows.iter().filter(|f| f.to != new_id).map(|f| f.keys).sum();
+        // Maglev trades a little disruption for balance: with the paper's 65537-cell table,
+        // far fewer keys move between old servers than to the new one.
+        prop_assert!(between * 4 <= m.moved.max(4), "{between} of {}", m.moved);
+    }
+
+    #[test]
     fn removing_a_server_moves_only_its_keys(s in scenario_strategy(MONOTONE), pick in 0usize..8) {
         let mut sim = Simulation::new(&s).unwrap();
         let victim = sim.servers()[pick % sim.servers().len()].clone();
@@ -255,7 +292,7 @@ proptest! {
     }
 
     #[test]
-    fn server_order_does_not_change_ownership(s in scenario_strategy(&["ring", "rendezvous", "carp"])) {
+    fn server_order_does_not_change_ownership(s in scenario_strategy(&["ring", "rendezvous", "carp", "multiprobe"])) {
         let mut reversed = s.clone();
         reversed.nodes.reverse();
         prop_assert_eq!(owners_by_key(&Simulation::new(&s).unwrap()), owners_by_key(&Simulation::new(&reversed).unwrap()));

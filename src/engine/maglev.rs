@@ -146,7 +146,7 @@ mod tests {
         // few of the other cells. Here: 100 backends, one removed.
         let all = names(100);
         let before = build(&all, DEFAULT_TABLE);
-        let after = build(&all[1..].to_vec(), DEFAULT_TABLE);
+        let after = build(&all[1..], DEFAULT_TABLE);
         let moved = before
             .table
             .iter()

@@ -11,7 +11,11 @@ use std::fmt;
 use std::rc::Rc;
 
 use super::hash::{md5_digest, HashFn};
+use super::jump::Jump;
+use super::maglev::Maglev;
+use super::multiprobe::MultiProbe;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
+use super::scenario::Settings;
 use super::slots::{SlotTable, SLOT_SHIFT};
 
 /// The placement algorithms.
@@ -27,16 +31,25 @@ pub enum Algorithm {
     Carp,
     /// Redis Cluster's 16384 hash slots.
     Slots,
+    /// Jump consistent hash (Lamping & Veach 2014).
+    Jump,
+    /// Multi-probe consistent hashing (Appleton & O'Reilly 2015).
+    MultiProbe,
+    /// Maglev's lookup table (Eisenbud et al. 2016).
+    Maglev,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the page lists them.
-    pub const ALL: [Algorithm; 5] = [
+    pub const ALL: [Algorithm; 8] = [
         Algorithm::Ring,
         Algorithm::ModN,
         Algorithm::Rendezvous,
         Algorithm::Carp,
         Algorithm::Slots,
+        Algorithm::Jump,
+        Algorithm::MultiProbe,
+        Algorithm::Maglev,
     ];
 
     /// The name used on the command line and in URLs.
@@ -47,6 +60,9 @@ impl Algorithm {
             Algorithm::Rendezvous => "rendezvous",
             Algorithm::Carp => "carp",
             Algorithm::Slots => "slots",
+            Algorithm::Jump => "jump",
+            Algorithm::MultiProbe => "multiprobe",
+            Algorithm::Maglev => "maglev",
         }
     }
 
@@ -78,7 +94,7 @@ impl Algorithm {
     pub fn uses_hash(self) -> bool {
         matches!(
             self,
-            Algorithm::Ring | Algorithm::ModN | Algorithm::Rendezvous
+            Algorithm::Ring | Algorithm::ModN | Algorithm::Rendezvous | Algorithm::MultiProbe
         )
     }
 
@@ -551,13 +567,11 @@ pub fn key_position(
 
 /// Builds the placement for `algo` over `live` servers.
 pub fn build_placement(
-    algo: Algorithm,
+    settings: &Settings,
     live: Vec<LiveServer>,
-    vnodes: u32,
-    label: &LabelTemplate,
-    hash: HashFn,
     slots: Option<&SlotTable>,
 ) -> Result<Rc<dyn Placement>, String> {
+    let (vnodes, label, hash) = (settings.vnodes, &settings.label, settings.hash);
     let names: Vec<(ServerId, String)> = live.iter().map(|s| (s.id, s.name.clone())).collect();
     let name_of = |id: ServerId| {
         names
@@ -565,7 +579,7 @@ pub fn build_placement(
             .find(|n| n.0 == id)
             .map_or("", |n| n.1.as_str())
     };
-    Ok(match algo {
+    Ok(match settings.algo {
         Algorithm::Ring => Rc::new(Ring::new(ring_vnodes(&live, vnodes, label, hash)?, name_of)),
         Algorithm::Slots => {
             let table = slots.ok_or("slots placement needs a slot table")?;
@@ -583,5 +597,31 @@ pub fn build_placement(
             hash,
         }),
         Algorithm::Carp => Rc::new(Carp { servers: live }),
+        Algorithm::Jump => Rc::new(Jump {
+            servers: live.iter().map(|s| s.id).collect(),
+            hash,
+        }),
+        Algorithm::MultiProbe => {
+            // One point per server, at the scenario's hash of its name.
+            let points = live
+                .iter()
+                .map(|s| {
+                    Ok(VNode {
+                        position: hash.position(&s.name).map_err(|e| e.to_string())?,
+                        server: s.id,
+                        replica: 0,
+                    })
+                })
+                .collect::<Result<Vec<VNode>, String>>()?;
+            Rc::new(MultiProbe {
+                ring: Ring::new(points, name_of),
+                probes: settings.probes,
+            })
+        }
+        Algorithm::Maglev => {
+            let servers: Vec<(ServerId, &str)> =
+                live.iter().map(|s| (s.id, s.name.as_str())).collect();
+            Rc::new(Maglev::new(&servers, settings.table, hash))
+        }
     })
 }

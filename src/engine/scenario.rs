@@ -34,8 +34,8 @@ pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 8] = [
-    "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down",
+pub const PARAMS: [&str; 10] = [
+    "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table",
 ];
 
 /// A server as the scenario describes it.
@@ -77,6 +77,10 @@ pub struct Settings {
     pub keys: KeySpec,
     /// Seed for `random:` keys.
     pub seed: u64,
+    /// Multi-probe: probes per key.
+    pub probes: u32,
+    /// Maglev: the lookup table's size M (a prime).
+    pub table: u32,
 }
 
 impl Default for Settings {
@@ -88,6 +92,8 @@ impl Default for Settings {
             label: LabelTemplate::default(),
             keys: KeySpec::parse("key-{i}:0..1000").expect("default key spec"),
             seed: 1,
+            probes: super::multiprobe::DEFAULT_PROBES,
+            table: super::maglev::PAGE_TABLE,
         }
     }
 }
@@ -184,6 +190,30 @@ pub fn parse_vnodes(text: &str) -> Result<u32, String> {
         )),
         Err(_) => Err(format!(
             "vnodes {} is not a whole number; use 1 to {MAX_VNODES}",
+            quote(text)
+        )),
+    }
+}
+
+/// Parses multi-probe's probes per key: 1 to 256.
+pub fn parse_probes(text: &str) -> Result<u32, String> {
+    use super::multiprobe::MAX_PROBES;
+    match text.trim().parse::<u32>() {
+        Ok(v) if (1..=MAX_PROBES).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "probes {} must be a whole number from 1 to {MAX_PROBES}",
+            quote(text)
+        )),
+    }
+}
+
+/// Parses Maglev's table size: a prime up to 1,000,003.
+pub fn parse_table(text: &str) -> Result<u32, String> {
+    use super::maglev::{is_prime, MAX_TABLE};
+    match text.trim().parse::<u32>() {
+        Ok(m) if m <= MAX_TABLE && is_prime(m) => Ok(m),
+        _ => Err(format!(
+            "table {} must be a prime number up to {MAX_TABLE}, e.g. 251 or 65537",
             quote(text)
         )),
     }
@@ -305,6 +335,8 @@ impl Scenario {
                     .map(|k| s.settings.keys = k)
                     .map_err(|e| e.to_string()),
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
+                "probes" => parse_probes(value).map(|v| s.settings.probes = v),
+                "table" => parse_table(value).map(|v| s.settings.table = v),
                 "down" => {
                     down = Some(value);
                     Ok(())
@@ -349,6 +381,13 @@ impl Scenario {
     /// Checks the rules that involve more than one parameter.
     pub fn validate(&self) -> Result<(), String> {
         let settings = &self.settings;
+        if settings.algo == Algorithm::Maglev && self.nodes.len() > settings.table as usize {
+            return Err(format!(
+                "Maglev's table of {} cells cannot hold {} servers; use a larger prime table",
+                settings.table,
+                self.nodes.len()
+            ));
+        }
         if settings.hash == HashFn::Identity && settings.algo == Algorithm::Rendezvous {
             return Err(
                 "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash".into(),
@@ -405,6 +444,8 @@ impl Scenario {
             ("label", s.label.as_str().to_owned()),
             ("keys", s.keys.to_string()),
             ("seed", s.seed.to_string()),
+            ("probes", s.probes.to_string()),
+            ("table", s.table.to_string()),
         ]
     }
 
@@ -445,6 +486,12 @@ impl Scenario {
         }
         if s.seed != ds.seed {
             put("seed", &s.seed.to_string());
+        }
+        if s.probes != ds.probes {
+            put("probes", &s.probes.to_string());
+        }
+        if s.table != ds.table {
+            put("table", &s.table.to_string());
         }
         let down = self.down_text();
         if !down.is_empty() {

@@ -259,15 +259,7 @@ impl Config {
 
     /// Builds the placement for the live servers in one go.
     pub fn placement(&self) -> Result<Rc<dyn Placement>, String> {
-        let s = &self.settings;
-        build_placement(
-            s.algo,
-            self.live(),
-            s.vnodes,
-            &s.label,
-            s.hash,
-            self.slot_table.as_ref(),
-        )
+        build_placement(&self.settings, self.live(), self.slot_table.as_ref())
     }
 
     /// Whether a server named `name` can be added: there is room, and the name is valid,
@@ -923,6 +915,8 @@ impl Work {
         let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
         match self.next.settings.algo {
             Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
+            Algorithm::Jump | Algorithm::Maglev => KEY_COST,
+            Algorithm::MultiProbe => KEY_COST + LOOKUP_COST * self.next.settings.probes as usize,
             Algorithm::Carp => KEY_COST + DIGEST_COST * live,
             Algorithm::Rendezvous => KEY_COST + SCORE_COST * live,
         }

@@ -41,6 +41,8 @@ pub static WORDS: Words = Words {
     algorithm: "Algorithm",
     hash: "Hash",
     virtual_nodes: "Virtual nodes",
+    probes: "Probes per key",
+    table_size: "Table size M (prime)",
     vnodes_slider: "Virtual nodes per server (slider)",
     keys: "Keys",
     key_count_label: |limit| format!("Number of keys (up to {limit})"),
@@ -96,6 +98,9 @@ pub static WORDS: Words = Words {
         "Rendezvous (HRW)",
         "CARP (MD5, min)",
         "Redis Cluster slots",
+        "Jump hash (2014)",
+        "Multi-probe (2015)",
+        "Maglev (2016)",
     ],
     intros: [
         "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
@@ -103,6 +108,9 @@ pub static WORDS: Words = Words {
         "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
         "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
         "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
+        "Jump hash (Lamping & Veach): a few steps of a random walk pick the key's bucket among the N servers in list order; adding server N+1 takes 1/(N+1) of the keys, and no memory is needed — but only the last server can leave cheaply.",
+        "Multi-probe (Appleton & O'Reilly): one point per server; each key probes the ring 21 times and the probe nearest to a server point wins — balance like 100 vnodes with one point each.",
+        "Maglev (Google): each server fills cells of a prime-sized lookup table in the order of its own permutation; a key's owner is table[hash(key) mod M]. Near-perfect balance, few moves.",
     ],
 
     phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],
@@ -155,7 +163,7 @@ pub static WORDS: Words = Words {
         format!("{digest} of \"{key}\" = 0x{value:016x}; jump over {n} buckets visits {path}; the last is its bucket → {server}")
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
-        format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label} at 0x{at:08x} after {distance} → {server}")
+        format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label}'s point at 0x{at:08x} (distance {distance}) → {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")

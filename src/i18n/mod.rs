@@ -209,6 +209,10 @@ pub struct Words {
     pub hash: &'static str,
     /// The vnodes field.
     pub virtual_nodes: &'static str,
+    /// Multi-probe's probes field.
+    pub probes: &'static str,
+    /// Maglev's table size field.
+    pub table_size: &'static str,
     /// The vnodes slider's label.
     pub vnodes_slider: &'static str,
     /// The keys field.
@@ -303,10 +307,10 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Titles: ring, mod N, rendezvous, CARP, slots.
-    pub algorithm_titles: [&'static str; 5],
+    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev.
+    pub algorithm_titles: [&'static str; 8],
     /// One-sentence intros, same order.
-    pub intros: [&'static str; 5],
+    pub intros: [&'static str; 8],
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -638,6 +642,11 @@ mod tests {
         texts.extend(file.iter().map(|m| reason(w, m)));
         assert!(texts.len() > 30, "{}", texts.len());
         let allowed = [
+            "jump",
+            "multiprobe",
+            "maglev",
+            "probes",
+            "table",
             "identity",
             "hash",
             "nodes",
@@ -698,6 +707,13 @@ mod tests {
     #[test]
     fn the_chinese_catalog_has_no_english_sentences() {
         let allowed = [
+            "Lamping",
+            "Veach",
+            "Appleton",
+            "Reilly",
+            "Maglev",
+            "Google",
+            "table",
             "hashring",
             "lab",
             "Redis",

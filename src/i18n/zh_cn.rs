@@ -36,6 +36,8 @@ pub static WORDS: Words = Words {
     algorithm: "算法",
     hash: "哈希函数",
     virtual_nodes: "虚拟节点",
+    probes: "每个键的探测次数",
+    table_size: "查找表大小 M（质数）",
     vnodes_slider: "每台服务器的虚拟节点数（滑块）",
     keys: "键",
     key_count_label: |limit| format!("键的数量（最多 {limit}）"),
@@ -91,6 +93,9 @@ pub static WORDS: Words = Words {
         "最高随机权重（HRW）",
         "CARP（MD5，取最小）",
         "Redis Cluster 哈希槽",
+        "跳跃一致性哈希（2014）",
+        "多探针一致性哈希（2015）",
+        "Maglev（2016）",
     ],
     intros: [
         "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
@@ -98,6 +103,9 @@ pub static WORDS: Words = Words {
         "每个键用 hash(服务器 + 键) 给所有服务器打分，归得分最高者；新服务器只拿走它现在胜出的那些键。",
         "CARP（种子文章 004）：每个键归 MD5(服务器 + 键) 最小的服务器；新服务器大约拿走 1/(N+1) 的键。",
         "Redis Cluster：键的槽号是 CRC16(key) mod 16384，每个主节点负责连续的槽段；添加主节点会把整段的槽迁给它。",
+        "跳跃一致性哈希（Lamping 与 Veach）：几步随机跳跃就在按列表顺序排列的 N 台服务器中选出键的桶；加入第 N+1 台只拿走 1/(N+1) 的键，而且不占内存 —— 但只有最后一台能低成本地离开。",
+        "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
+        "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
     ],
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],
@@ -150,7 +158,7 @@ pub static WORDS: Words = Words {
         format!("\"{key}\" 的 {digest} = 0x{value:016x}；在 {n} 个桶上跳跃，依次经过 {path}；最后一个就是它的桶 → {server}")
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
-        format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，前进 {distance} 到达位于 0x{at:08x} 的 {label} → {server}")
+        format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
@@ -270,6 +278,9 @@ pub static WORDS: Words = Words {
         ("it could not be read", "无法读取"),
         ("down: {} is not one of the servers", "down：{0} 不是现有的服务器"),
         ("{} {} must be 1 or 0", "{0} {1} 必须是 1 或 0"),
+        ("probes {} must be a whole number from 1 to {}", "探测次数 {0} 必须是 1 到 {1} 的整数"),
+        ("table {} must be a prime number up to {}, e.g. 251 or 65537", "查找表大小 {0} 必须是不超过 {1} 的质数，例如 251 或 65537"),
+        ("Maglev's table of {} cells cannot hold {} servers; use a larger prime table", "Maglev 的查找表只有 {0} 格，容纳不下 {1} 台服务器；请用更大的质数"),
         ("nodes: {}", "nodes：{0}"),
         ("down: {}", "down：{0}"),
         ("vnode label: {}", "虚拟节点标签：{0}"),

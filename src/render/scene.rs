@@ -165,6 +165,12 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
                 })
                 .collect()
         }
+        // Multi-probe: each server's one point, where its name hashes.
+        (Algorithm::MultiProbe, _, _) => sim
+            .servers()
+            .iter()
+            .filter_map(|s| Some((s.id, sim.settings().hash.position(&s.name).ok()?)))
+            .collect(),
         _ => {
             let n = sim.servers().len().max(1) as u64;
             sim.servers()

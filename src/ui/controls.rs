@@ -10,7 +10,7 @@ use super::ControlProps;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
-use crate::engine::scenario::{parse_vnodes, parse_weight};
+use crate::engine::scenario::{parse_probes, parse_table, parse_vnodes, parse_weight, Scenario};
 use crate::engine::sim::{Change, Server};
 use crate::render::server_colour;
 use crate::state::Action;
@@ -206,6 +206,22 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
     let on_seed = props
         .on_action
         .reform(|e: Event| Action::SetSeed(input_value(&e)));
+    // Probes and the table size rebuild the scenario with the new value.
+    let reload = |parse: fn(&str) -> Result<u32, String>, set: fn(&mut Scenario, u32)| {
+        let scenario = sim.scenario();
+        props
+            .on_action
+            .reform(move |e: Event| match parse(&input_value(&e)) {
+                Ok(v) => {
+                    let mut next = scenario.clone();
+                    set(&mut next, v);
+                    Action::Load(next)
+                }
+                Err(msg) => Action::Reject(msg),
+            })
+    };
+    let on_probes = reload(parse_probes, |s, v| s.settings.probes = v);
+    let on_table = reload(parse_table, |s, v| s.settings.table = v);
     let on_speed = props
         .on_speed
         .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
@@ -235,6 +251,14 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                             aria-label={w.vnodes_slider} onchange={on_vnodes.clone()} />
                         <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} onchange={on_vnodes} />
                     </div>
+                }
+                if algo == Algorithm::MultiProbe {
+                    <label for="probes">{w.probes}</label>
+                    <input id="probes" type="number" min="1" max="256" value={sim.settings().probes.to_string()} onchange={on_probes} />
+                }
+                if algo == Algorithm::Maglev {
+                    <label for="table">{w.table_size}</label>
+                    <input id="table" type="number" min="2" value={sim.settings().table.to_string()} onchange={on_table} />
                 }
                 <label for="key-count">{w.keys}</label>
                 <KeysForm keys={sim.settings().keys.clone()} on_action={props.on_action.clone()} />

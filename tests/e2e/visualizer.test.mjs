@@ -178,6 +178,9 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['carp', /^every server scores the key with MD5\(server \+ "\{user1\}\.following"\); the smallest score wins → [A-D]$/],
     ['rendezvous', /^every server scores the key with xxh3\(server \+ "\{user1\}\.following"\); the highest score wins → [A-D]$/],
     ['modn', /^xxh3 of "\{user1\}\.following" = \d+; \d+ mod 4 = [0-3] → server number [0-3] of the 4 that are up: [A-D]$/],
+    ['jump', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; jump over 4 buckets visits 0( → [1-3])*; the last is its bucket → [A-D]$/],
+    ['multiprobe', /^21 probes of "\{user1\}\.following"; the nearest, at 0x[0-9a-f]{8}, reaches [A-D]'s point at 0x[0-9a-f]{8} \(distance [\d,]+\) → [A-D]$/],
+    ['maglev', /^xxh3-64 of "\{user1\}\.following" mod 251 = cell \d+ of the lookup table → [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);
@@ -191,4 +194,18 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     }
     await screenshot(page, `28-${algo}`);
   }
+  // The new algorithms are in the menu too, with their own settings.
+  await page.goto(`${server.origin}/?keys=${encodeURIComponent('key-{i}:0..3000')}`);
+  await ready(page);
+  await page.selectOption('#algo', 'multiprobe');
+  await page.waitForSelector('#probes');
+  await page.fill('#probes', '5');
+  await page.dispatchEvent('#probes', 'change');
+  await page.waitForFunction(() => /probes=5/.test(location.search) && !document.querySelector('.summary progress'));
+  await page.selectOption('#algo', 'maglev');
+  await page.waitForSelector('#table');
+  await page.fill('#table', '250');
+  await page.dispatchEvent('#table', 'change');
+  await page.waitForSelector('.error');
+  assert.match(await page.textContent('.error'), /table '250' must be a prime number/);
 });
