@@ -25,6 +25,8 @@ use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
+use crate::engine::text::quote;
+use crate::file::csv_field;
 use crate::i18n::EN;
 use crate::words;
 
@@ -59,6 +61,9 @@ enum Command {
     Bench(BenchArgs),
     /// Which server owns each KEY, and how the algorithm found it.
     Locate(LocateArgs),
+    /// Run one change through every algorithm and compare what moved, the balance, the
+    /// structure's bytes and the lookup time.
+    Compare(CompareArgs),
     /// Print a shell completion script (e.g. `hashring-lab completions bash > hashring-lab.bash`).
     Completions {
         /// The shell.
@@ -209,6 +214,23 @@ struct LocateArgs {
     lookups: Vec<String>,
 }
 
+#[derive(Args, Debug)]
+struct CompareArgs {
+    #[command(flatten)]
+    scenario: ScenarioArgs,
+    #[command(flatten)]
+    vnodes: VnodesArg,
+    /// The change: add a server, or remove or fail the first one.
+    #[arg(long, default_value = "add", value_parser = PossibleValuesParser::new(["add", "remove", "fail"]))]
+    change: String,
+    /// The algorithms, comma separated (default: all).
+    #[arg(long, value_name = "LIST")]
+    algos: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+}
+
 /// Runs the command line with `args` (the program name first); returns the exit code.
 pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -230,6 +252,7 @@ pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
         Command::Hash(a) => hash(&a),
         Command::Bench(a) => bench(&a, &mut progress),
         Command::Locate(a) => locate(&a, &mut progress),
+        Command::Compare(a) => compare(&a, &mut progress),
         Command::Completions { shell } => Ok(completions(shell)),
     };
     progress.clear();
@@ -498,14 +521,6 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
     })
 }
 
-fn csv_field(text: &str) -> String {
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text.to_owned()
-    }
-}
-
 fn share(count: u64, total: u64) -> f64 {
     if total == 0 {
         0.0
@@ -708,6 +723,124 @@ struct ScoreReport {
     server: String,
     score: String,
     wins: bool,
+}
+
+#[derive(Serialize)]
+struct CompareReport {
+    algo: &'static str,
+    moved: u64,
+    keys: u64,
+    moved_fraction: f64,
+    ideal_fraction: Option<f64>,
+    moved_between_survivors: u64,
+    peak_to_mean: f64,
+    stddev: f64,
+    bytes: usize,
+    build_ms: f64,
+    lookup_ns: f64,
+}
+
+fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String> {
+    use crate::engine::compare::{compare_one, CompareChange};
+    let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    check_memory(&scenario)?;
+    let change = match args.change.as_str() {
+        "remove" => CompareChange::Remove,
+        "fail" => CompareChange::Fail,
+        _ => CompareChange::Add,
+    };
+    let algos: Vec<Algorithm> = match &args.algos {
+        None => Algorithm::ALL.to_vec(),
+        Some(list) => list
+            .split(',')
+            .map(|n| {
+                Algorithm::from_name(n.trim()).ok_or_else(|| {
+                    format!(
+                        "--algos: unknown algorithm {}; choose from {}",
+                        quote(n),
+                        Algorithm::names()
+                    )
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    let start = Instant::now();
+    let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let mut rows = Vec::new();
+    for (i, &algo) in algos.iter().enumerate() {
+        progress.show(&format!("{} ({} of {})…", algo.name(), i + 1, algos.len()));
+        let r = compare_one(&scenario, algo, &change, &now)?;
+        rows.push(CompareReport {
+            algo: algo.name(),
+            moved: r.moved,
+            keys: r.keys,
+            moved_fraction: r.moved_fraction(),
+            ideal_fraction: r.ideal,
+            moved_between_survivors: r.between_survivors,
+            peak_to_mean: r.peak_to_mean,
+            stddev: r.stddev,
+            bytes: r.bytes,
+            build_ms: r.build_ms,
+            lookup_ns: r.lookup_ns,
+        });
+    }
+    progress.clear();
+    Ok(match args.format {
+        Format::Json => to_json(&rows)?,
+        Format::Csv => {
+            let mut s = String::from("algo,moved,keys,moved_fraction,ideal_fraction,moved_between_survivors,peak_to_mean,stddev,bytes,build_ms,lookup_ns\n");
+            for r in &rows {
+                let ideal = r.ideal_fraction.map(|i| i.to_string()).unwrap_or_default();
+                let _ = writeln!(
+                    s,
+                    "{},{},{},{},{ideal},{},{},{},{},{},{}",
+                    r.algo,
+                    r.moved,
+                    r.keys,
+                    r.moved_fraction,
+                    r.moved_between_survivors,
+                    r.peak_to_mean,
+                    r.stddev,
+                    r.bytes,
+                    r.build_ms,
+                    r.lookup_ns
+                );
+            }
+            s
+        }
+        Format::Table => {
+            let mut s = format!(
+                "{:<11} {:>22} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10}\n",
+                "algorithm",
+                "moved (ideal)",
+                "between",
+                "peak/mean",
+                "stddev",
+                "bytes",
+                "build ms",
+                "ns/lookup"
+            );
+            for r in &rows {
+                let ideal = r
+                    .ideal_fraction
+                    .map_or_else(|| "—".to_owned(), |i| format!("{:.1}%", 100.0 * i));
+                let moved = format!("{} {:.1}% ({ideal})", r.moved, 100.0 * r.moved_fraction);
+                let _ = writeln!(
+                    s,
+                    "{:<11} {:>22} {:>9} {:>10.3} {:>10.1} {:>10} {:>10.2} {:>10.0}",
+                    r.algo,
+                    moved,
+                    r.moved_between_survivors,
+                    r.peak_to_mean,
+                    r.stddev,
+                    r.bytes,
+                    r.build_ms,
+                    r.lookup_ns
+                );
+            }
+            s
+        }
+    })
 }
 
 fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> {

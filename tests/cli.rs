@@ -355,3 +355,32 @@ fn memory_stays_bounded_per_key_whatever_the_names_length() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["lookups"], 2_000_000);
 }
+
+#[test]
+fn compare_runs_the_change_through_every_algorithm() {
+    let mut args = vec!["compare"];
+    args.extend_from_slice(SEED000);
+    args.extend_from_slice(&["--change", "remove", "--format", "json"]);
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 8, "one row per algorithm");
+    let row = |algo: &str| rows.iter().find(|r| r["algo"] == algo).unwrap();
+    // Seed 000's numbers again: removing A moves exactly its 12,162 keys on the ring.
+    assert_eq!(row("ring")["moved"], 12162);
+    assert_eq!(row("ring")["moved_between_survivors"], 0);
+    // Jump renumbers the servers after A: keys move between survivors.
+    assert!(row("jump")["moved_between_survivors"].as_u64().unwrap() > 0);
+    assert!(row("modn")["moved_fraction"].as_f64().unwrap() > 0.5);
+    for r in rows {
+        assert!(r["bytes"].as_u64().unwrap() > 0, "{r}");
+        assert!(r["lookup_ns"].as_f64().unwrap() >= 0.0);
+    }
+    let (code, out, _) = run(&["compare", "--algos", "jump,maglev", "--format", "csv"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 3, "{out}");
+    let (code, _, err) = run(&["compare", "--algos", "jump,nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown algorithm 'nope'"), "{err}");
+}

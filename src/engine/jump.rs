@@ -60,6 +60,10 @@ pub struct Jump {
 }
 
 impl Placement for Jump {
+    fn memory_bytes(&self) -> usize {
+        self.servers.len() * std::mem::size_of::<ServerId>()
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         if self.servers.is_empty() {
             return NO_OWNER;

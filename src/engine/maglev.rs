@@ -90,6 +90,10 @@ impl Maglev {
 }
 
 impl Placement for Maglev {
+    fn memory_bytes(&self) -> usize {
+        self.table.len() * std::mem::size_of::<ServerId>()
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         self.table[self.cell(key) as usize]
     }

@@ -62,6 +62,10 @@ impl MultiProbe {
 }
 
 impl Placement for MultiProbe {
+    fn memory_bytes(&self) -> usize {
+        self.ring.memory_bytes()
+    }
+
     fn owner(&self, key: &str, position: u32) -> ServerId {
         let step = ((xxhash_rust::xxh3::xxh3_64(key.as_bytes()) >> 32) as u32) | 1;
         let mut best: Option<(u32, ServerId)> = None;

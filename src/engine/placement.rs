@@ -140,6 +140,17 @@ pub trait Placement {
     fn needs_key_name(&self) -> bool {
         true
     }
+
+    /// Bytes of the lookup structure (what a server process would hold per cluster view).
+    fn memory_bytes(&self) -> usize;
+}
+
+/// Bytes of a list of live servers as the per-key algorithms keep it.
+fn servers_bytes(servers: &[LiveServer]) -> usize {
+    servers
+        .iter()
+        .map(|s| std::mem::size_of::<LiveServer>() + s.name.len())
+        .sum()
 }
 
 /// How a placement found a key's owner. The page and the command line put it into words;
@@ -290,6 +301,10 @@ impl Placement for Ring {
     fn ring(&self) -> Option<&Ring> {
         Some(self)
     }
+
+    fn memory_bytes(&self) -> usize {
+        Ring::memory_bytes(self)
+    }
 }
 
 /// Redis Cluster's slots: the slot table's live ranges drawn as a [`Ring`] (one point at
@@ -325,6 +340,10 @@ impl Placement for SlotRing {
     fn ring(&self) -> Option<&Ring> {
         Some(&self.ring)
     }
+
+    fn memory_bytes(&self) -> usize {
+        self.ring.memory_bytes() + self.table.memory_bytes()
+    }
 }
 
 /// `position mod N` over the live servers in list order.
@@ -343,6 +362,10 @@ impl Placement for ModN {
 
     fn needs_key_name(&self) -> bool {
         false
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.servers.len() * std::mem::size_of::<ServerId>()
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
@@ -392,6 +415,10 @@ impl Rendezvous {
 }
 
 impl Placement for Rendezvous {
+    fn memory_bytes(&self) -> usize {
+        servers_bytes(&self.servers)
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let weighted = self.weighted();
         let mut joined = String::new();
@@ -440,6 +467,10 @@ impl Carp {
 }
 
 impl Placement for Carp {
+    fn memory_bytes(&self) -> usize {
+        servers_bytes(&self.servers)
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let mut joined = String::new();
         winner(

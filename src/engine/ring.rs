@@ -74,6 +74,13 @@ pub struct Ring {
 }
 
 impl Ring {
+    /// Bytes the ring's arrays hold (points, the position copy and the lookup index).
+    pub fn memory_bytes(&self) -> usize {
+        self.points.len() * std::mem::size_of::<VNode>()
+            + self.positions.len() * 4
+            + self.buckets.len() * 4
+    }
+
     /// Builds a ring. Two points on one position: the one whose `tiebreak` sorts first
     /// owns it (callers pass the server name, so the rule does not depend on insertion
     /// order), then the lower replica number; the other owns an empty arc.

@@ -22,6 +22,11 @@ pub struct SlotTable {
 pub const SLOT_SHIFT: u32 = 32 - 14;
 
 impl SlotTable {
+    /// Bytes of the table (one owner per slot).
+    pub fn memory_bytes(&self) -> usize {
+        self.owners.len() * std::mem::size_of::<ServerId>()
+    }
+
     /// Deals the slots to `servers` (id, weight) in contiguous ranges, in order, as
     /// `redis-cli --cluster create` does (weights scale each range).
     pub fn create(servers: &[(ServerId, f64)]) -> SlotTable {

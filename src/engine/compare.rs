@@ -1,0 +1,220 @@
+//! The algorithm comparison: one scenario, one change, every algorithm. For each: how many
+//! keys the change moved against the ideal, how many moved between two servers that were
+//! there before and after (zero for a monotone algorithm), the balance after the change
+//! (peak/mean, σ), the lookup structure's bytes, and the time to build it and to look a key
+//! up. Times come from a clock the caller passes (`Instant` natively, `performance.now()` in
+//! the page), so this module stays pure and its counts are the same everywhere.
+
+use super::placement::Algorithm;
+use super::ring::NO_OWNER;
+use super::scenario::Scenario;
+use super::sim::{Change, Simulation};
+
+/// The change every algorithm undergoes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CompareChange {
+    /// Add a server (named `new`, or the next free `new2`, …).
+    Add,
+    /// Remove the first server in the list (for jump-like algorithms, the costly case).
+    Remove,
+    /// Fail the first server in the list.
+    Fail,
+}
+
+impl CompareChange {
+    /// The name on the command line and in the URL.
+    pub fn name(&self) -> &'static str {
+        match self {
+            CompareChange::Add => "add",
+            CompareChange::Remove => "remove",
+            CompareChange::Fail => "fail",
+        }
+    }
+
+    /// The change for `scenario`.
+    pub fn change(&self, scenario: &Scenario) -> Result<Change, String> {
+        let first = scenario.nodes.first().map(|n| n.name.clone());
+        Ok(match self {
+            CompareChange::Add => {
+                let name = (1..)
+                    .map(|i| {
+                        if i == 1 {
+                            "new".to_owned()
+                        } else {
+                            format!("new{i}")
+                        }
+                    })
+                    .find(|n| scenario.nodes.iter().all(|s| &s.name != n))
+                    .ok_or("no free name")?;
+                Change::add(name)
+            }
+            CompareChange::Remove => Change::Remove(first.ok_or("there is no server to remove")?),
+            CompareChange::Fail => Change::Fail(first.ok_or("there is no server to fail")?),
+        })
+    }
+}
+
+/// One algorithm's row.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CompareRow {
+    /// The algorithm.
+    pub algo: Algorithm,
+    /// Keys the change moved.
+    pub moved: u64,
+    /// All keys.
+    pub keys: u64,
+    /// The fraction an ideal scheme moves (the new or departing server's share).
+    pub ideal: Option<f64>,
+    /// Keys moved between two servers that exist (and are up) before and after.
+    pub between_survivors: u64,
+    /// Peak over mean keys per live server, after the change.
+    pub peak_to_mean: f64,
+    /// Standard deviation of the counts, after the change.
+    pub stddev: f64,
+    /// Bytes of the lookup structure, after the change.
+    pub bytes: usize,
+    /// Time to build the lookup structure, in milliseconds.
+    pub build_ms: f64,
+    /// Time per key lookup, in nanoseconds (over up to [`TIMED_LOOKUPS`] keys).
+    pub lookup_ns: f64,
+}
+
+impl CompareRow {
+    /// Moved keys as a fraction of all keys.
+    pub fn moved_fraction(&self) -> f64 {
+        self.moved as f64 / self.keys.max(1) as f64
+    }
+}
+
+/// The most keys timed for the lookup column.
+pub const TIMED_LOOKUPS: usize = 100_000;
+
+/// Runs `change` through `algo` on `scenario`'s servers and keys; `now` reads a clock in
+/// milliseconds.
+pub fn compare_one(
+    scenario: &Scenario,
+    algo: Algorithm,
+    change: &CompareChange,
+    now: &dyn Fn() -> f64,
+) -> Result<CompareRow, String> {
+    let mut s = scenario.clone();
+    s.settings.algo = algo;
+    let mut sim = Simulation::new(&s)?;
+    let change = change.change(&s)?;
+    let before: Vec<(u16, bool)> = sim.servers().iter().map(|x| (x.id, x.up)).collect();
+    let m = sim.apply(&change)?;
+    let survivor = |id: u16| {
+        id != NO_OWNER
+            && before.iter().any(|b| b.0 == id && b.1)
+            && sim.server(id).is_some_and(|x| x.up)
+    };
+    let between_survivors = m
+        .flows
+        .iter()
+        .filter(|f| survivor(f.from) && survivor(f.to))
+        .map(|f| f.keys)
+        .sum();
+    let stats = sim.stats();
+    let t0 = now();
+    let placement = sim.config().placement()?;
+    let build_ms = now() - t0;
+    let keys = sim.keys();
+    let timed = keys.len().min(TIMED_LOOKUPS);
+    let names: Vec<String> = keys.ids[..timed]
+        .iter()
+        .map(|&id| sim.key_name(id))
+        .collect();
+    let t1 = now();
+    let mut check = 0u64;
+    for (name, &pos) in names.iter().zip(&keys.positions[..timed]) {
+        check = check.wrapping_add(u64::from(placement.owner(name, pos)));
+    }
+    let lookup_ms = now() - t1;
+    std::hint::black_box(check);
+    Ok(CompareRow {
+        algo,
+        moved: m.moved,
+        keys: m.keys,
+        ideal: m.ideal_fraction,
+        between_survivors,
+        peak_to_mean: stats.peak_to_mean,
+        stddev: stats.stddev,
+        bytes: placement.memory_bytes(),
+        build_ms,
+        lookup_ns: if timed == 0 {
+            0.0
+        } else {
+            lookup_ms * 1e6 / timed as f64
+        },
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scenario() -> Scenario {
+        Scenario::from_pairs([
+            ("nodes", "A,B,C,D,E,F"),
+            ("vnodes", "100"),
+            ("keys", "key-{i}:0..20000"),
+        ])
+        .unwrap()
+    }
+
+    #[test]
+    fn adding_a_server_ranks_the_algorithms_as_their_papers_say() {
+        let clock = || 0.0;
+        let row = |a| compare_one(&scenario(), a, &CompareChange::Add, &clock).unwrap();
+        // mod N moves almost everything; the consistent ones about 1/(N+1).
+        let modn = row(Algorithm::ModN);
+        assert!(modn.moved_fraction() > 0.7, "{}", modn.moved_fraction());
+        assert!(modn.between_survivors > 0);
+        for a in [
+            Algorithm::Ring,
+            Algorithm::Rendezvous,
+            Algorithm::Carp,
+            Algorithm::Jump,
+            Algorithm::MultiProbe,
+        ] {
+            let r = row(a);
+            assert_eq!(r.between_survivors, 0, "{a} is monotone");
+            assert!(
+                (r.moved_fraction() - 1.0 / 7.0).abs() < 0.05,
+                "{a}: {}",
+                r.moved_fraction()
+            );
+            assert_eq!(r.ideal, Some(1.0 / 7.0));
+        }
+        // Maglev's table keeps the best balance.
+        assert!(row(Algorithm::Maglev).peak_to_mean < 1.1);
+    }
+
+    #[test]
+    fn removing_the_first_server_shows_what_jump_pays() {
+        let clock = || 0.0;
+        let jump =
+            compare_one(&scenario(), Algorithm::Jump, &CompareChange::Remove, &clock).unwrap();
+        assert!(
+            jump.between_survivors > 0,
+            "the servers after it are renumbered"
+        );
+        let ring =
+            compare_one(&scenario(), Algorithm::Ring, &CompareChange::Remove, &clock).unwrap();
+        assert_eq!(ring.between_survivors, 0);
+        assert!(jump.moved > ring.moved);
+    }
+
+    #[test]
+    fn the_structures_report_their_bytes() {
+        let clock = || 0.0;
+        let row = |a| compare_one(&scenario(), a, &CompareChange::Fail, &clock).unwrap();
+        assert_eq!(row(Algorithm::Maglev).bytes, 251 * 2);
+        assert_eq!(
+            row(Algorithm::Jump).bytes,
+            5 * 2,
+            "five live servers, two bytes each"
+        );
+        assert!(row(Algorithm::Ring).bytes >= 500 * 8);
+    }
+}
