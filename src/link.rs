@@ -16,8 +16,8 @@ use crate::state::Notice;
 use crate::tour::{read_position, Position};
 
 /// The page-only parameters (not part of the scenario).
-pub const PAGE_PARAMS: [&str; 7] = [
-    "freeze", "lang", "tour", "step", "embed", "theme", "present",
+pub const PAGE_PARAMS: [&str; 8] = [
+    "freeze", "lang", "tour", "step", "embed", "theme", "present", "view",
 ];
 
 /// The longest `freeze` value, in milliseconds.
@@ -40,6 +40,8 @@ pub struct Link {
     pub embed: bool,
     /// `present=1`: presentation mode.
     pub present: bool,
+    /// `view=compare`: the algorithm comparison instead of the ring.
+    pub compare: bool,
     /// Every problem found, one message each.
     pub problems: Vec<String>,
 }
@@ -110,6 +112,14 @@ impl Link {
             }
         };
         let (embed, present) = (flag("embed"), flag("present"));
+        let compare = match value("view").map(str::trim) {
+            None | Some("ring") => false,
+            Some("compare") => true,
+            Some(v) => {
+                problems.push(format!("view {} must be ring or compare", quote(v)));
+                false
+            }
+        };
         Link {
             scenario,
             freeze_ms,
@@ -118,6 +128,7 @@ impl Link {
             theme,
             embed,
             present,
+            compare,
             problems,
         }
     }

@@ -150,55 +150,63 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     area.present()
 }
 
-/// The vnode sweep: σ of keys per server against vnodes per server on a log axis, the
-/// measured points joined by a line, and the 1/√v trend from the first point dashed.
-/// The axis names and the legend are left to the page (plotters measures such text through
-/// the DOM with an inline style, which the page's Content-Security-Policy forbids).
-pub fn draw_sweep_chart<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
+/// Points of an SVG line, in the drawing's coordinates.
+pub type Polyline = Vec<(f64, f64)>;
+
+/// The vnode sweep laid out for SVG in a `width` × `height` box with `pad` on every side:
+/// vnodes on a log axis (1 to 1,000), σ from 0 to the largest measured plus a tenth. Returns
+/// the measured points, the 1/√v trend through the first point (61 samples), and y's top.
+pub fn sweep_layout(
     points: &[(u32, f64)],
-    theme: Theme,
-    font_px: u32,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
-    area.fill(&theme.background)?;
-    let font = ("sans-serif", font_px).into_font().color(&theme.foreground);
+    width: f64,
+    height: f64,
+    pad: f64,
+) -> (Polyline, Polyline, f64) {
     let y_max = points.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
-    let mut chart = ChartBuilder::on(area)
-        .margin(10)
-        .margin_right(font_px * 2)
-        .x_label_area_size(font_px * 3)
-        .y_label_area_size(font_px * 5)
-        .build_cartesian_2d((1f64..1000f64).log_scale(), 0f64..y_max)?;
-    chart
-        .configure_mesh()
-        .light_line_style(theme.background)
-        .bold_line_style(theme.grid)
-        .axis_style(theme.foreground)
-        .label_style(font)
-        .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_label_formatter(&|v| group_thousands(v.round() as u64))
-        .draw()?;
-    let accent = RGBColor(0x56, 0xb4, 0xe9);
-    if let Some(&(v1, s1)) = points.first() {
-        let first = s1 * f64::from(v1).sqrt();
-        let trend = (0..=60).map(|i| {
-            let v = 10f64.powf(f64::from(i) / 20.0);
-            (v, first / v.sqrt())
-        });
-        chart.draw_series(DashedLineSeries::new(
-            trend,
-            6,
-            4,
-            theme.foreground.mix(0.7).stroke_width(1),
-        ))?;
-    }
-    let measured: Vec<(f64, f64)> = points.iter().map(|&(v, s)| (f64::from(v), s)).collect();
-    chart.draw_series(LineSeries::new(
-        measured.iter().copied(),
-        accent.stroke_width(3),
-    ))?;
-    chart.draw_series(measured.iter().map(|&p| Circle::new(p, 4, accent.filled())))?;
-    area.present()
+    let at = |v: f64, sigma: f64| {
+        (
+            pad + v.log10() / 3.0 * (width - 2.0 * pad),
+            height - pad - sigma.min(y_max) / y_max * (height - 2.0 * pad),
+        )
+    };
+    let measured = points.iter().map(|&(v, s)| at(f64::from(v), s)).collect();
+    let trend = match points.first() {
+        Some(&(v1, s1)) => {
+            let first = s1 * f64::from(v1).sqrt();
+            (0..=60)
+                .map(|i| {
+                    let v = 10f64.powf(f64::from(i) / 20.0);
+                    at(v, first / v.sqrt())
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    (measured, trend, y_max)
+}
+
+/// The comparison as a scatter: where each algorithm's point (keys moved %, peak/mean)
+/// falls in a `width` × `height` box with `pad` on every side, y growing downward, and the
+/// axes' extents (x from 0, y from 1). Drawn by the page as SVG: a handful of points needs
+/// no chart library.
+pub fn scatter(
+    points: &[(f64, f64)],
+    width: f64,
+    height: f64,
+    pad: f64,
+) -> (Vec<(f64, f64)>, f64, f64) {
+    let x_max = points.iter().map(|p| p.0).fold(10.0, f64::max) * 1.1;
+    let y_max = points.iter().map(|p| p.1).fold(1.1, f64::max) * 1.05;
+    let placed = points
+        .iter()
+        .map(|&(x, y)| {
+            (
+                pad + x / x_max * (width - 2.0 * pad),
+                height - pad - (y - 1.0) / (y_max - 1.0) * (height - 2.0 * pad),
+            )
+        })
+        .collect();
+    (placed, x_max, y_max)
 }
 
 fn segment_index(v: &SegmentValue<i32>) -> usize {
@@ -269,20 +277,28 @@ mod tests {
     }
 
     #[test]
-    fn the_sweep_draws_a_point_per_measurement_and_the_trend() {
+    fn the_sweep_is_laid_out_on_a_log_axis_with_the_trend() {
         let points = [(1, 3000.0), (10, 1000.0), (100, 300.0), (1000, 100.0)];
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, (500, 300)).into_drawing_area();
-            draw_sweep_chart(&area, &points, DARK, 12).unwrap();
-        }
-        assert_eq!(svg.matches("<circle").count(), 4, "{svg}");
-        // The measured line and the dashed trend (drawn as many short dashes).
-        assert!(svg.matches("<polyline").count() >= 2, "{svg}");
+        let (measured, trend, y_max) = sweep_layout(&points, 330.0, 230.0, 15.0);
+        assert_eq!(measured.len(), 4);
+        // Decades are evenly spaced: 1, 10, 100, 1000 at 0, 1/3, 2/3, 1 of the width.
+        let xs: Vec<f64> = measured.iter().map(|p| p.0.round()).collect();
+        assert_eq!(xs, [15.0, 115.0, 215.0, 315.0]);
+        assert!((y_max - 3300.0).abs() < 1e-9);
+        assert_eq!(trend.len(), 61);
+        assert_eq!(trend[0], measured[0], "the trend starts at the first point");
         assert!(
-            svg.contains("\n1000\n") && svg.contains("\n3,000\n"),
-            "{svg}"
+            trend.windows(2).all(|w| w[1].1 >= w[0].1),
+            "σ(1)/√v falls: y grows downward"
         );
+    }
+
+    #[test]
+    fn the_scatter_puts_the_ideal_corner_lower_left() {
+        let (placed, x_max, y_max) = scatter(&[(0.0, 1.0), (50.0, 1.5)], 400.0, 200.0, 20.0);
+        assert_eq!(placed[0], (20.0, 180.0), "0% moved, perfect balance");
+        assert!(placed[1].0 > placed[0].0 && placed[1].1 < placed[0].1);
+        assert!(x_max >= 55.0 && y_max > 1.5);
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use super::placement::Algorithm;
 use super::ring::NO_OWNER;
 use super::scenario::Scenario;
-use super::sim::{Change, Simulation};
+use super::sim::{Change, Movement, Simulation, Work};
 
 /// The change every algorithm undergoes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,15 +97,120 @@ pub fn compare_one(
     change: &CompareChange,
     now: &dyn Fn() -> f64,
 ) -> Result<CompareRow, String> {
-    let mut s = scenario.clone();
-    s.settings.algo = algo;
-    let mut sim = Simulation::new(&s)?;
-    let change = change.change(&s)?;
-    let before: Vec<(u16, bool)> = sim.servers().iter().map(|x| (x.id, x.up)).collect();
-    let m = sim.apply(&change)?;
+    let mut work = CompareWork::new(scenario, change, vec![algo], TIMED_LOOKUPS)?;
+    while !work.is_finished() {
+        work.advance(usize::MAX, now)?;
+    }
+    work.rows.pop().ok_or_else(|| "no row".to_owned())
+}
+
+/// Where one algorithm's run is.
+enum Stage {
+    /// Building the simulation before the change.
+    Loading(Work),
+    /// Applying the change.
+    Changing { before: Box<Simulation>, work: Work },
+}
+
+/// The comparison, a step at a time (the page runs it between frames).
+pub struct CompareWork {
+    scenario: Scenario,
+    change: CompareChange,
+    algos: Vec<Algorithm>,
+    timed: usize,
+    stage: Option<Stage>,
+    /// The rows finished so far, in `algos` order.
+    pub rows: Vec<CompareRow>,
+}
+
+impl CompareWork {
+    /// Starts comparing `algos` on `scenario` under `change`, timing lookups over up to
+    /// `timed` keys.
+    pub fn new(
+        scenario: &Scenario,
+        change: &CompareChange,
+        algos: Vec<Algorithm>,
+        timed: usize,
+    ) -> Result<CompareWork, String> {
+        change.change(scenario)?;
+        Ok(CompareWork {
+            scenario: scenario.clone(),
+            change: change.clone(),
+            algos,
+            timed,
+            stage: None,
+            rows: Vec::new(),
+        })
+    }
+
+    /// True when every algorithm has its row.
+    pub fn is_finished(&self) -> bool {
+        self.rows.len() == self.algos.len()
+    }
+
+    /// (rows done, algorithms).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.rows.len(), self.algos.len())
+    }
+
+    /// Does about `budget` units of the engine's work; `now` times the measurements.
+    pub fn advance(&mut self, budget: usize, now: &dyn Fn() -> f64) -> Result<(), String> {
+        let mut left = budget;
+        while left > 0 && !self.is_finished() {
+            let algo = self.algos[self.rows.len()];
+            let stage = match self.stage.take() {
+                None => {
+                    let mut s = self.scenario.clone();
+                    s.settings.algo = algo;
+                    Stage::Loading(Work::load(&s)?)
+                }
+                Some(stage) => stage,
+            };
+            self.stage = Some(match stage {
+                Stage::Loading(mut work) => {
+                    left = left.saturating_sub(work.advance(left)?.max(1));
+                    if work.is_finished() {
+                        let mut before = Simulation::unassigned(work.config().clone());
+                        before.finish(work)?;
+                        let change = self.change.change(&before.scenario())?;
+                        let work = before.start(&change)?;
+                        Stage::Changing {
+                            before: Box::new(before),
+                            work,
+                        }
+                    } else {
+                        Stage::Loading(work)
+                    }
+                }
+                Stage::Changing { before, mut work } => {
+                    left = left.saturating_sub(work.advance(left)?.max(1));
+                    if work.is_finished() {
+                        let mut after = Simulation::clone(&before);
+                        let m = after.finish(work)?;
+                        self.rows
+                            .push(measure(algo, &before, &after, &m, self.timed, now)?);
+                        continue;
+                    }
+                    Stage::Changing { before, work }
+                }
+            });
+        }
+        Ok(())
+    }
+}
+
+/// The row for one algorithm from its simulation before and after the change.
+fn measure(
+    algo: Algorithm,
+    before: &Simulation,
+    sim: &Simulation,
+    m: &Movement,
+    timed: usize,
+    now: &dyn Fn() -> f64,
+) -> Result<CompareRow, String> {
     let survivor = |id: u16| {
         id != NO_OWNER
-            && before.iter().any(|b| b.0 == id && b.1)
+            && before.server(id).is_some_and(|x| x.up)
             && sim.server(id).is_some_and(|x| x.up)
     };
     let between_survivors = m
@@ -119,7 +224,7 @@ pub fn compare_one(
     let placement = sim.config().placement()?;
     let build_ms = now() - t0;
     let keys = sim.keys();
-    let timed = keys.len().min(TIMED_LOOKUPS);
+    let timed = keys.len().min(timed);
     let names: Vec<String> = keys.ids[..timed]
         .iter()
         .map(|&id| sim.key_name(id))
@@ -203,6 +308,29 @@ mod tests {
             compare_one(&scenario(), Algorithm::Ring, &CompareChange::Remove, &clock).unwrap();
         assert_eq!(ring.between_survivors, 0);
         assert!(jump.moved > ring.moved);
+    }
+
+    #[test]
+    fn small_steps_give_the_same_rows_as_one_go() {
+        let clock = || 0.0;
+        let algos = Algorithm::ALL.to_vec();
+        let mut stepped =
+            CompareWork::new(&scenario(), &CompareChange::Add, algos.clone(), 100).unwrap();
+        let mut steps = 0;
+        while !stepped.is_finished() {
+            stepped.advance(200_000, &clock).unwrap();
+            steps += 1;
+        }
+        assert!(steps > algos.len(), "{steps}");
+        for (row, &algo) in stepped.rows.iter().zip(&algos) {
+            let once = compare_one(&scenario(), algo, &CompareChange::Add, &clock).unwrap();
+            assert_eq!(
+                (row.moved, row.between_survivors, row.bytes),
+                (once.moved, once.between_survivors, once.bytes),
+                "{algo}"
+            );
+            assert_eq!(row.stddev, once.stddev);
+        }
     }
 
     #[test]

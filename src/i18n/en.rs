@@ -229,6 +229,28 @@ pub static WORDS: Words = Words {
     reason_separator: "; ",
     phrasebook: &[],
 
+    compare_view: "Compare algorithms",
+    back_to_ring: "← Back to the ring",
+    compared: "Algorithms compared",
+    compare_change: "The same change for every algorithm",
+    compare_changes: ["Add a server", "Remove the first server", "Fail the first server"],
+    compare_columns: [
+        "Algorithm",
+        "Keys moved (ideal)",
+        "Moved between survivors",
+        "Peak / mean",
+        "σ",
+        "ns / lookup",
+        "Bytes",
+        "Build ms",
+    ],
+    comparing: |done, total| format!("Comparing: {done} of {total} algorithms…"),
+    compare_verdict: |fewest, pct, balanced, peak| {
+        format!("Fewest keys moved: {fewest} ({pct}). Best balance: {balanced} (peak / mean {peak}).")
+    },
+    compare_chart_label: "Scatter chart: each algorithm's keys moved against its peak-to-mean load; lower left is better",
+    compare_axes: ["→ keys moved (%)", "↑ peak / mean"],
+
     tours: "Guided tour",
     choose_tour: "Choose a tour…",
     step_of: |k, n| format!("Step {k} of {n}"),

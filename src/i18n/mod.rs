@@ -454,6 +454,29 @@ pub struct Words {
     /// for the captured parts, in any order); empty for English.
     pub phrasebook: &'static [(&'static str, &'static str)],
 
+    // The compare view.
+    /// The button that opens the compare view.
+    pub compare_view: &'static str,
+    /// The button that goes back to the ring.
+    pub back_to_ring: &'static str,
+    /// The compare table's caption.
+    pub compared: &'static str,
+    /// The change menu's label.
+    pub compare_change: &'static str,
+    /// The changes: add, remove the first, fail the first.
+    pub compare_changes: [&'static str; 3],
+    /// Column headings: algorithm, moved (ideal), between survivors, peak/mean, σ,
+    /// ns/lookup, bytes, build ms.
+    pub compare_columns: [&'static str; 8],
+    /// Progress: done, total.
+    pub comparing: fn(usize, usize) -> String,
+    /// The verdict: fewest moved (algorithm, percent), best balance (algorithm, peak/mean).
+    pub compare_verdict: fn(&str, &str, &str, &str) -> String,
+    /// The compare chart's description.
+    pub compare_chart_label: &'static str,
+    /// The compare chart's axes: x, y.
+    pub compare_axes: [&'static str; 2],
+
     // Tours.
     /// The tour menu's label.
     pub tours: &'static str,

@@ -2,6 +2,7 @@
 //! the canvas and chart drawing. No placement logic lives here.
 
 mod charts;
+mod compare;
 mod controls;
 mod ring_canvas;
 mod ring_view;
@@ -26,6 +27,7 @@ use crate::tour::{self, Focus, Position, Tour, TourId};
 use crate::words;
 
 pub use charts::{LoadChart, ShareChart};
+pub use compare::CompareView;
 pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
@@ -125,6 +127,7 @@ struct PageParams {
     theme: Option<Theme>,
     present: bool,
     embed: bool,
+    compare: bool,
 }
 
 impl PageParams {
@@ -138,6 +141,7 @@ impl PageParams {
             ("theme", self.theme.map(|t| t.name().to_owned())),
             ("present", flag(self.present)),
             ("embed", flag(self.embed)),
+            ("view", self.compare.then(|| "compare".to_owned())),
         ]
     }
 }
@@ -450,6 +454,7 @@ pub fn App() -> Html {
     let theme_choice = use_state(|| link.theme);
     let system = use_memo((), |_| system_theme());
     let present = use_state(|| link.present);
+    let compare = use_state(|| link.compare);
     let help = use_state(|| false);
     let embed = link.embed;
     let playing = use_state(|| false);
@@ -473,6 +478,7 @@ pub fn App() -> Html {
         theme: *theme_choice,
         present: *present,
         embed,
+        compare: *compare,
     };
     use_url_sync(state, params);
     use_stepper(state, &dispatch);
@@ -616,6 +622,10 @@ pub fn App() -> Html {
                 <h1>{"hashring-lab"}</h1>
                 <p class="tagline">{w.tagline}</p>
                 <div class="header-tools">
+                    <button type="button" class="compare-button" aria-pressed={compare.to_string()}
+                        onclick={let compare = compare.clone(); move |_| compare.set(!*compare)}>
+                        { if *compare { w.back_to_ring } else { w.compare_view } }
+                    </button>
                     <TourPicker position={tour.position} on_open={tour.open.clone()} />
                     <button type="button" class="theme" onclick={toggle_theme}>
                         { if theme == Theme::Dark { w.to_light } else { w.to_dark } }
@@ -634,13 +644,17 @@ pub fn App() -> Html {
                     </label>
                 </div>
             </header>
-            <main class="layout">
-                <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
-                    {ring}
-                    {for tour_panel}
-                    {status}
-                    <LookupBox state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Lookup)} />
-                </section>
+            <main class={classes!("layout", compare.then_some("compare-layout"))}>
+                if *compare {
+                    <CompareView scenario={scenario.clone()} />
+                } else {
+                    <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
+                        {ring}
+                        {for tour_panel}
+                        {status}
+                        <LookupBox state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Lookup)} />
+                    </section>
+                }
                 <aside class="panel">
                     {for error}
                     if let Some(position) = tour.position {

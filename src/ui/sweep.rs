@@ -7,14 +7,10 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
-use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
-use super::charts::fit_canvas;
-use super::{use_lang, use_look};
-use crate::chart::draw_sweep_chart;
+use super::use_lang;
+use crate::chart::sweep_layout;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{Sweep, SWEEP_VNODES};
 use crate::state::STEP_COST;
@@ -117,7 +113,7 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
             if points.is_empty() && !busy {
                 <button type="button" class="run-sweep" onclick={start.reform(|_| ())}>{w.sweep_run}</button>
             } else {
-                <SweepCanvas points={(*points).clone()} />
+                <SweepChart points={(*points).clone()} />
                 if busy {
                     <progress max={SWEEP_VNODES.len().to_string()} value={points.len().to_string()}></progress>
                 }
@@ -133,41 +129,41 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
     }
 }
 
-/// Props of [`SweepCanvas`].
+/// Props of [`SweepChart`].
 #[derive(Properties, PartialEq)]
-struct SweepCanvasProps {
+struct SweepChartProps {
     points: Vec<(u32, f64)>,
 }
 
+/// σ against vnodes on a log axis with the 1/√v trend dashed, as SVG.
 #[component]
-fn SweepCanvas(props: &SweepCanvasProps) -> Html {
-    let look = use_look();
-    let w = look.lang.words();
-    let canvas = use_node_ref();
-    {
-        let canvas = canvas.clone();
-        use_effect_with(
-            (props.points.clone(), look.theme),
-            move |(points, theme)| {
-                let Some(el) = canvas.cast::<HtmlCanvasElement>() else {
-                    return;
-                };
-                let (width, dpr) = fit_canvas(&el);
-                if let Some(backend) = CanvasBackend::with_canvas_object(el) {
-                    let font = ((width / 40.0).clamp(12.0, 22.0) * dpr) as u32;
-                    let _ = draw_sweep_chart(
-                        &backend.into_drawing_area(),
-                        points,
-                        theme.palette().chart,
-                        font,
-                    );
-                }
-            },
-        );
-    }
+fn SweepChart(props: &SweepChartProps) -> Html {
+    let w = use_lang().words();
+    let (width, height, pad) = (640.0, 360.0, 44.0);
+    let (measured, trend, y_max) = sweep_layout(&props.points, width, height, pad);
+    let f = |v: f64| format!("{v:.1}");
+    let line = |pts: &[(f64, f64)]| {
+        pts.iter()
+            .map(|(x, y)| format!("{x:.1},{y:.1}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let decades = [1.0f64, 10.0, 100.0, 1000.0];
     html! {
         <figure class="sweep-figure">
-            <canvas ref={canvas} class="sweep-chart" role="img" aria-label={w.sweep_chart_label} />
+            <svg class="sweep-chart" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={w.sweep_chart_label}>
+                <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
+                <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
+                { for decades.iter().enumerate().map(|(i, d)| {
+                    let x = pad + i as f64 / 3.0 * (width - 2.0 * pad);
+                    html! { <text class="tick mid" x={f(x)} y={f(height - pad + 18.0)}>{format!("{d:.0}")}</text> }
+                }) }
+                <text class="tick end" x={f(pad - 6.0)} y={f(height - pad)}>{"0"}</text>
+                <text class="tick end" x={f(pad - 6.0)} y={f(pad + 4.0)}>{group_thousands(y_max.round() as u64)}</text>
+                <polyline class="trend" points={line(&trend)} />
+                <polyline class="measured" points={line(&measured)} />
+                { for measured.iter().map(|(x, y)| html! { <circle cx={f(*x)} cy={f(*y)} r="4" /> }) }
+            </svg>
             <figcaption>
                 <span class="axis">{"↑ "}{w.sweep_y}</span>
                 <span class="axis">{"→ "}{w.sweep_x}</span>

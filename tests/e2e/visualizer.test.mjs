@@ -209,3 +209,41 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
   await page.waitForSelector('.error');
   assert.match(await page.textContent('.error'), /table '250' must be a prime number/);
 });
+
+test('the compare view runs one change through every algorithm, as the command line does', async () => {
+  const { page } = browser;
+  const scenario = ['--nodes', 'A,B,C,D,E,F', '--vnodes', '100', '--keys', 'key-{i}:0..20000', '--table', '251'];
+  await page.goto(`${server.origin}/?view=compare&lang=en&nodes=A,B,C,D,E,F&vnodes=100&keys=${encodeURIComponent('key-{i}:0..20000')}`);
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 8
+    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  assert.equal(await page.textContent('table.compared caption'), 'Algorithms compared');
+  const rows = await page.$$eval('table.compared tbody tr', (trs) => trs.map((tr) => ({
+    algo: tr.dataset.algo,
+    moved: Number(tr.querySelector('td.moved').textContent.split(' ')[0].replace(/,/g, '')),
+    between: Number(tr.querySelector('td.between').textContent.replace(/,/g, '')),
+    peak: tr.querySelector('td.peak').textContent,
+  })));
+  const report = cli(['compare', ...scenario, '--format', 'json']);
+  assert.deepEqual(rows.map((r) => r.algo), report.map((r) => r.algo));
+  for (const r of rows) {
+    const c = report.find((x) => x.algo === r.algo);
+    assert.equal(r.moved, c.moved, r.algo);
+    assert.equal(r.between, c.moved_between_survivors, r.algo);
+    assert.equal(r.peak, c.peak_to_mean.toFixed(3), r.algo);
+  }
+  assert.match(await page.textContent('.compare .verdict'), /^Fewest keys moved: .+\. Best balance: .+ \(peak \/ mean \d\.\d{3}\)\.$/);
+  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 8);
+  await screenshot(page, '29-compare-add');
+  // Remove the first server: jump renumbers the rest, and the table says so.
+  await page.selectOption('#compare-change', '1');
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 8
+    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  const jump = await page.textContent('tr[data-algo=jump] td.between');
+  assert.notEqual(jump, '0');
+  assert.equal(await page.textContent('tr[data-algo=ring] td.between'), '0');
+  await screenshot(page, '29-compare-remove');
+  // The header button goes back to the ring, and the URL follows.
+  await page.getByRole('button', { name: '← Back to the ring' }).click();
+  await ready(page);
+  assert.doesNotMatch(await page.evaluate(() => location.search), /view=compare/);
+});

@@ -1,0 +1,223 @@
+//! The compare view (`view=compare`): the current scenario's servers and keys, one change,
+//! every algorithm — a table captioned "Algorithms compared", a one-sentence verdict (fewest
+//! keys moved, best balance) and a scatter of moved against peak/mean (SVG). The work runs
+//! in steps between frames ([`CompareWork`]), rows appearing as they finish.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use yew::prelude::*;
+
+use super::{use_lang, use_look};
+use crate::chart::scatter;
+use crate::engine::compare::{CompareChange, CompareRow, CompareWork};
+use crate::engine::placement::Algorithm;
+use crate::engine::scenario::Scenario;
+use crate::state::STEP_COST;
+use crate::words::{algorithm_title, group_thousands, percent};
+
+/// Keys timed per algorithm for the lookup column (a step stays short even for CARP).
+const TIMED_LOOKUPS: usize = 20_000;
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+/// Props of [`CompareView`].
+#[derive(Properties, PartialEq)]
+pub struct CompareProps {
+    /// The scenario whose servers and keys every algorithm gets.
+    pub scenario: Scenario,
+}
+
+struct Job {
+    work: Option<CompareWork>,
+    timer: Option<Timeout>,
+}
+
+fn step(
+    job: Rc<RefCell<Job>>,
+    rows: UseStateHandle<Vec<CompareRow>>,
+    error: UseStateHandle<Option<String>>,
+) {
+    let mut j = job.borrow_mut();
+    let Some(work) = j.work.as_mut() else { return };
+    if let Err(e) = work.advance(STEP_COST, &now_ms) {
+        error.set(Some(e));
+        j.work = None;
+        return;
+    }
+    rows.set(work.rows.clone());
+    if work.is_finished() {
+        j.work = None;
+        j.timer = None;
+        return;
+    }
+    let next = job.clone();
+    j.timer = Some(Timeout::new(0, move || step(next, rows, error)));
+}
+
+/// The comparison of every algorithm under one change.
+#[component]
+pub fn CompareView(props: &CompareProps) -> Html {
+    let look = use_look();
+    let w = look.lang.words();
+    let change = use_state(|| 0usize);
+    let rows = use_state(Vec::<CompareRow>::new);
+    let error = use_state(|| None::<String>);
+    let job = use_mut_ref(|| Job {
+        work: None,
+        timer: None,
+    });
+    {
+        let (rows, error, job) = (rows.clone(), error.clone(), job.clone());
+        use_effect_with(
+            (props.scenario.clone(), *change),
+            move |(scenario, change)| {
+                let which = [
+                    CompareChange::Add,
+                    CompareChange::Remove,
+                    CompareChange::Fail,
+                ][*change]
+                    .clone();
+                rows.set(Vec::new());
+                error.set(None);
+                match CompareWork::new(scenario, &which, Algorithm::ALL.to_vec(), TIMED_LOOKUPS) {
+                    Ok(work) => {
+                        job.borrow_mut().work = Some(work);
+                        let (j, r, e) = (job.clone(), rows.clone(), error.clone());
+                        job.borrow_mut().timer = Some(Timeout::new(0, move || step(j, r, e)));
+                    }
+                    Err(e) => error.set(Some(e)),
+                }
+            },
+        );
+    }
+    let on_change = {
+        let change = change.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            change.set(v.parse().unwrap_or(0));
+        })
+    };
+    let total = Algorithm::ALL.len();
+    let busy = rows.len() < total && error.is_none();
+    // The verdict: fewest moved among all, best balance (lowest peak/mean).
+    let fewest = rows.iter().min_by(|a, b| a.moved.cmp(&b.moved));
+    let balanced = rows
+        .iter()
+        .min_by(|a, b| a.peak_to_mean.total_cmp(&b.peak_to_mean));
+    let verdict = match (fewest, balanced, busy) {
+        (Some(f), Some(b), false) => Some((w.compare_verdict)(
+            algorithm_title(w, f.algo),
+            &percent(f.moved_fraction()),
+            algorithm_title(w, b.algo),
+            &format!("{:.3}", b.peak_to_mean),
+        )),
+        _ => None,
+    };
+    let points: Vec<(String, f64, f64)> = rows
+        .iter()
+        .map(|r| {
+            (
+                r.algo.name().to_owned(),
+                100.0 * r.moved_fraction(),
+                r.peak_to_mean,
+            )
+        })
+        .collect();
+    let c = &w.compare_columns;
+    html! {
+        <section class="card compare">
+            <div class="compare-head">
+                <label for="compare-change">{w.compare_change}</label>
+                <select id="compare-change" onchange={on_change}>
+                    { for w.compare_changes.iter().enumerate().map(|(i, label)| html! {
+                        <option value={i.to_string()} selected={i == *change}>{*label}</option>
+                    }) }
+                </select>
+            </div>
+            if let Some(e) = &*error {
+                <p class="error" role="alert">{(w.not_applied)(&crate::i18n::reason(w, e))}</p>
+            }
+            if busy {
+                <p class="working" role="status">{(w.comparing)(rows.len(), total)}
+                    <progress max={total.to_string()} value={rows.len().to_string()}></progress></p>
+            }
+            if let Some(v) = verdict {
+                <p class="verdict" role="status">{v}</p>
+            }
+            <table class="compared">
+                <caption>{w.compared}</caption>
+                <thead><tr>{ for c.iter().enumerate().map(|(i, h)| html! {
+                    <th scope="col" class={classes!((i > 0).then_some("num"))}>{*h}</th>
+                }) }</tr></thead>
+                <tbody>
+                    { for rows.iter().map(|r| {
+                        let ideal = r.ideal.map_or_else(|| "—".to_owned(), percent);
+                        let best_moved = fewest.is_some_and(|f| f.moved == r.moved);
+                        let best_balance = balanced.is_some_and(|b| b.peak_to_mean == r.peak_to_mean);
+                        html! {
+                            <tr data-algo={r.algo.name()}>
+                                <th scope="row">{algorithm_title(w, r.algo)}</th>
+                                <td class={classes!("num", "moved", best_moved.then_some("best"))}>
+                                    {format!("{} {} ({ideal})", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
+                                <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
+                                <td class={classes!("num", "peak", best_balance.then_some("best"))}>{format!("{:.3}", r.peak_to_mean)}</td>
+                                <td class="num">{format!("{:.1}", r.stddev)}</td>
+                                <td class="num">{format!("{:.0}", r.lookup_ns)}</td>
+                                <td class="num">{group_thousands(r.bytes as u64)}</td>
+                                <td class="num">{format!("{:.2}", r.build_ms)}</td>
+                            </tr>
+                        }
+                    }) }
+                </tbody>
+            </table>
+            if !points.is_empty() {
+                <Scatter points={points} />
+            }
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ScatterProps {
+    points: Vec<(String, f64, f64)>,
+}
+
+/// Moved % against peak/mean, one labelled dot per algorithm, as SVG.
+#[component]
+fn Scatter(props: &ScatterProps) -> Html {
+    let w = use_lang().words();
+    let (width, height, pad) = (640.0, 300.0, 36.0);
+    let xy: Vec<(f64, f64)> = props.points.iter().map(|p| (p.1, p.2)).collect();
+    let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
+    let f = |v: f64| format!("{v:.1}");
+    html! {
+        <figure class="compare-figure">
+            <svg class="compare-chart" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={w.compare_chart_label}>
+                <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
+                <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
+                <text class="tick" x={f(pad)} y={f(height - pad + 16.0)}>{"0%"}</text>
+                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{x_max:.0}%")}</text>
+                <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
+                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{format!("{y_max:.2}")}</text>
+                { for props.points.iter().zip(&placed).map(|(p, (x, y))| html! {
+                    <g class="point">
+                        <circle cx={f(*x)} cy={f(*y)} r="5" />
+                        <text x={f(x + 7.0)} y={f(y - 6.0)}>{p.0.clone()}</text>
+                    </g>
+                }) }
+            </svg>
+            <figcaption>
+                <span class="axis">{w.compare_axes[0]}</span>
+                <span class="axis">{w.compare_axes[1]}</span>
+            </figcaption>
+        </figure>
+    }
+}
