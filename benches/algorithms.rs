@@ -1,0 +1,113 @@
+//! Per-algorithm benchmarks, sizes in their names: lookups at 10 / 100 / 1,000 / 10,000
+//! servers and the time to build each lookup structure (which is also the time a resize
+//! takes here: every change rebuilds it). The structure's bytes are printed once per size.
+//! Run with `cargo bench --bench algorithms`; results are in docs/PERFORMANCE.md.
+#![allow(missing_docs)]
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hashring_lab::engine::hash::HashFn;
+use hashring_lab::engine::maglev::DEFAULT_TABLE;
+use hashring_lab::engine::placement::{build_placement, Algorithm, LiveServer};
+use hashring_lab::engine::scenario::Settings;
+
+const KEYS: usize = 10_000;
+
+fn settings(algo: Algorithm) -> Settings {
+    Settings {
+        algo,
+        vnodes: 100,
+        table: DEFAULT_TABLE,
+        ..Settings::default()
+    }
+}
+
+fn servers(n: usize) -> Vec<LiveServer> {
+    (0..n)
+        .map(|i| LiveServer {
+            id: i as u16,
+            name: format!("server-{i}"),
+            weight: 1.0,
+        })
+        .collect()
+}
+
+/// The algorithms and the largest cluster each is measured at: the per-key scorers
+/// (rendezvous, CARP) cost one hash per server per key, so they stop at 1,000; Maglev's
+/// 65537-cell table holds at most 65537 servers.
+const ALGORITHMS: [(Algorithm, usize); 6] = [
+    (Algorithm::Ring, 10_000),
+    (Algorithm::Rendezvous, 1_000),
+    (Algorithm::Carp, 1_000),
+    (Algorithm::Jump, 10_000),
+    (Algorithm::MultiProbe, 10_000),
+    (Algorithm::Maglev, 10_000),
+];
+
+fn lookups(c: &mut Criterion) {
+    let names: Vec<String> = (0..KEYS).map(|i| format!("key-{i}")).collect();
+    let positions: Vec<u32> = names
+        .iter()
+        .map(|k| HashFn::Xxh3.position(k).unwrap())
+        .collect();
+    let mut group = c.benchmark_group("lookup");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(20)
+        .throughput(Throughput::Elements(KEYS as u64));
+    for (algo, max) in ALGORITHMS {
+        for n in [10usize, 100, 1_000, 10_000]
+            .into_iter()
+            .filter(|&n| n <= max)
+        {
+            let placement = build_placement(&settings(algo), servers(n), None).unwrap();
+            eprintln!(
+                "bytes {}/servers={n}: {}",
+                algo.name(),
+                placement.memory_bytes()
+            );
+            group.bench_function(BenchmarkId::new(algo.name(), format!("servers={n}")), |b| {
+                b.iter(|| {
+                    let mut sum = 0u64;
+                    for (k, &p) in names.iter().zip(&positions) {
+                        sum = sum.wrapping_add(u64::from(placement.owner(k, p)));
+                    }
+                    black_box(sum)
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+fn builds(c: &mut Criterion) {
+    let mut group = c.benchmark_group("build");
+    group
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(1))
+        .sample_size(10);
+    for (algo, max) in ALGORITHMS {
+        for n in [10usize, 100, 1_000, 10_000]
+            .into_iter()
+            .filter(|&n| n <= max)
+        {
+            let list = servers(n);
+            group.bench_function(BenchmarkId::new(algo.name(), format!("servers={n}")), |b| {
+                b.iter(|| {
+                    black_box(
+                        build_placement(&settings(algo), list.clone(), None)
+                            .unwrap()
+                            .memory_bytes(),
+                    )
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(benches, lookups, builds);
+criterion_main!(benches);
