@@ -38,6 +38,7 @@ fn algorithm_index(algo: Algorithm) -> usize {
         Algorithm::Jump => 5,
         Algorithm::MultiProbe => 6,
         Algorithm::Maglev => 7,
+        Algorithm::JumpBack => 8,
     }
 }
 
@@ -212,6 +213,14 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             }
         }
         How::Buckets { digest, path, live } => match path.last() {
+            Some(&b) if sim.settings().algo == Algorithm::JumpBack => (w.explain_jumpback)(
+                digest_name(sim),
+                key,
+                *digest,
+                live.len(),
+                b,
+                &name(live[b as usize]),
+            ),
             Some(&b) => {
                 let steps: Vec<String> = path.iter().map(u32::to_string).collect();
                 (w.explain_jump)(

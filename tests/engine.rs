@@ -216,11 +216,12 @@ const ALL: &[&str] = &[
     "jump",
     "multiprobe",
     "maglev",
+    "jumpback",
 ];
 /// Adding moves keys only to the new server; removing any server moves only its keys.
 const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots", "multiprobe"];
 /// Adding is monotone, removal only from the end (jump's buckets).
-const GROW_ONLY: &[&str] = &["jump"];
+const GROW_ONLY: &[&str] = &["jump", "jumpback"];
 
 fn change_strategy() -> impl Strategy<Value = (u8, u8)> {
     (0u8..6, 0u8..8)
@@ -257,7 +258,7 @@ proptest! {
     }
 
     #[test]
-    fn jump_grows_and_shrinks_at_the_end_moving_only_the_last_servers_keys(s in scenario_strategy(GROW_ONLY)) {
+    fn jump_and_jumpback_grow_and_shrink_at_the_end_moving_only_the_last_servers_keys(s in scenario_strategy(GROW_ONLY)) {
         let mut sim = Simulation::new(&s).unwrap();
         let m = sim.apply(&Change::add("new")).unwrap();
         let new_id = sim.servers().last().unwrap().id;

@@ -5,6 +5,7 @@
 pub mod compare;
 pub mod hash;
 pub mod jump;
+pub mod jumpback;
 pub mod keys;
 pub mod maglev;
 pub mod multiprobe;

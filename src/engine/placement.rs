@@ -12,6 +12,7 @@ use std::rc::Rc;
 
 use super::hash::{md5_digest, HashFn};
 use super::jump::Jump;
+use super::jumpback::JumpBack;
 use super::maglev::Maglev;
 use super::multiprobe::MultiProbe;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
@@ -37,11 +38,13 @@ pub enum Algorithm {
     MultiProbe,
     /// Maglev's lookup table (Eisenbud et al. 2016).
     Maglev,
+    /// JumpBackHash (Ertl 2024).
+    JumpBack,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the page lists them.
-    pub const ALL: [Algorithm; 8] = [
+    pub const ALL: [Algorithm; 9] = [
         Algorithm::Ring,
         Algorithm::ModN,
         Algorithm::Rendezvous,
@@ -50,6 +53,7 @@ impl Algorithm {
         Algorithm::Jump,
         Algorithm::MultiProbe,
         Algorithm::Maglev,
+        Algorithm::JumpBack,
     ];
 
     /// The name used on the command line and in URLs.
@@ -63,6 +67,7 @@ impl Algorithm {
             Algorithm::Jump => "jump",
             Algorithm::MultiProbe => "multiprobe",
             Algorithm::Maglev => "maglev",
+            Algorithm::JumpBack => "jumpback",
         }
     }
 
@@ -649,6 +654,10 @@ pub fn build_placement(
                 probes: settings.probes,
             })
         }
+        Algorithm::JumpBack => Rc::new(JumpBack {
+            servers: live.iter().map(|s| s.id).collect(),
+            hash,
+        }),
         Algorithm::Maglev => {
             let servers: Vec<(ServerId, &str)> =
                 live.iter().map(|s| (s.id, s.name.as_str())).collect();

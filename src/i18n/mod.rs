@@ -307,10 +307,10 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev.
-    pub algorithm_titles: [&'static str; 8],
+    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack.
+    pub algorithm_titles: [&'static str; 9],
     /// One-sentence intros, same order.
-    pub intros: [&'static str; 8],
+    pub intros: [&'static str; 9],
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -373,6 +373,8 @@ pub struct Words {
     pub explain_scores: fn(&str, bool, &str) -> String,
     /// Jump: digest name, key, digest, buckets visited, buckets, server.
     pub explain_jump: fn(&str, &str, u64, &str, usize, &str) -> String,
+    /// JumpBack: digest name, key, digest, buckets, bucket, server.
+    pub explain_jumpback: fn(&str, &str, u64, usize, u32, &str) -> String,
     /// Multi-probe: probes, key, the winning probe's position, the point's label, its
     /// position, the distance, server.
     pub explain_probes: fn(usize, &str, u32, &str, u32, &str, &str) -> String,
@@ -666,6 +668,7 @@ mod tests {
         assert!(texts.len() > 30, "{}", texts.len());
         let allowed = [
             "jump",
+            "jumpback",
             "multiprobe",
             "maglev",
             "probes",
@@ -731,6 +734,8 @@ mod tests {
     fn the_chinese_catalog_has_no_english_sentences() {
         let allowed = [
             "Lamping",
+            "JumpBack",
+            "Ertl",
             "Veach",
             "Appleton",
             "Reilly",

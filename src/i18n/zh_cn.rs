@@ -96,6 +96,7 @@ pub static WORDS: Words = Words {
         "跳跃一致性哈希（2014）",
         "多探针一致性哈希（2015）",
         "Maglev（2016）",
+        "JumpBack 哈希（2024）",
     ],
     intros: [
         "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
@@ -106,6 +107,7 @@ pub static WORDS: Words = Words {
         "跳跃一致性哈希（Lamping 与 Veach）：几步随机跳跃就在按列表顺序排列的 N 台服务器中选出键的桶；加入第 N+1 台只拿走 1/(N+1) 的键，而且不占内存 —— 但只有最后一台能低成本地离开。",
         "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
         "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
+        "JumpBack（Ertl）：与跳跃哈希一样，键的桶只取决于它的哈希值和 N，新服务器拿走 1/(N+1) 的键 —— 但只用整数运算，从最高的桶区间往回走。",
     ],
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],
@@ -156,6 +158,9 @@ pub static WORDS: Words = Words {
     },
     explain_jump: |digest, key, value, path, n, server| {
         format!("\"{key}\" 的 {digest} = 0x{value:016x}；在 {n} 个桶上跳跃，依次经过 {path}；最后一个就是它的桶 → {server}")
+    },
+    explain_jumpback: |digest, key, value, n, bucket, server| {
+        format!("\"{key}\" 的 {digest} = 0x{value:016x}；JumpBack 在 {n} 个桶上往回走到第 {bucket} 个桶 → {server}")
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")

@@ -1,0 +1,138 @@
+//! JumpBackHash: Otmar Ertl, "JumpBackHash: Say Goodbye to the Modulo Operation to
+//! Distribute Keys Uniformly to Buckets" (2024, arXiv:2403.18682).
+//!
+//! Like jump, a key's bucket among `n` depends only on its 64-bit digest and `n`, and
+//! growing to `n + 1` moves keys only into the new bucket — but JumpBack walks *back* from
+//! the highest bucket range using integer arithmetic only, with a constant expected number
+//! of random draws. [`jumpback`] transcribes the paper's reference implementation (hash4j's
+//! `AbstractConsistentJumpBackBucketHasher`) with its SplitMix64 generator, operation for
+//! operation including Java's shift-count masking; `tests/reference/jumpback-splitmix64.txt`
+//! holds buckets printed by that Java code, which the tests check bit for bit.
+//!
+//! Choices the paper leaves open: the generator is SplitMix64 (hash4j's default choice), the
+//! digest is xxh3-64 of the key (the key's integer under the identity hash), and bucket `i`
+//! is the `i`-th live server in list order — so, like jump, only the last server leaves
+//! cheaply.
+
+use super::hash::HashFn;
+use super::jump::key_digest;
+use super::placement::{Explanation, How, Placement};
+use super::ring::{ServerId, NO_OWNER};
+
+const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
+
+/// SplitMix64's output for `state`.
+fn mix(state: u64) -> u64 {
+    let mut z = state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1 and below 2³¹.
+pub fn jumpback(hash: u64, buckets: u32) -> u32 {
+    if buckets <= 1 {
+        return 0;
+    }
+    let mut state = hash.wrapping_add(GOLDEN);
+    let r0 = mix(state);
+    let mut x = ((r0 ^ (r0 >> 32)) as u32) & (u32::MAX >> (buckets - 1).leading_zeros());
+    loop {
+        if x == 0 {
+            return 0;
+        }
+        let range_min = 1u32 << (31 - x.leading_zeros());
+        // Java masks a long shift count to 6 bits: 32 · bitCount alternates 32 and 0.
+        let shift = (x.count_ones() << 5) & 63;
+        let bucket = range_min + ((r0 >> shift) as u32 & (range_min - 1));
+        if bucket < buckets {
+            return bucket;
+        }
+        let range_max = (range_min << 1) - 1;
+        loop {
+            state = state.wrapping_add(GOLDEN);
+            let r1 = mix(state);
+            let low = r1 as u32 & range_max;
+            if low < range_min {
+                break;
+            }
+            if low < buckets {
+                return low;
+            }
+            let high = (r1 >> 32) as u32 & range_max;
+            if high < range_min {
+                break;
+            }
+            if high < buckets {
+                return high;
+            }
+        }
+        x ^= range_min;
+    }
+}
+
+/// JumpBack over the live servers in list order.
+pub struct JumpBack {
+    /// Live server ids in list order: bucket `i` is `servers[i]`.
+    pub servers: Vec<ServerId>,
+    /// Which digest the keys get.
+    pub hash: HashFn,
+}
+
+impl Placement for JumpBack {
+    fn memory_bytes(&self) -> usize {
+        self.servers.len() * std::mem::size_of::<ServerId>()
+    }
+
+    fn owner(&self, key: &str, _position: u32) -> ServerId {
+        match self.servers.len() {
+            0 => NO_OWNER,
+            n => self.servers[jumpback(key_digest(self.hash, key), n as u32) as usize],
+        }
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let digest = key_digest(self.hash, key);
+        let path = match self.servers.len() {
+            0 => Vec::new(),
+            n => vec![jumpback(digest, n as u32)],
+        };
+        Explanation {
+            position,
+            owner: path.last().map_or(NO_OWNER, |&b| self.servers[b as usize]),
+            how: How::Buckets {
+                digest,
+                path,
+                live: self.servers.clone(),
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn equals_the_java_reference_bit_for_bit() {
+        let vectors = include_str!("../../tests/reference/jumpback-splitmix64.txt");
+        let mut checked = 0;
+        for line in vectors.lines() {
+            let v: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();
+            assert_eq!(u64::from(jumpback(v[0], v[1] as u32)), v[2], "{line}");
+            checked += 1;
+        }
+        assert_eq!(checked, 88);
+    }
+
+    proptest! {
+        #[test]
+        fn a_new_bucket_takes_keys_only_for_itself(key in any::<u64>(), n in 1u32..100_000) {
+            let before = jumpback(key, n);
+            let after = jumpback(key, n + 1);
+            prop_assert!(before < n);
+            prop_assert!(after == before || after == n);
+        }
+    }
+}
