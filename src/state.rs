@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::placement::Explanation;
+use crate::engine::placement::{Algorithm, Explanation};
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
 use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
@@ -530,7 +530,23 @@ impl PageState {
                         .or_else(|| last.name(id))
                         .unwrap_or_else(|| format!("#{id}"))
                 };
-                words::summarize(w, &last.change, &last.movement, &name)
+                let mut line = words::summarize(w, &last.change, &last.movement, &name);
+                // Jump-like algorithms only shrink from the end: say why survivors traded keys.
+                let bucketed = matches!(
+                    self.sim.settings().algo,
+                    Algorithm::Jump | Algorithm::JumpBack
+                );
+                if let (true, Change::Remove(gone) | Change::Fail(gone)) = (bucketed, &last.change)
+                {
+                    let survivors_traded = last.movement.flows.iter().any(|f| {
+                        let up = |id| self.sim.server(id).is_some_and(|s| s.up);
+                        up(f.from) && up(f.to)
+                    });
+                    if survivors_traded {
+                        line.push_str(&(w.renumbered)(gone));
+                    }
+                }
+                line
             }
             None => words::intro(w, self.sim.settings().algo).to_owned(),
         }
@@ -844,6 +860,21 @@ mod tests {
             message.contains("Showing the default scenario"),
             "{message}"
         );
+    }
+
+    #[test]
+    fn removing_a_middle_server_under_jump_says_the_rest_were_renumbered() {
+        let s = Scenario::from_pairs([("algo", "jump"), ("nodes", "A,B,C,D"), ("keys", "0..4000")])
+            .unwrap();
+        let state = PageState::new(&s).unwrap();
+        let middle = state.reduce(Action::Apply(Change::Remove("B".into())));
+        assert!(
+            middle.status_line(&crate::i18n::EN).contains("renumbered"),
+            "{}",
+            middle.status_line(&crate::i18n::EN)
+        );
+        let last = state.reduce(Action::Apply(Change::Remove("D".into())));
+        assert!(!last.status_line(&crate::i18n::EN).contains("renumbered"));
     }
 
     #[test]

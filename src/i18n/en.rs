@@ -130,6 +130,7 @@ pub static WORDS: Words = Words {
     ideal: |pct| format!("; ideal {pct}"),
     moved_from: |list| format!(" — from {list}"),
     moved_to: |list| format!(" — to {list}"),
+    renumbered: |name| format!(". Jump-like algorithms only shrink from the end: the servers after {name} were renumbered, so keys also moved between servers that stayed"),
     list_separator: ", ",
     close_paren: ")",
 

@@ -343,6 +343,8 @@ pub struct Words {
     pub moved_from: fn(&str) -> String,
     /// " — to {list}".
     pub moved_to: fn(&str) -> String,
+    /// After removing a server that was not the last under jump: its name.
+    pub renumbered: fn(&str) -> String,
     /// Joins list items.
     pub list_separator: &'static str,
     /// Closes the bracket `moved_of` opened.

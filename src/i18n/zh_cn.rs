@@ -125,6 +125,7 @@ pub static WORDS: Words = Words {
     ideal: |pct| format!("；理想 {pct}"),
     moved_from: |list| format!(" —— 来自 {list}"),
     moved_to: |list| format!(" —— 迁往 {list}"),
+    renumbered: |name| format!("。跳跃类算法只能从末尾缩小：{name} 之后的服务器被重新编号，所以留下的服务器之间也有键迁移"),
     list_separator: "、",
     close_paren: "）",
 
