@@ -37,12 +37,13 @@ fn servers(n: usize) -> Vec<LiveServer> {
 /// The algorithms and the largest cluster each is measured at: the per-key scorers
 /// (rendezvous, CARP) cost one hash per server per key, so they stop at 1,000; Maglev's
 /// 65537-cell table holds at most 65537 servers.
-const ALGORITHMS: [(Algorithm, usize); 7] = [
+const ALGORITHMS: [(Algorithm, usize); 8] = [
     (Algorithm::Ring, 10_000),
     (Algorithm::Rendezvous, 1_000),
     (Algorithm::Carp, 1_000),
     (Algorithm::Jump, 10_000),
     (Algorithm::JumpBack, 10_000),
+    (Algorithm::Binomial, 10_000),
     (Algorithm::MultiProbe, 10_000),
     (Algorithm::Maglev, 10_000),
 ];

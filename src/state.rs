@@ -534,7 +534,7 @@ impl PageState {
                 // Jump-like algorithms only shrink from the end: say why survivors traded keys.
                 let bucketed = matches!(
                     self.sim.settings().algo,
-                    Algorithm::Jump | Algorithm::JumpBack
+                    Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial
                 );
                 if let (true, Change::Remove(gone) | Change::Fail(gone)) = (bucketed, &last.change)
                 {

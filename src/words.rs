@@ -39,6 +39,7 @@ fn algorithm_index(algo: Algorithm) -> usize {
         Algorithm::MultiProbe => 6,
         Algorithm::Maglev => 7,
         Algorithm::JumpBack => 8,
+        Algorithm::Binomial => 9,
     }
 }
 
@@ -213,7 +214,8 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             }
         }
         How::Buckets { digest, path, live } => match path.last() {
-            Some(&b) if sim.settings().algo == Algorithm::JumpBack => (w.explain_jumpback)(
+            Some(&b) if sim.settings().algo != Algorithm::Jump => (w.explain_bucket)(
+                sim.settings().algo.name(),
                 digest_name(sim),
                 key,
                 *digest,

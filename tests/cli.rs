@@ -138,7 +138,7 @@ fn bad_input_says_what_is_wrong_and_exits_2() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
             vec!["simulate", "--algo", "maglev2"],
-            "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback]",
+            "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback, binomial]",
         ),
         (vec!["simulate", "--hash", "sha1"], "invalid value 'sha1'"),
         (vec!["simulate", "--format", "xml"], "invalid value 'xml'"),
@@ -239,7 +239,7 @@ fn every_command_has_help_and_there_is_a_version_and_completions() {
     for flag in [
         "--algo <ALGO>",
         "[default: ring]",
-        "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback]",
+        "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback, binomial]",
         "--hash <HASH>",
         "[default: xxh3]",
         "--nodes <NODES>",
@@ -365,7 +365,7 @@ fn compare_runs_the_change_through_every_algorithm() {
     assert_eq!(code, 0, "{err}");
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
     let rows = rows.as_array().unwrap();
-    assert_eq!(rows.len(), 9, "one row per algorithm");
+    assert_eq!(rows.len(), 10, "one row per algorithm");
     let row = |algo: &str| rows.iter().find(|r| r["algo"] == algo).unwrap();
     // Seed 000's numbers again: removing A moves exactly its 12,162 keys on the ring.
     assert_eq!(row("ring")["moved"], 12162);

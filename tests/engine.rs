@@ -217,11 +217,12 @@ const ALL: &[&str] = &[
     "multiprobe",
     "maglev",
     "jumpback",
+    "binomial",
 ];
 /// Adding moves keys only to the new server; removing any server moves only its keys.
 const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots", "multiprobe"];
 /// Adding is monotone, removal only from the end (jump's buckets).
-const GROW_ONLY: &[&str] = &["jump", "jumpback"];
+const GROW_ONLY: &[&str] = &["jump", "jumpback", "binomial"];
 
 fn change_strategy() -> impl Strategy<Value = (u8, u8)> {
     (0u8..6, 0u8..8)

@@ -2,6 +2,7 @@
 //! its movement diffs, and statistics. No web dependency lives here; everything compiles
 //! and is tested natively, and the page and the command line both drive it.
 
+pub mod binomial;
 pub mod compare;
 pub mod hash;
 pub mod jump;

@@ -10,6 +10,7 @@
 use std::fmt;
 use std::rc::Rc;
 
+use super::binomial::Binomial;
 use super::hash::{md5_digest, HashFn};
 use super::jump::Jump;
 use super::jumpback::JumpBack;
@@ -40,11 +41,13 @@ pub enum Algorithm {
     Maglev,
     /// JumpBackHash (Ertl 2024).
     JumpBack,
+    /// BinomialHash (Coluzzi et al. 2024).
+    Binomial,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the page lists them.
-    pub const ALL: [Algorithm; 9] = [
+    pub const ALL: [Algorithm; 10] = [
         Algorithm::Ring,
         Algorithm::ModN,
         Algorithm::Rendezvous,
@@ -54,6 +57,7 @@ impl Algorithm {
         Algorithm::MultiProbe,
         Algorithm::Maglev,
         Algorithm::JumpBack,
+        Algorithm::Binomial,
     ];
 
     /// The name used on the command line and in URLs.
@@ -68,6 +72,7 @@ impl Algorithm {
             Algorithm::MultiProbe => "multiprobe",
             Algorithm::Maglev => "maglev",
             Algorithm::JumpBack => "jumpback",
+            Algorithm::Binomial => "binomial",
         }
     }
 
@@ -655,6 +660,10 @@ pub fn build_placement(
             })
         }
         Algorithm::JumpBack => Rc::new(JumpBack {
+            servers: live.iter().map(|s| s.id).collect(),
+            hash,
+        }),
+        Algorithm::Binomial => Rc::new(Binomial {
             servers: live.iter().map(|s| s.id).collect(),
             hash,
         }),

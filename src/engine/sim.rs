@@ -915,7 +915,9 @@ impl Work {
         let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
         match self.next.settings.algo {
             Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
-            Algorithm::Jump | Algorithm::JumpBack | Algorithm::Maglev => KEY_COST,
+            Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial | Algorithm::Maglev => {
+                KEY_COST
+            }
             Algorithm::MultiProbe => KEY_COST + LOOKUP_COST * self.next.settings.probes as usize,
             Algorithm::Carp => KEY_COST + DIGEST_COST * live,
             Algorithm::Rendezvous => KEY_COST + SCORE_COST * live,

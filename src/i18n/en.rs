@@ -102,6 +102,7 @@ pub static WORDS: Words = Words {
         "Multi-probe (2015)",
         "Maglev (2016)",
         "JumpBack hash (2024)",
+        "Binomial hash (2024)",
     ],
     intros: [
         "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
@@ -113,6 +114,7 @@ pub static WORDS: Words = Words {
         "Multi-probe (Appleton & O'Reilly): one point per server; each key probes the ring 21 times and the probe nearest to a server point wins — balance like 100 vnodes with one point each.",
         "Maglev (Google): each server fills cells of a prime-sized lookup table in the order of its own permutation; a key's owner is table[hash(key) mod M]. Near-perfect balance, few moves.",
         "JumpBack (Ertl): like jump, the key's bucket depends only on its hash and N, and a new server takes 1/(N+1) of the keys — with integer arithmetic only, walking back from the top bucket range.",
+        "BinomialHash (Coluzzi et al.): the buckets are the leaves of a binary tree; a key takes a leaf from its hash, shuffled within its level, rehashing a few times past the last bucket — constant time, no memory, and a new server takes 1/(N+1) of the keys.",
     ],
 
     phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],
@@ -165,8 +167,8 @@ pub static WORDS: Words = Words {
     explain_jump: |digest, key, value, path, n, server| {
         format!("{digest} of \"{key}\" = 0x{value:016x}; jump over {n} buckets visits {path}; the last is its bucket → {server}")
     },
-    explain_jumpback: |digest, key, value, n, bucket, server| {
-        format!("{digest} of \"{key}\" = 0x{value:016x}; JumpBack over {n} buckets walks back to bucket {bucket} → {server}")
+    explain_bucket: |algo, digest, key, value, n, bucket, server| {
+        format!("{digest} of \"{key}\" = 0x{value:016x}; {algo} over {n} buckets picks bucket {bucket} → {server}")
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label}'s point at 0x{at:08x} (distance {distance}) → {server}")

@@ -307,10 +307,10 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack.
-    pub algorithm_titles: [&'static str; 9],
+    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack, Binomial.
+    pub algorithm_titles: [&'static str; 10],
     /// One-sentence intros, same order.
-    pub intros: [&'static str; 9],
+    pub intros: [&'static str; 10],
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -375,8 +375,9 @@ pub struct Words {
     pub explain_scores: fn(&str, bool, &str) -> String,
     /// Jump: digest name, key, digest, buckets visited, buckets, server.
     pub explain_jump: fn(&str, &str, u64, &str, usize, &str) -> String,
-    /// JumpBack: digest name, key, digest, buckets, bucket, server.
-    pub explain_jumpback: fn(&str, &str, u64, usize, u32, &str) -> String,
+    /// Bucket algorithms other than jump: algorithm, digest name, key, digest, buckets,
+    /// bucket, server.
+    pub explain_bucket: fn(&str, &str, &str, u64, usize, u32, &str) -> String,
     /// Multi-probe: probes, key, the winning probe's position, the point's label, its
     /// position, the distance, server.
     pub explain_probes: fn(usize, &str, u32, &str, u32, &str, &str) -> String,
@@ -670,6 +671,7 @@ mod tests {
         assert!(texts.len() > 30, "{}", texts.len());
         let allowed = [
             "jump",
+            "binomial",
             "jumpback",
             "multiprobe",
             "maglev",
@@ -736,6 +738,9 @@ mod tests {
     fn the_chinese_catalog_has_no_english_sentences() {
         let allowed = [
             "Lamping",
+            "Binomial",
+            "BinomialHash",
+            "Coluzzi",
             "JumpBack",
             "Ertl",
             "Veach",

@@ -97,6 +97,7 @@ pub static WORDS: Words = Words {
         "多探针一致性哈希（2015）",
         "Maglev（2016）",
         "JumpBack 哈希（2024）",
+        "二项式哈希（2024）",
     ],
     intros: [
         "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
@@ -108,6 +109,7 @@ pub static WORDS: Words = Words {
         "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
         "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
         "JumpBack（Ertl）：与跳跃哈希一样，键的桶只取决于它的哈希值和 N，新服务器拿走 1/(N+1) 的键 —— 但只用整数运算，从最高的桶区间往回走。",
+        "二项式哈希（Coluzzi 等）：桶是一棵二叉树的叶子；键由哈希值取一片叶子并在同一层内打乱，越过最后一个桶时重新哈希几次 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键。",
     ],
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],
@@ -160,8 +162,8 @@ pub static WORDS: Words = Words {
     explain_jump: |digest, key, value, path, n, server| {
         format!("\"{key}\" 的 {digest} = 0x{value:016x}；在 {n} 个桶上跳跃，依次经过 {path}；最后一个就是它的桶 → {server}")
     },
-    explain_jumpback: |digest, key, value, n, bucket, server| {
-        format!("\"{key}\" 的 {digest} = 0x{value:016x}；JumpBack 在 {n} 个桶上往回走到第 {bucket} 个桶 → {server}")
+    explain_bucket: |algo, digest, key, value, n, bucket, server| {
+        format!("\"{key}\" 的 {digest} = 0x{value:016x}；{algo} 在 {n} 个桶中选中第 {bucket} 个桶 → {server}")
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")

@@ -181,7 +181,8 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['jump', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; jump over 4 buckets visits 0( → [1-3])*; the last is its bucket → [A-D]$/],
     ['multiprobe', /^21 probes of "\{user1\}\.following"; the nearest, at 0x[0-9a-f]{8}, reaches [A-D]'s point at 0x[0-9a-f]{8} \(distance [\d,]+\) → [A-D]$/],
     ['maglev', /^xxh3-64 of "\{user1\}\.following" mod 251 = cell \d+ of the lookup table → [A-D]$/],
-    ['jumpback', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; JumpBack over 4 buckets walks back to bucket [0-3] → [A-D]$/],
+    ['jumpback', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; jumpback over 4 buckets picks bucket [0-3] → [A-D]$/],
+    ['binomial', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; binomial over 4 buckets picks bucket [0-3] → [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);
@@ -215,7 +216,7 @@ test('the compare view runs one change through every algorithm, as the command l
   const { page } = browser;
   const scenario = ['--nodes', 'A,B,C,D,E,F', '--vnodes', '100', '--keys', 'key-{i}:0..20000', '--table', '251'];
   await page.goto(`${server.origin}/?view=compare&lang=en&nodes=A,B,C,D,E,F&vnodes=100&keys=${encodeURIComponent('key-{i}:0..20000')}`);
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 9
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 10
     && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   assert.equal(await page.textContent('table.compared caption'), 'Algorithms compared');
   const rows = await page.$$eval('table.compared tbody tr', (trs) => trs.map((tr) => ({
@@ -233,11 +234,11 @@ test('the compare view runs one change through every algorithm, as the command l
     assert.equal(r.peak, c.peak_to_mean.toFixed(3), r.algo);
   }
   assert.match(await page.textContent('.compare .verdict'), /^Fewest keys moved: .+\. Best balance: .+ \(peak \/ mean \d\.\d{3}\)\.$/);
-  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 9);
+  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 10);
   await screenshot(page, '29-compare-add');
   // Remove the first server: jump renumbers the rest, and the table says so.
   await page.selectOption('#compare-change', '1');
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 9
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 10
     && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   const jump = await page.textContent('tr[data-algo=jump] td.between');
   assert.notEqual(jump, '0');
