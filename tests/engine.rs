@@ -443,3 +443,35 @@ fn every_algorithm_explains_the_owner_it_assigns_and_the_winner_has_the_best_sco
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    /// Rendezvous and CARP apply an added or departed server incrementally (only the
+    /// newcomer meets each key's holder; only the departed server's keys are rescored):
+    /// the owners equal a fresh lookup after every step, weighted servers included.
+    #[test]
+    fn scorers_update_incrementally_and_equal_a_fresh_lookup(
+        algo in prop::sample::select(&["rendezvous", "carp"][..]),
+        weights in prop::collection::vec(0u8..3, 2..6),
+        steps in prop::collection::vec((0u8..4, 0u8..8), 1..8),
+    ) {
+        let nodes: Vec<String> = weights
+            .iter()
+            .enumerate()
+            .map(|(i, w)| if *w == 0 { format!("s{i}") } else { format!("s{i}*{}", f64::from(*w) + 0.5) })
+            .collect();
+        let s = Scenario::from_pairs([("algo", algo), ("nodes", nodes.join(",").as_str()), ("keys", "random:300")]).unwrap();
+        let mut sim = Simulation::new(&s).unwrap();
+        for (kind, pick) in steps {
+            let Some(change) = to_change(&sim, (kind, pick)) else { continue };
+            if sim.apply(&change).is_err() {
+                continue;
+            }
+            let fresh = sim.config().placement().unwrap();
+            for (place, (&id, &pos)) in sim.keys().ids.iter().zip(&sim.keys().positions).enumerate() {
+                prop_assert_eq!(sim.owners()[place], fresh.owner(&sim.key_name(id), pos), "{:?}", change);
+            }
+        }
+    }
+}

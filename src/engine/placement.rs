@@ -153,6 +153,39 @@ pub trait Placement {
 
     /// Bytes of the lookup structure (what a server process would hold per cluster view).
     fn memory_bytes(&self) -> usize;
+
+    /// The owner of a key that `holder` owned before `challenger` joined (added or
+    /// recovered). Scorers compare the two alone; others look the key up again.
+    fn contest(
+        &self,
+        key: &str,
+        position: u32,
+        holder: ServerId,
+        challenger: ServerId,
+    ) -> ServerId {
+        let _ = (holder, challenger);
+        self.owner(key, position)
+    }
+}
+
+/// The winner between a key's `holder` and a `challenger` among `servers` (list order breaks
+/// a tie, as [`winner`] does); the whole field when the holder is not among them.
+fn duel(
+    servers: &[LiveServer],
+    holder: ServerId,
+    challenger: ServerId,
+    best: Best,
+    score: &mut dyn FnMut(&LiveServer) -> Score,
+) -> Option<ServerId> {
+    let h = servers.iter().position(|s| s.id == holder)?;
+    let c = servers.iter().position(|s| s.id == challenger)?;
+    let (first, second) = if h < c { (h, c) } else { (c, h) };
+    let (a, b) = (score(&servers[first]), score(&servers[second]));
+    Some(if b.beats(&a, best) {
+        servers[second].id
+    } else {
+        servers[first].id
+    })
 }
 
 /// Bytes of a list of live servers as the per-key algorithms keep it.
@@ -429,6 +462,20 @@ impl Placement for Rendezvous {
         servers_bytes(&self.servers)
     }
 
+    fn contest(
+        &self,
+        key: &str,
+        position: u32,
+        holder: ServerId,
+        challenger: ServerId,
+    ) -> ServerId {
+        let weighted = self.weighted();
+        let mut joined = String::new();
+        let mut score = |s: &LiveServer| self.score(s, key, weighted, &mut joined);
+        duel(&self.servers, holder, challenger, Best::Highest, &mut score)
+            .unwrap_or_else(|| self.owner(key, position))
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let weighted = self.weighted();
         let mut joined = String::new();
@@ -479,6 +526,19 @@ impl Carp {
 impl Placement for Carp {
     fn memory_bytes(&self) -> usize {
         servers_bytes(&self.servers)
+    }
+
+    fn contest(
+        &self,
+        key: &str,
+        position: u32,
+        holder: ServerId,
+        challenger: ServerId,
+    ) -> ServerId {
+        let mut joined = String::new();
+        let mut score = |s: &LiveServer| Carp::score(s, key, &mut joined);
+        duel(&self.servers, holder, challenger, Best::Lowest, &mut score)
+            .unwrap_or_else(|| self.owner(key, position))
     }
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {

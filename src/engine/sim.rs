@@ -566,14 +566,37 @@ impl Simulation {
         } else if self.ring().is_some() && after.algo.is_ring_shaped() {
             WorkMode::Arcs
         } else {
-            WorkMode::EveryKey
+            self.scorer_mode(change, before, &next)
         };
         let keys = if relay {
             KeyWork::hashing(&next.settings)
         } else {
             KeyWork::Ready(self.keys.clone())
         };
-        Work::new(next, keys, mode, ideal)
+        let incremental = matches!(mode, WorkMode::Departed(_) | WorkMode::Joined(_));
+        let mut work = Work::new(next, keys, mode, ideal)?;
+        if incremental {
+            work.previous = Some(Rc::new(self.owners.clone()));
+        }
+        Ok(work)
+    }
+
+    /// For rendezvous and CARP, an added or removed (failed, recovered) server needs only
+    /// the keys it takes or gives up looked at again; anything else scores every key.
+    fn scorer_mode(&self, change: &Change, before: &Settings, next: &Config) -> WorkMode {
+        let scorer = matches!(before.algo, Algorithm::Rendezvous | Algorithm::Carp)
+            && before.algo == next.settings.algo;
+        let id_in =
+            |c: &Config, name: &str| c.servers.iter().find(|s| s.name == name).map(|s| s.id);
+        match (scorer, change) {
+            (true, Change::Remove(n) | Change::Fail(n)) => {
+                id_in(&self.config, n).map_or(WorkMode::EveryKey, WorkMode::Departed)
+            }
+            (true, Change::Add { name: n, .. } | Change::Recover(n)) => {
+                id_in(next, n).map_or(WorkMode::EveryKey, WorkMode::Joined)
+            }
+            _ => WorkMode::EveryKey,
+        }
     }
 
     /// Completes a change: the work must come from [`Simulation::start`] on this state (or
@@ -603,7 +626,7 @@ impl Simulation {
                 self.placement = next.placement;
                 m
             }
-            WorkMode::EveryKey => {
+            WorkMode::EveryKey | WorkMode::Departed(_) | WorkMode::Joined(_) => {
                 let m = self.move_to(&next.owners);
                 self.config = next.config;
                 self.placement = next.placement;
@@ -723,6 +746,12 @@ enum WorkMode {
     Arcs,
     /// Same key layout, every key's owner recomputed.
     EveryKey,
+    /// A per-key scorer lost a server: only its keys are scored again (the others keep
+    /// their owner — the scorers are monotone).
+    Departed(ServerId),
+    /// A per-key scorer gained a server: each key's holder meets the newcomer alone (two
+    /// scores a key instead of one per server).
+    Joined(ServerId),
     /// A new key layout: every key hashed again and assigned.
     Relay {
         /// True when the key set itself was replaced (nothing "moves").
@@ -832,6 +861,8 @@ pub struct Work {
     mode: WorkMode,
     ideal: Option<f64>,
     owners: Chunks<ServerId>,
+    /// The owners before the change, for the incremental scorer modes.
+    previous: Option<Rc<Vec<ServerId>>>,
 }
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
@@ -891,6 +922,7 @@ impl Work {
             mode,
             ideal,
             owners: Chunks::new(),
+            previous: None,
         })
     }
 
@@ -913,6 +945,16 @@ impl Work {
     /// Cost of assigning one key an owner.
     fn cost_per_key(&self) -> usize {
         let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
+        let score = match self.next.settings.algo {
+            Algorithm::Carp => DIGEST_COST,
+            _ => SCORE_COST,
+        };
+        match self.mode {
+            // A departed server's keys (about one in `live + 1`) are scored by everyone.
+            WorkMode::Departed(_) => return LOOKUP_COST + (KEY_COST + score * live) / (live + 1),
+            WorkMode::Joined(_) => return KEY_COST + 2 * score,
+            _ => {}
+        }
         match self.next.settings.algo {
             Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
             Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial | Algorithm::Maglev => {
@@ -1018,14 +1060,29 @@ impl Work {
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
         let mut chunk = Vec::with_capacity(end - self.owners.len());
-        push_owners(
-            keys,
-            self.owners.len()..end,
-            &s.keys,
-            s.seed,
-            placement.as_ref(),
-            &mut chunk,
-        );
+        let range = self.owners.len()..end;
+        match (&self.mode, &self.previous) {
+            (WorkMode::Departed(gone), Some(old)) => {
+                let mut name = String::new();
+                for place in range {
+                    let holder = old[place];
+                    chunk.push(if holder == *gone {
+                        s.keys.write_name(keys.ids[place], s.seed, &mut name);
+                        placement.owner(&name, keys.positions[place])
+                    } else {
+                        holder
+                    });
+                }
+            }
+            (WorkMode::Joined(new), Some(old)) => {
+                let mut name = String::new();
+                for place in range {
+                    s.keys.write_name(keys.ids[place], s.seed, &mut name);
+                    chunk.push(placement.contest(&name, keys.positions[place], old[place], *new));
+                }
+            }
+            _ => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
+        }
         self.owners.push(chunk);
         Ok(spent + count * self.cost_per_key())
     }
