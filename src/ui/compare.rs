@@ -9,11 +9,12 @@ use std::rc::Rc;
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
-use super::{use_lang, use_look};
+use super::use_look;
 use crate::chart::scatter;
 use crate::engine::compare::{CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
+use crate::i18n::Words;
 use crate::state::STEP_COST;
 use crate::words::{algorithm_title, group_thousands, percent};
 
@@ -179,23 +180,16 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 </tbody>
             </table>
             if !points.is_empty() {
-                <Scatter points={points} />
+                {scatter_chart(w, &points)}
             }
         </section>
     }
 }
 
-#[derive(Properties, PartialEq)]
-struct ScatterProps {
-    points: Vec<(String, f64, f64)>,
-}
-
-/// Moved % against peak/mean, one labelled dot per algorithm, as SVG.
-#[component]
-fn Scatter(props: &ScatterProps) -> Html {
-    let w = use_lang().words();
+/// Moved % against peak/mean, one labelled dot per algorithm, as SVG (a plain function).
+fn scatter_chart(w: &Words, points: &[(String, f64, f64)]) -> Html {
     let (width, height, pad) = (640.0, 300.0, 36.0);
-    let xy: Vec<(f64, f64)> = props.points.iter().map(|p| (p.1, p.2)).collect();
+    let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
     let f = |v: f64| format!("{v:.1}");
     html! {
@@ -207,7 +201,7 @@ fn Scatter(props: &ScatterProps) -> Html {
                 <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{x_max:.0}%")}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{format!("{y_max:.2}")}</text>
-                { for props.points.iter().zip(&placed).map(|(p, (x, y))| html! {
+                { for points.iter().zip(&placed).map(|(p, (x, y))| html! {
                     <g class="point">
                         <circle cx={f(*x)} cy={f(*y)} r="5" />
                         <text x={f(x + 7.0)} y={f(y - 6.0)}>{p.0.clone()}</text>

@@ -28,11 +28,11 @@ use crate::words;
 
 pub use charts::{LoadChart, ShareChart};
 pub use compare::CompareView;
-pub use controls::{LookupBox, ScenarioControls, ServerControls, Swatch};
+pub use controls::{swatch, LookupBox, ScenarioControls, ServerControls};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
 pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
-pub use tour_panel::{StorePanel, TourPanel, TourPicker};
+pub use tour_panel::{store_panel, TourPanel, TourPicker};
 
 /// Mounts the app on the page's body.
 pub fn start() {
@@ -659,7 +659,7 @@ pub fn App() -> Html {
                     {for error}
                     if let Some(position) = tour.position {
                         if let Some(store) = Tour::get(position.tour).store_at(position.step) {
-                            <StorePanel store={store} focused={focused(Focus::Store)} />
+                            {store_panel(w, &store, focused(Focus::Store))}
                         }
                     }
                     if sweep_tour && state.sim.settings().algo == Algorithm::Ring {

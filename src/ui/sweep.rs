@@ -13,6 +13,7 @@ use super::use_lang;
 use crate::chart::sweep_layout;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{Sweep, SWEEP_VNODES};
+use crate::i18n::Words;
 use crate::state::STEP_COST;
 use crate::words::group_thousands;
 
@@ -113,7 +114,7 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
             if points.is_empty() && !busy {
                 <button type="button" class="run-sweep" onclick={start.reform(|_| ())}>{w.sweep_run}</button>
             } else {
-                <SweepChart points={(*points).clone()} />
+                {sweep_chart(w, &points)}
                 if busy {
                     <progress max={SWEEP_VNODES.len().to_string()} value={points.len().to_string()}></progress>
                 }
@@ -129,18 +130,10 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
     }
 }
 
-/// Props of [`SweepChart`].
-#[derive(Properties, PartialEq)]
-struct SweepChartProps {
-    points: Vec<(u32, f64)>,
-}
-
-/// σ against vnodes on a log axis with the 1/√v trend dashed, as SVG.
-#[component]
-fn SweepChart(props: &SweepChartProps) -> Html {
-    let w = use_lang().words();
+/// σ against vnodes on a log axis with the 1/√v trend dashed, as SVG (a plain function).
+fn sweep_chart(w: &Words, points: &[(u32, f64)]) -> Html {
     let (width, height, pad) = (640.0, 360.0, 44.0);
-    let (measured, trend, y_max) = sweep_layout(&props.points, width, height, pad);
+    let (measured, trend, y_max) = sweep_layout(points, width, height, pad);
     let f = |v: f64| format!("{v:.1}");
     let line = |pts: &[(f64, f64)]| {
         pts.iter()

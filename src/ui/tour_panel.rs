@@ -5,6 +5,7 @@
 use yew::prelude::*;
 
 use super::use_lang;
+use crate::i18n::Words;
 use crate::state::PageState;
 use crate::tour::{Facts, Position, StoreView, Tour, TourId};
 
@@ -91,25 +92,13 @@ pub fn TourPanel(props: &TourPanelProps) -> Html {
     }
 }
 
-/// Props of [`StorePanel`].
-#[derive(Properties, PartialEq)]
-pub struct StorePanelProps {
-    /// What each server holds.
-    pub store: StoreView,
-    /// Outlined by the tour.
-    #[prop_or_default]
-    pub focused: bool,
-}
-
-/// What each server stores for the stale-data story's key, and what a read returns.
-#[component]
-pub fn StorePanel(props: &StorePanelProps) -> Html {
-    let w = use_lang().words();
-    let s = &props.store;
+/// What each server stores for the stale-data story's key, and what a read returns (a
+/// plain function: no state of its own).
+pub fn store_panel(w: &Words, s: &StoreView, focused: bool) -> Html {
     let value = |v: Option<u64>| v.map_or_else(|| w.nothing_stored.to_owned(), |v| v.to_string());
     let reader = s.read.as_ref().map(|r| r.0.clone());
     html! {
-        <section class={classes!("card", "store", props.focused.then_some("focus"))}>
+        <section class={classes!("card", "store", focused.then_some("focus"))}>
             <table class="stored">
                 <caption>{(w.stored_values)(s.key)}</caption>
                 <thead><tr><th scope="col">{w.col_server}</th><th scope="col" class="num">{w.col_value}</th></tr></thead>
