@@ -13,7 +13,7 @@
 
 use std::rc::Rc;
 
-use crate::engine::placement::{Algorithm, Explanation};
+use crate::engine::placement::Explanation;
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
 use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
@@ -532,10 +532,7 @@ impl PageState {
                 };
                 let mut line = words::summarize(w, &last.change, &last.movement, &name);
                 // Jump-like algorithms only shrink from the end: say why survivors traded keys.
-                let bucketed = matches!(
-                    self.sim.settings().algo,
-                    Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial
-                );
+                let bucketed = self.sim.settings().algo.shrinks_only_at_end();
                 if let (true, Change::Remove(gone) | Change::Fail(gone)) = (bucketed, &last.change)
                 {
                     let survivors_traded = last.movement.flows.iter().any(|f| {

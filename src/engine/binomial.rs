@@ -18,11 +18,6 @@
 //! Choices left open: the digest is xxh3-64 of the key (its integer under the identity
 //! hash), and bucket `i` is the `i`-th live server in list order.
 
-use super::hash::HashFn;
-use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
-
 fn rehash(value: u64, seed: u32) -> u64 {
     let hash = 2862933555777941757u64.wrapping_mul(value).wrapping_add(1);
     hash.wrapping_mul(hash).wrapping_mul(u64::from(seed)) >> 32
@@ -61,44 +56,6 @@ pub fn binomial(hash: u64, buckets: u32) -> u32 {
         }
     }
     relocate_within_level(hash as u32 & minor, hash)
-}
-
-/// BinomialHash over the live servers in list order.
-pub struct Binomial {
-    /// Live server ids in list order: bucket `i` is `servers[i]`.
-    pub servers: Vec<ServerId>,
-    /// Which digest the keys get.
-    pub hash: HashFn,
-}
-
-impl Placement for Binomial {
-    fn memory_bytes(&self) -> usize {
-        self.servers.len() * std::mem::size_of::<ServerId>()
-    }
-
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        match self.servers.len() {
-            0 => NO_OWNER,
-            n => self.servers[binomial(key_digest(self.hash, key), n as u32) as usize],
-        }
-    }
-
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let digest = key_digest(self.hash, key);
-        let path = match self.servers.len() {
-            0 => Vec::new(),
-            n => vec![binomial(digest, n as u32)],
-        };
-        Explanation {
-            position,
-            owner: path.last().map_or(NO_OWNER, |&b| self.servers[b as usize]),
-            how: How::Buckets {
-                digest,
-                path,
-                live: self.servers.clone(),
-            },
-        }
-    }
 }
 
 #[cfg(test)]

@@ -51,33 +51,49 @@ pub fn key_digest(hash: HashFn, key: &str) -> u64 {
     }
 }
 
-/// Jump over the live servers in list order.
-pub struct Jump {
-    /// Live server ids in list order: bucket `i` is `servers[i]`.
+/// A bucket algorithm over the live servers in list order: bucket `i` is `servers[i]`.
+/// Jump, JumpBack and BinomialHash differ only in the function that picks the bucket.
+pub struct Buckets {
+    /// Live server ids in list order.
     pub servers: Vec<ServerId>,
     /// Which digest the keys get (identity or xxh3-64).
     pub hash: HashFn,
+    /// The bucket in `0..n` for a digest.
+    pub bucket: fn(u64, u32) -> u32,
+    /// The buckets visited on the way, when the algorithm has a path worth showing.
+    pub path: Option<fn(u64, u32) -> Vec<u32>>,
 }
 
-impl Placement for Jump {
+impl Buckets {
+    /// Jump over `servers`.
+    pub fn jump(servers: Vec<ServerId>, hash: HashFn) -> Buckets {
+        Buckets {
+            servers,
+            hash,
+            bucket: jump,
+            path: Some(jump_path),
+        }
+    }
+}
+
+impl Placement for Buckets {
     fn memory_bytes(&self) -> usize {
         self.servers.len() * std::mem::size_of::<ServerId>()
     }
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
-        if self.servers.is_empty() {
-            return NO_OWNER;
+        match self.servers.len() {
+            0 => NO_OWNER,
+            n => self.servers[(self.bucket)(key_digest(self.hash, key), n as u32) as usize],
         }
-        let n = self.servers.len() as u32;
-        self.servers[jump(key_digest(self.hash, key), n) as usize]
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
         let digest = key_digest(self.hash, key);
-        let path = if self.servers.is_empty() {
-            Vec::new()
-        } else {
-            jump_path(digest, self.servers.len() as u32)
+        let path = match (self.servers.len(), self.path) {
+            (0, _) => Vec::new(),
+            (n, Some(path)) => path(digest, n as u32),
+            (n, None) => vec![(self.bucket)(digest, n as u32)],
         };
         Explanation {
             position,

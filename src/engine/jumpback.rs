@@ -14,11 +14,6 @@
 //! is the `i`-th live server in list order — so, like jump, only the last server leaves
 //! cheaply.
 
-use super::hash::HashFn;
-use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
-
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's output for `state`.
@@ -68,44 +63,6 @@ pub fn jumpback(hash: u64, buckets: u32) -> u32 {
             }
         }
         x ^= range_min;
-    }
-}
-
-/// JumpBack over the live servers in list order.
-pub struct JumpBack {
-    /// Live server ids in list order: bucket `i` is `servers[i]`.
-    pub servers: Vec<ServerId>,
-    /// Which digest the keys get.
-    pub hash: HashFn,
-}
-
-impl Placement for JumpBack {
-    fn memory_bytes(&self) -> usize {
-        self.servers.len() * std::mem::size_of::<ServerId>()
-    }
-
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        match self.servers.len() {
-            0 => NO_OWNER,
-            n => self.servers[jumpback(key_digest(self.hash, key), n as u32) as usize],
-        }
-    }
-
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let digest = key_digest(self.hash, key);
-        let path = match self.servers.len() {
-            0 => Vec::new(),
-            n => vec![jumpback(digest, n as u32)],
-        };
-        Explanation {
-            position,
-            owner: path.last().map_or(NO_OWNER, |&b| self.servers[b as usize]),
-            how: How::Buckets {
-                digest,
-                path,
-                live: self.servers.clone(),
-            },
-        }
     }
 }
 

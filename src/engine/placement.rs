@@ -10,10 +10,10 @@
 use std::fmt;
 use std::rc::Rc;
 
-use super::binomial::Binomial;
+use super::binomial::binomial;
 use super::hash::{md5_digest, HashFn};
-use super::jump::Jump;
-use super::jumpback::JumpBack;
+use super::jump::Buckets;
+use super::jumpback::jumpback;
 use super::maglev::Maglev;
 use super::multiprobe::MultiProbe;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
@@ -105,6 +105,15 @@ impl Algorithm {
         matches!(
             self,
             Algorithm::Ring | Algorithm::ModN | Algorithm::Rendezvous | Algorithm::MultiProbe
+        )
+    }
+
+    /// True for the bucket algorithms that only grow and shrink at the end of the server
+    /// list: removing any other server renumbers the ones after it.
+    pub fn shrinks_only_at_end(self) -> bool {
+        matches!(
+            self,
+            Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial
         )
     }
 
@@ -698,10 +707,7 @@ pub fn build_placement(
             hash,
         }),
         Algorithm::Carp => Rc::new(Carp { servers: live }),
-        Algorithm::Jump => Rc::new(Jump {
-            servers: live.iter().map(|s| s.id).collect(),
-            hash,
-        }),
+        Algorithm::Jump => Rc::new(Buckets::jump(live.iter().map(|s| s.id).collect(), hash)),
         Algorithm::MultiProbe => {
             // One point per server, at the scenario's hash of its name.
             let points = live
@@ -719,13 +725,15 @@ pub fn build_placement(
                 probes: settings.probes,
             })
         }
-        Algorithm::JumpBack => Rc::new(JumpBack {
+        Algorithm::JumpBack | Algorithm::Binomial => Rc::new(Buckets {
             servers: live.iter().map(|s| s.id).collect(),
             hash,
-        }),
-        Algorithm::Binomial => Rc::new(Binomial {
-            servers: live.iter().map(|s| s.id).collect(),
-            hash,
+            bucket: if settings.algo == Algorithm::JumpBack {
+                jumpback
+            } else {
+                binomial
+            },
+            path: None,
         }),
         Algorithm::Maglev => {
             let servers: Vec<(ServerId, &str)> =

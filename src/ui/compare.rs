@@ -9,6 +9,7 @@ use std::rc::Rc;
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
+use super::ring_view::now_ms;
 use super::use_look;
 use crate::chart::scatter;
 use crate::engine::compare::{CompareChange, CompareRow, CompareWork};
@@ -20,12 +21,6 @@ use crate::words::{algorithm_title, group_thousands, percent};
 
 /// Keys timed per algorithm for the lookup column (a step stays short even for CARP).
 const TIMED_LOOKUPS: usize = 20_000;
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
-}
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]

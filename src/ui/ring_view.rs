@@ -235,7 +235,8 @@ fn mark_first_ring_paint() {
     }
 }
 
-fn now_ms() -> f64 {
+/// The page's clock in milliseconds (`performance.now()`).
+pub(super) fn now_ms() -> f64 {
     web_sys::window()
         .and_then(|w| w.performance())
         .map_or(0.0, |p| p.now())
