@@ -466,6 +466,30 @@ impl Rendezvous {
     }
 }
 
+/// Looks a key up among scorers: the best of `servers`' scores under `best`.
+fn best_of(
+    servers: &[LiveServer],
+    best: Best,
+    score: &mut dyn FnMut(&LiveServer) -> Score,
+) -> ServerId {
+    winner(servers.iter().map(|s| (s.id, score(s))), best)
+}
+
+/// Explains a scorer's lookup: every server's score, and the winner.
+fn explain_scores(
+    servers: &[LiveServer],
+    best: Best,
+    position: u32,
+    score: &mut dyn FnMut(&LiveServer) -> Score,
+) -> Explanation {
+    let scores: Vec<(ServerId, Score)> = servers.iter().map(|s| (s.id, score(s))).collect();
+    Explanation {
+        position,
+        owner: winner(scores.iter().copied(), best),
+        how: How::BestScore { best, scores },
+    }
+}
+
 impl Placement for Rendezvous {
     fn memory_bytes(&self) -> usize {
         servers_bytes(&self.servers)
@@ -488,30 +512,17 @@ impl Placement for Rendezvous {
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let weighted = self.weighted();
         let mut joined = String::new();
-        winner(
-            self.servers
-                .iter()
-                .map(|s| (s.id, self.score(s, key, weighted, &mut joined))),
-            Best::Highest,
-        )
+        best_of(&self.servers, Best::Highest, &mut |s| {
+            self.score(s, key, weighted, &mut joined)
+        })
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
         let weighted = self.weighted();
         let mut joined = String::new();
-        let scores: Vec<(ServerId, Score)> = self
-            .servers
-            .iter()
-            .map(|s| (s.id, self.score(s, key, weighted, &mut joined)))
-            .collect();
-        Explanation {
-            position,
-            owner: winner(scores.iter().copied(), Best::Highest),
-            how: How::BestScore {
-                best: Best::Highest,
-                scores,
-            },
-        }
+        explain_scores(&self.servers, Best::Highest, position, &mut |s| {
+            self.score(s, key, weighted, &mut joined)
+        })
     }
 }
 
@@ -552,29 +563,16 @@ impl Placement for Carp {
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let mut joined = String::new();
-        winner(
-            self.servers
-                .iter()
-                .map(|s| (s.id, Carp::score(s, key, &mut joined))),
-            Best::Lowest,
-        )
+        best_of(&self.servers, Best::Lowest, &mut |s| {
+            Carp::score(s, key, &mut joined)
+        })
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
         let mut joined = String::new();
-        let scores: Vec<(ServerId, Score)> = self
-            .servers
-            .iter()
-            .map(|s| (s.id, Carp::score(s, key, &mut joined)))
-            .collect();
-        Explanation {
-            position,
-            owner: winner(scores.iter().copied(), Best::Lowest),
-            how: How::BestScore {
-                best: Best::Lowest,
-                scores,
-            },
-        }
+        explain_scores(&self.servers, Best::Lowest, position, &mut |s| {
+            Carp::score(s, key, &mut joined)
+        })
     }
 }
 
