@@ -5,12 +5,14 @@
 #![allow(missing_docs)]
 
 use std::hint::black_box;
+use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hashring_lab::engine::book::BucketBook;
 use hashring_lab::engine::hash::HashFn;
 use hashring_lab::engine::maglev::DEFAULT_TABLE;
-use hashring_lab::engine::placement::{build_placement, Algorithm, LiveServer};
+use hashring_lab::engine::placement::{build_placement, Algorithm, LiveServer, Placement};
 use hashring_lab::engine::scenario::Settings;
 
 const KEYS: usize = 10_000;
@@ -37,16 +39,32 @@ fn servers(n: usize) -> Vec<LiveServer> {
 /// The algorithms and the largest cluster each is measured at: the per-key scorers
 /// (rendezvous, CARP) cost one hash per server per key, so they stop at 1,000; Maglev's
 /// 65537-cell table holds at most 65537 servers.
-const ALGORITHMS: [(Algorithm, usize); 8] = [
+const ALGORITHMS: [(Algorithm, usize); 14] = [
     (Algorithm::Ring, 10_000),
     (Algorithm::Rendezvous, 1_000),
     (Algorithm::Carp, 1_000),
     (Algorithm::Jump, 10_000),
     (Algorithm::JumpBack, 10_000),
     (Algorithm::Binomial, 10_000),
+    (Algorithm::Flip, 10_000),
+    (Algorithm::Power, 10_000),
     (Algorithm::MultiProbe, 10_000),
     (Algorithm::Maglev, 10_000),
+    (Algorithm::Bounded, 10_000),
+    (Algorithm::Anchor, 10_000),
+    (Algorithm::Memento, 10_000),
+    (Algorithm::Dx, 10_000),
 ];
+
+/// The placement of `algo` over `list`; Anchor, Memento and Dx get a bucket book with
+/// every server up (Anchor's and Dx's capacity: 100, or twice the servers).
+fn build(algo: Algorithm, list: &[LiveServer]) -> Rc<dyn Placement> {
+    let book = algo.keeps_bucket_book().then(|| {
+        let all: Vec<_> = list.iter().map(|s| (s.id, true)).collect();
+        BucketBook::new(&all)
+    });
+    build_placement(&settings(algo), list.to_vec(), None, book.as_ref()).unwrap()
+}
 
 fn lookups(c: &mut Criterion) {
     let names: Vec<String> = (0..KEYS).map(|i| format!("key-{i}")).collect();
@@ -65,7 +83,7 @@ fn lookups(c: &mut Criterion) {
             .into_iter()
             .filter(|&n| n <= max)
         {
-            let placement = build_placement(&settings(algo), servers(n), None).unwrap();
+            let placement = build(algo, &servers(n));
             eprintln!(
                 "bytes {}/servers={n}: {}",
                 algo.name(),
@@ -99,11 +117,7 @@ fn builds(c: &mut Criterion) {
             let list = servers(n);
             group.bench_function(BenchmarkId::new(algo.name(), format!("servers={n}")), |b| {
                 b.iter(|| {
-                    black_box(
-                        build_placement(&settings(algo), list.clone(), None)
-                            .unwrap()
-                            .memory_bytes(),
-                    )
+                    black_box(build(algo, &list).memory_bytes())
                 })
             });
         }

@@ -112,6 +112,9 @@ struct ScenarioArgs {
     /// uses 251, small enough to draw cell by cell).
     #[arg(long, default_value = "65537")]
     table: String,
+    /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
+    #[arg(long, default_value = "1.25")]
+    c: String,
 }
 
 /// `--vnodes` as one count.
@@ -136,6 +139,7 @@ impl ScenarioArgs {
             ("down", self.down.as_str()),
             ("probes", self.probes.as_str()),
             ("table", self.table.as_str()),
+            ("c", self.c.as_str()),
         ];
         Ok(Scenario::from_pairs(pairs)?)
     }

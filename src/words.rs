@@ -40,6 +40,12 @@ fn algorithm_index(algo: Algorithm) -> usize {
         Algorithm::Maglev => 7,
         Algorithm::JumpBack => 8,
         Algorithm::Binomial => 9,
+        Algorithm::Bounded => 10,
+        Algorithm::Anchor => 11,
+        Algorithm::Memento => 12,
+        Algorithm::Dx => 13,
+        Algorithm::Flip => 14,
+        Algorithm::Power => 15,
     }
 }
 
@@ -247,6 +253,49 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 &name(p.point.server),
             ),
             None => (w.explain_no_bucket)(key),
+        },
+        How::Chain {
+            digest,
+            path,
+            holders,
+        } => match path.last() {
+            Some(&b) => {
+                let steps: Vec<String> = path
+                    .iter()
+                    .map(|&p| {
+                        if holders[p as usize] == NO_OWNER {
+                            format!("{p}✗")
+                        } else {
+                            p.to_string()
+                        }
+                    })
+                    .collect();
+                (w.explain_chain)(
+                    sim.settings().algo.name(),
+                    digest_name(sim),
+                    key,
+                    *digest,
+                    &steps.join(" → "),
+                    b,
+                    &name(holders[b as usize]),
+                )
+            }
+            None => (w.explain_no_bucket)(key),
+        },
+        How::Bounded { walk, capacity } => match (walk.first, walk.point) {
+            (Some(first), Some(p)) => {
+                let skipped: Vec<String> = walk.skipped.iter().map(|&s| name(s)).collect();
+                (w.explain_bounded)(
+                    hash,
+                    key,
+                    position,
+                    *capacity,
+                    &name(first.server),
+                    &skipped.join(", "),
+                    &name(p.server),
+                )
+            }
+            _ => (w.explain_nobody)(hash, key, position),
         },
         How::TableCell { cell, size } => {
             if e.owner == NO_OWNER {

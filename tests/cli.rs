@@ -138,7 +138,7 @@ fn bad_input_says_what_is_wrong_and_exits_2() {
         (vec!["frobnicate"], "unrecognized subcommand 'frobnicate'"),
         (
             vec!["simulate", "--algo", "maglev2"],
-            "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback, binomial]",
+            "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power]",
         ),
         (vec!["simulate", "--hash", "sha1"], "invalid value 'sha1'"),
         (vec!["simulate", "--format", "xml"], "invalid value 'xml'"),
@@ -239,7 +239,7 @@ fn every_command_has_help_and_there_is_a_version_and_completions() {
     for flag in [
         "--algo <ALGO>",
         "[default: ring]",
-        "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, jumpback, binomial]",
+        "[possible values: ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power]",
         "--hash <HASH>",
         "[default: xxh3]",
         "--nodes <NODES>",
@@ -365,8 +365,21 @@ fn compare_runs_the_change_through_every_algorithm() {
     assert_eq!(code, 0, "{err}");
     let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
     let rows = rows.as_array().unwrap();
-    assert_eq!(rows.len(), 10, "one row per algorithm");
+    assert_eq!(rows.len(), 16, "one row per algorithm");
     let row = |algo: &str| rows.iter().find(|r| r["algo"] == algo).unwrap();
+    // Anchor, Memento and Dx let any server leave: only A's keys move, none between others.
+    for algo in ["anchor", "memento", "dx", "rendezvous", "carp"] {
+        assert_eq!(row(algo)["moved_between_survivors"], 0, "{algo}");
+    }
+    // Flip and Power, like jump, renumber the servers after A.
+    for algo in ["flip", "power"] {
+        assert!(
+            row(algo)["moved_between_survivors"].as_u64().unwrap() > 0,
+            "{algo}"
+        );
+    }
+    // Bounded loads caps the peak at ⌈1.25 × mean⌉.
+    assert!(row("bounded")["peak_to_mean"].as_f64().unwrap() <= 1.2501);
     // Seed 000's numbers again: removing A moves exactly its 12,162 keys on the ring.
     assert_eq!(row("ring")["moved"], 12162);
     assert_eq!(row("ring")["moved_between_survivors"], 0);

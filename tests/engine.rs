@@ -218,11 +218,26 @@ const ALL: &[&str] = &[
     "maglev",
     "jumpback",
     "binomial",
+    "bounded",
+    "anchor",
+    "memento",
+    "dx",
+    "flip",
+    "power",
 ];
 /// Adding moves keys only to the new server; removing any server moves only its keys.
-const MONOTONE: &[&str] = &["ring", "rendezvous", "carp", "slots", "multiprobe"];
+const MONOTONE: &[&str] = &[
+    "ring",
+    "rendezvous",
+    "carp",
+    "slots",
+    "multiprobe",
+    "anchor",
+    "memento",
+    "dx",
+];
 /// Adding is monotone, removal only from the end (jump's buckets).
-const GROW_ONLY: &[&str] = &["jump", "jumpback", "binomial"];
+const GROW_ONLY: &[&str] = &["jump", "jumpback", "binomial", "flip", "power"];
 
 fn change_strategy() -> impl Strategy<Value = (u8, u8)> {
     (0u8..6, 0u8..8)
@@ -271,6 +286,25 @@ proptest! {
     }
 
     #[test]
+    fn bounded_loads_never_exceed_the_capacity(s in scenario_strategy(&["bounded"]), c in 100u32..300) {
+        let mut s = s;
+        s.settings.c = f64::from(c) / 100.0;
+        let sim = Simulation::new(&s).unwrap();
+        let live = sim.servers().iter().filter(|x| x.up).count();
+        let keys = sim.keys().len();
+        prop_assume!(live > 0);
+        let cap = (s.settings.c * keys as f64 / live as f64).ceil() as u64;
+        for x in sim.servers() {
+            prop_assert!(sim.count(x.id) <= cap.max(1), "{} > {cap}", sim.count(x.id));
+        }
+        // Every key is placed, and a key of the set explains to the owner it has.
+        prop_assert_eq!(sim.owners().iter().filter(|&&o| o == NO_OWNER).count(), 0);
+        for (place, &id) in sim.keys().ids.iter().enumerate().step_by(97) {
+            prop_assert_eq!(sim.lookup(&sim.key_name(id)).unwrap().1, sim.owners()[place]);
+        }
+    }
+
+    #[test]
     fn maglev_moves_few_keys_between_surviving_servers(s in scenario_strategy(&["maglev"])) {
         let mut s = s;
         s.settings.table = 65537;
@@ -294,7 +328,7 @@ proptest! {
     }
 
     #[test]
-    fn server_order_does_not_change_ownership(s in scenario_strategy(&["ring", "rendezvous", "carp", "multiprobe"])) {
+    fn server_order_does_not_change_ownership(s in scenario_strategy(&["ring", "rendezvous", "carp", "multiprobe", "bounded"])) {
         let mut reversed = s.clone();
         reversed.nodes.reverse();
         prop_assert_eq!(owners_by_key(&Simulation::new(&s).unwrap()), owners_by_key(&Simulation::new(&reversed).unwrap()));
@@ -327,13 +361,17 @@ proptest! {
                 }
                 Err(_) => prop_assert_eq!(owners_by_key(&sim), owners_by_key(&before)),
             }
-            // Every key's owner equals a fresh lookup with the current placement.
+            // Every key's owner equals a fresh lookup with the current placement (bounded
+            // loads: its owner depends on the keys before it; the check below covers it).
             let fresh = sim.config().placement().unwrap();
             for (place, (&id, &pos)) in sim.keys().ids.iter().zip(&sim.keys().positions).enumerate() {
+                if sim.settings().algo == Algorithm::Bounded {
+                    break;
+                }
                 prop_assert_eq!(sim.owners()[place], fresh.owner(&sim.key_name(id), pos));
             }
-            // The ring (history-free) also equals a simulation built from scratch.
-            if sim.settings().algo == Algorithm::Ring {
+            // The history-free ones also equal a simulation built from scratch.
+            if matches!(sim.settings().algo, Algorithm::Ring | Algorithm::Bounded) {
                 prop_assert_eq!(owners_by_key(&sim), owners_by_key(&Simulation::new(&sim.scenario()).unwrap()));
             }
         }
@@ -342,7 +380,17 @@ proptest! {
 
 #[test]
 fn stepped_work_equals_applying_in_one_go() {
-    for algo in ["carp", "rendezvous", "modn", "ring", "slots"] {
+    for algo in [
+        "carp",
+        "rendezvous",
+        "modn",
+        "ring",
+        "slots",
+        "bounded",
+        "anchor",
+        "memento",
+        "dx",
+    ] {
         let base = sim(&[
             ("algo", algo),
             ("nodes", "A,B,C"),

@@ -51,6 +51,12 @@ pub fn key_digest(hash: HashFn, key: &str) -> u64 {
     }
 }
 
+/// A second hash of a 64-bit value under a 32-bit seed: SplitMix64 of `value ^ seed << 32`.
+/// The bucket algorithms whose papers leave their rehash open (Memento, Power) use this.
+pub fn rehash(value: u64, seed: u32) -> u64 {
+    super::keys::splitmix64(value ^ (u64::from(seed) << 32))
+}
+
 /// A bucket algorithm over the live servers in list order: bucket `i` is `servers[i]`.
 /// Jump, JumpBack and BinomialHash differ only in the function that picks the bucket.
 pub struct Buckets {

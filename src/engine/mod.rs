@@ -2,15 +2,22 @@
 //! its movement diffs, and statistics. No web dependency lives here; everything compiles
 //! and is tested natively, and the page and the command line both drive it.
 
+pub mod anchor;
 pub mod binomial;
+pub mod book;
+pub mod bounded;
 pub mod compare;
+pub mod dx;
+pub mod flip;
 pub mod hash;
 pub mod jump;
 pub mod jumpback;
 pub mod keys;
 pub mod maglev;
+pub mod memento;
 pub mod multiprobe;
 pub mod placement;
+pub mod power;
 pub mod ring;
 pub mod scenario;
 pub mod sim;

@@ -10,12 +10,19 @@
 use std::fmt;
 use std::rc::Rc;
 
+use super::anchor::{Anchor, AnchorPlacement};
 use super::binomial::binomial;
+use super::book::BucketBook;
+use super::bounded::{Bounded, BoundedWalk};
+use super::dx::{Dx, DxPlacement};
+use super::flip::flip;
 use super::hash::{md5_digest, HashFn};
 use super::jump::Buckets;
 use super::jumpback::jumpback;
 use super::maglev::Maglev;
+use super::memento::{Memento, MementoPlacement};
 use super::multiprobe::MultiProbe;
+use super::power::power;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::Settings;
 use super::slots::{SlotTable, SLOT_SHIFT};
@@ -39,15 +46,27 @@ pub enum Algorithm {
     MultiProbe,
     /// Maglev's lookup table (Eisenbud et al. 2016).
     Maglev,
+    /// Consistent hashing with bounded loads (Mirrokni, Thorup & Zadimoghaddam 2018).
+    Bounded,
+    /// AnchorHash (Mendelson et al. 2020).
+    Anchor,
+    /// MementoHash (Coluzzi et al. 2023).
+    Memento,
+    /// DxHash (Dong & Wang 2021).
+    Dx,
     /// JumpBackHash (Ertl 2024).
     JumpBack,
     /// BinomialHash (Coluzzi et al. 2024).
     Binomial,
+    /// FlipHash (Masson & Lee 2024).
+    Flip,
+    /// Power consistent hashing (Leu 2023).
+    Power,
 }
 
 impl Algorithm {
     /// Every algorithm, in the order the page lists them.
-    pub const ALL: [Algorithm; 10] = [
+    pub const ALL: [Algorithm; 16] = [
         Algorithm::Ring,
         Algorithm::ModN,
         Algorithm::Rendezvous,
@@ -56,8 +75,14 @@ impl Algorithm {
         Algorithm::Jump,
         Algorithm::MultiProbe,
         Algorithm::Maglev,
+        Algorithm::Bounded,
+        Algorithm::Anchor,
+        Algorithm::Memento,
+        Algorithm::Dx,
         Algorithm::JumpBack,
         Algorithm::Binomial,
+        Algorithm::Flip,
+        Algorithm::Power,
     ];
 
     /// The name used on the command line and in URLs.
@@ -71,8 +96,14 @@ impl Algorithm {
             Algorithm::Jump => "jump",
             Algorithm::MultiProbe => "multiprobe",
             Algorithm::Maglev => "maglev",
+            Algorithm::Bounded => "bounded",
+            Algorithm::Anchor => "anchor",
+            Algorithm::Memento => "memento",
+            Algorithm::Dx => "dx",
             Algorithm::JumpBack => "jumpback",
             Algorithm::Binomial => "binomial",
+            Algorithm::Flip => "flip",
+            Algorithm::Power => "power",
         }
     }
 
@@ -86,9 +117,10 @@ impl Algorithm {
         Algorithm::ALL.map(Algorithm::name).join(", ")
     }
 
-    /// True when the number of virtual nodes matters (only the ring has them).
+    /// True when the number of virtual nodes matters (the ring, and the ring under bounded
+    /// loads).
     pub fn uses_vnodes(self) -> bool {
-        self == Algorithm::Ring
+        matches!(self, Algorithm::Ring | Algorithm::Bounded)
     }
 
     /// True when server weights change placement (mod-N and seed 004's CARP ignore them).
@@ -104,7 +136,11 @@ impl Algorithm {
     pub fn uses_hash(self) -> bool {
         matches!(
             self,
-            Algorithm::Ring | Algorithm::ModN | Algorithm::Rendezvous | Algorithm::MultiProbe
+            Algorithm::Ring
+                | Algorithm::ModN
+                | Algorithm::Rendezvous
+                | Algorithm::MultiProbe
+                | Algorithm::Bounded
         )
     }
 
@@ -113,8 +149,18 @@ impl Algorithm {
     pub fn shrinks_only_at_end(self) -> bool {
         matches!(
             self,
-            Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial
+            Algorithm::Jump
+                | Algorithm::JumpBack
+                | Algorithm::Binomial
+                | Algorithm::Flip
+                | Algorithm::Power
         )
+    }
+
+    /// True for the bucket algorithms that let any server leave and keep a bucket book
+    /// (the history of removals) to do it.
+    pub fn keeps_bucket_book(self) -> bool {
+        matches!(self, Algorithm::Anchor | Algorithm::Memento | Algorithm::Dx)
     }
 
     /// True when the algorithm is a ring of boundaries (so arcs can be diffed).
@@ -162,6 +208,19 @@ pub trait Placement {
 
     /// Bytes of the lookup structure (what a server process would hold per cluster view).
     fn memory_bytes(&self) -> usize;
+
+    /// [`Placement::explain`] for a key of the set that arrived as number `arrival`
+    /// (`None` for a key not in the set); only bounded loads depend on arrivals.
+    fn explain_arrival(&self, key: &str, position: u32, arrival: Option<u32>) -> Explanation {
+        let _ = arrival;
+        self.explain(key, position)
+    }
+
+    /// Bounded loads, whose owners depend on the keys that arrived before: the simulation
+    /// then places the keys one after another.
+    fn bounded(&self) -> Option<&Bounded> {
+        None
+    }
 
     /// The owner of a key that `holder` owned before `challenger` joined (added or
     /// recovered). Scorers compare the two alone; others look the key up again.
@@ -261,6 +320,23 @@ pub enum How {
         probes: Vec<super::multiprobe::Probe>,
         /// Which probe won.
         best: Option<usize>,
+    },
+    /// Anchor, Memento and Dx: the buckets visited, each replaced or redrawn until a
+    /// working one.
+    Chain {
+        /// The key's digest.
+        digest: u64,
+        /// The buckets visited, in order; the last one works.
+        path: Vec<u32>,
+        /// Who holds each bucket (`NO_OWNER` for a removed one).
+        holders: Vec<ServerId>,
+    },
+    /// Bounded loads: the walk clockwise past full servers.
+    Bounded {
+        /// The walk.
+        walk: BoundedWalk,
+        /// The capacity per server.
+        capacity: u32,
     },
     /// Maglev: the key's cell of the lookup table.
     TableCell {
@@ -673,11 +749,67 @@ pub fn key_position(
     })
 }
 
-/// Builds the placement for `algo` over `live` servers.
+/// The bucket placement (Anchor, Memento, Dx) that the book's history leaves: the engine
+/// built for every bucket the book has used, its removals replayed in order.
+fn book_placement(algo: Algorithm, book: &BucketBook, hash: HashFn) -> Rc<dyn Placement> {
+    let holders = book.holders().to_vec();
+    let n = holders.len() as u32;
+    match algo {
+        Algorithm::Anchor => {
+            let mut anchor = Anchor::new(book.capacity(), n);
+            for &b in book.removed() {
+                anchor.remove(b);
+            }
+            Rc::new(AnchorPlacement {
+                anchor,
+                holders,
+                hash,
+            })
+        }
+        Algorithm::Memento => {
+            let mut memento = Memento::new(n);
+            for &b in book.removed() {
+                memento.remove(b);
+            }
+            Rc::new(MementoPlacement {
+                memento,
+                holders,
+                hash,
+            })
+        }
+        _ => {
+            let mut dx = Dx::new(n, book.capacity());
+            for &b in book.removed() {
+                dx.remove(b);
+            }
+            Rc::new(DxPlacement {
+                any_working: holders.iter().any(|&h| h != NO_OWNER),
+                dx,
+                holders,
+                hash,
+            })
+        }
+    }
+}
+
+/// Turns a ring of vnodes into the placement `settings` asks for: the ring itself, or the
+/// ring under bounded loads with its capacity for the live servers and the keys.
+pub fn ring_placement(settings: &Settings, ring: Ring, live: usize) -> Rc<dyn Placement> {
+    if settings.algo == Algorithm::Bounded {
+        let capacity = Bounded::capacity_for(settings.c, settings.keys.len(), live);
+        Rc::new(Bounded::new(ring, capacity))
+    } else {
+        Rc::new(ring)
+    }
+}
+
+/// Builds the placement for `algo` over `live` servers; `slots` is the slot table (for
+/// slots) and `book` the bucket book (for Anchor, Memento and Dx).
 pub fn build_placement(
     settings: &Settings,
     live: Vec<LiveServer>,
     slots: Option<&SlotTable>,
+    book: Option<&BucketBook>,
 ) -> Result<Rc<dyn Placement>, String> {
     let (vnodes, label, hash) = (settings.vnodes, &settings.label, settings.hash);
     let names: Vec<(ServerId, String)> = live.iter().map(|s| (s.id, s.name.clone())).collect();
@@ -688,7 +820,15 @@ pub fn build_placement(
             .map_or("", |n| n.1.as_str())
     };
     Ok(match settings.algo {
-        Algorithm::Ring => Rc::new(Ring::new(ring_vnodes(&live, vnodes, label, hash)?, name_of)),
+        Algorithm::Ring | Algorithm::Bounded => ring_placement(
+            settings,
+            Ring::new(ring_vnodes(&live, vnodes, label, hash)?, name_of),
+            live.len(),
+        ),
+        Algorithm::Anchor | Algorithm::Memento | Algorithm::Dx => {
+            let book = book.ok_or("this algorithm needs a bucket book")?;
+            book_placement(settings.algo, book, hash)
+        }
         Algorithm::Slots => {
             let table = slots.ok_or("slots placement needs a slot table")?;
             let points = table.boundaries(|id| live.iter().any(|s| s.id == id));
@@ -723,16 +863,19 @@ pub fn build_placement(
                 probes: settings.probes,
             })
         }
-        Algorithm::JumpBack | Algorithm::Binomial => Rc::new(Buckets {
-            servers: live.iter().map(|s| s.id).collect(),
-            hash,
-            bucket: if settings.algo == Algorithm::JumpBack {
-                jumpback
-            } else {
-                binomial
-            },
-            path: None,
-        }),
+        Algorithm::JumpBack | Algorithm::Binomial | Algorithm::Flip | Algorithm::Power => {
+            Rc::new(Buckets {
+                servers: live.iter().map(|s| s.id).collect(),
+                hash,
+                bucket: match settings.algo {
+                    Algorithm::JumpBack => jumpback,
+                    Algorithm::Binomial => binomial,
+                    Algorithm::Flip => flip,
+                    _ => power,
+                },
+                path: None,
+            })
+        }
         Algorithm::Maglev => {
             let servers: Vec<(ServerId, &str)> =
                 live.iter().map(|s| (s.id, s.name.as_str())).collect();

@@ -34,9 +34,14 @@ pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 10] = [
-    "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table",
+pub const PARAMS: [&str; 11] = [
+    "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table", "c",
 ];
+
+/// Bounded loads' default balance factor `c` (capacity `⌈c · keys / servers⌉`).
+pub const DEFAULT_BALANCE: f64 = 1.25;
+/// The largest balance factor accepted.
+pub const MAX_BALANCE: f64 = 10.0;
 
 /// A server as the scenario describes it.
 #[derive(Clone, Debug, PartialEq)]
@@ -81,6 +86,8 @@ pub struct Settings {
     pub probes: u32,
     /// Maglev: the lookup table's size M (a prime).
     pub table: u32,
+    /// Bounded loads: the balance factor `c`, 1 to 10.
+    pub c: f64,
 }
 
 impl Default for Settings {
@@ -94,6 +101,7 @@ impl Default for Settings {
             seed: 1,
             probes: super::multiprobe::DEFAULT_PROBES,
             table: super::maglev::PAGE_TABLE,
+            c: DEFAULT_BALANCE,
         }
     }
 }
@@ -219,6 +227,17 @@ pub fn parse_table(text: &str) -> Result<u32, String> {
     }
 }
 
+/// Parses bounded loads' balance factor `c`: a number from 1 to 10.
+pub fn parse_balance(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(c) if (1.0..=MAX_BALANCE).contains(&c) => Ok(c),
+        _ => Err(format!(
+            "c {} must be a number from 1 to {MAX_BALANCE}, e.g. 1.25",
+            quote(text)
+        )),
+    }
+}
+
 /// Parses a seed: a whole number in 0..=2^64−1.
 pub fn parse_seed(text: &str) -> Result<u64, String> {
     text.trim().parse().map_err(|_| {
@@ -337,6 +356,7 @@ impl Scenario {
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
                 "table" => parse_table(value).map(|v| s.settings.table = v),
+                "c" => parse_balance(value).map(|v| s.settings.c = v),
                 "down" => {
                     down = Some(value);
                     Ok(())
@@ -446,6 +466,7 @@ impl Scenario {
             ("seed", s.seed.to_string()),
             ("probes", s.probes.to_string()),
             ("table", s.table.to_string()),
+            ("c", s.c.to_string()),
         ]
     }
 
@@ -492,6 +513,9 @@ impl Scenario {
         }
         if s.table != ds.table {
             put("table", &s.table.to_string());
+        }
+        if s.c != ds.c {
+            put("c", &s.c.to_string());
         }
         let down = self.down_text();
         if !down.is_empty() {

@@ -19,11 +19,13 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::book::BucketBook;
+use super::bounded::Bounded;
 use super::hash::HashFn;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{
-    build_placement, key_position, weighted_vnodes, Algorithm, Explanation, LiveServer, ModN,
-    Placement,
+    build_placement, key_position, ring_placement, weighted_vnodes, Algorithm, Explanation,
+    LiveServer, ModN, Placement,
 };
 use super::ring::{ArcChange, Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::{
@@ -186,6 +188,7 @@ pub struct Config {
     pub settings: Settings,
     servers: Vec<Server>,
     slot_table: Option<SlotTable>,
+    book: Option<BucketBook>,
 }
 
 impl Config {
@@ -207,8 +210,10 @@ impl Config {
             settings: scenario.settings.clone(),
             servers,
             slot_table: None,
+            book: None,
         };
         config.reset_slot_table();
+        config.reset_book();
         Ok(config)
     }
 
@@ -244,6 +249,11 @@ impl Config {
         self.slot_table.as_ref()
     }
 
+    /// The bucket book (for Anchor, Memento and Dx).
+    pub fn bucket_book(&self) -> Option<&BucketBook> {
+        self.book.as_ref()
+    }
+
     /// The live servers as the placements see them.
     pub fn live(&self) -> Vec<LiveServer> {
         self.servers
@@ -259,7 +269,12 @@ impl Config {
 
     /// Builds the placement for the live servers in one go.
     pub fn placement(&self) -> Result<Rc<dyn Placement>, String> {
-        build_placement(&self.settings, self.live(), self.slot_table.as_ref())
+        build_placement(
+            &self.settings,
+            self.live(),
+            self.slot_table.as_ref(),
+            self.book.as_ref(),
+        )
     }
 
     /// Whether a server named `name` can be added: there is room, and the name is valid,
@@ -327,6 +342,25 @@ impl Config {
         });
     }
 
+    fn reset_book(&mut self) {
+        self.book = self.settings.algo.keeps_bucket_book().then(|| {
+            let all: Vec<(ServerId, bool)> = self.servers.iter().map(|s| (s.id, s.up)).collect();
+            BucketBook::new(&all)
+        });
+    }
+
+    fn book_give_up(&mut self, id: ServerId) {
+        if let Some(book) = &mut self.book {
+            book.give_up(id);
+        }
+    }
+
+    fn book_take(&mut self, id: ServerId) {
+        if let Some(book) = &mut self.book {
+            book.take(id);
+        }
+    }
+
     fn rebalance_slots(&mut self) {
         // Every listed server keeps a slot share, down or not: a failed master's slots stay
         // its own (they are served by the next live range clockwise until it recovers).
@@ -354,6 +388,7 @@ impl Config {
                 });
                 ideal = self.weight_share(id);
                 self.rebalance_slots();
+                self.book_take(id);
             }
             Change::Remove(name) => {
                 let i = self.find(name)?;
@@ -365,6 +400,7 @@ impl Config {
                 };
                 self.servers.remove(i);
                 self.rebalance_slots();
+                self.book_give_up(id);
             }
             Change::Fail(name) => {
                 let i = self.find(name)?;
@@ -373,6 +409,7 @@ impl Config {
                 }
                 ideal = now.weight_share(self.servers[i].id);
                 self.servers[i].up = false;
+                self.book_give_up(self.servers[i].id);
             }
             Change::Recover(name) => {
                 let i = self.find(name)?;
@@ -381,6 +418,7 @@ impl Config {
                 }
                 self.servers[i].up = true;
                 ideal = self.weight_share(self.servers[i].id);
+                self.book_take(self.servers[i].id);
             }
             Change::SetWeight(name, w) => {
                 let i = self.find(name)?;
@@ -395,6 +433,7 @@ impl Config {
             Change::SetAlgorithm(a) => {
                 self.settings.algo = *a;
                 self.reset_slot_table();
+                self.reset_book();
             }
             Change::SetHash(h) => self.settings.hash = *h,
         }
@@ -532,13 +571,36 @@ impl Simulation {
     /// Looks one key up without changing anything: (position, owner).
     pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), String> {
         let position = self.position_of(key)?;
+        if self.placement.bounded().is_some() {
+            return Ok((position, self.explain(key)?.owner));
+        }
         Ok((position, self.placement.owner(key, position)))
     }
 
     /// Looks one key up and says how its owner was found.
     pub fn explain(&self, key: &str) -> Result<Explanation, String> {
         let position = self.position_of(key)?;
-        Ok(self.placement.explain(key, position))
+        let arrival = self
+            .placement
+            .bounded()
+            .and_then(|_| self.arrival_of(key, position));
+        Ok(self.placement.explain_arrival(key, position, arrival))
+    }
+
+    /// The arrival number (index in the key set) of `key`, when it is one of the keys.
+    fn arrival_of(&self, key: &str, position: u32) -> Option<u32> {
+        let s = self.settings();
+        let positions = &self.keys.positions;
+        let mut name = String::new();
+        let start = positions.partition_point(|&p| p < position);
+        let same = positions[start..].iter().take_while(|&&p| p == position).count();
+        for &id in &self.keys.ids[start..start + same] {
+            s.keys.write_name(id, s.seed, &mut name);
+            if name == key {
+                return Some(id);
+            }
+        }
+        None
     }
 
     /// Applies a change. On error nothing has changed.
@@ -863,6 +925,21 @@ pub struct Work {
     owners: Chunks<ServerId>,
     /// The owners before the change, for the incremental scorer modes.
     previous: Option<Rc<Vec<ServerId>>>,
+    /// Bounded loads: the keys placed so far, one after another in arrival order.
+    arrivals: Option<Arrivals>,
+}
+
+/// Bounded loads' keys being placed in arrival order (key 0 first), a chunk per step.
+#[derive(Clone)]
+struct Arrivals {
+    /// The ring with the loads of the keys placed so far.
+    bounded: Bounded,
+    /// `places[id]`: where key `id` sits in the sorted layout.
+    places: Rc<Vec<u32>>,
+    /// Owners by place (`NO_OWNER` until placed).
+    owners: Vec<ServerId>,
+    /// Keys placed so far.
+    done: usize,
 }
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
@@ -890,7 +967,7 @@ impl Work {
     ) -> Result<Work, String> {
         let live = next.live();
         let s = &next.settings;
-        let total: usize = if s.algo == Algorithm::Ring {
+        let total: usize = if s.algo.uses_vnodes() {
             live.iter()
                 .map(|l| weighted_vnodes(s.vnodes, l.weight) as usize)
                 .sum()
@@ -923,6 +1000,7 @@ impl Work {
             ideal,
             owners: Chunks::new(),
             previous: None,
+            arrivals: None,
         })
     }
 
@@ -957,8 +1035,20 @@ impl Work {
         }
         match self.next.settings.algo {
             Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
-            Algorithm::Jump | Algorithm::JumpBack | Algorithm::Binomial | Algorithm::Maglev => {
-                KEY_COST
+            // A walk past full servers: a few points more than the ring's one.
+            Algorithm::Bounded => 2 * LOOKUP_COST,
+            Algorithm::Jump
+            | Algorithm::JumpBack
+            | Algorithm::Binomial
+            | Algorithm::Flip
+            | Algorithm::Power
+            | Algorithm::Maglev
+            | Algorithm::Memento
+            | Algorithm::Anchor => KEY_COST,
+            // About capacity / working draws of the generator per key.
+            Algorithm::Dx => {
+                let capacity = self.next.book.as_ref().map_or(1, |b| b.capacity() as usize);
+                KEY_COST + capacity / live
             }
             Algorithm::MultiProbe => KEY_COST + LOOKUP_COST * self.next.settings.probes as usize,
             Algorithm::Carp => KEY_COST + DIGEST_COST * live,
@@ -1044,7 +1134,7 @@ impl Work {
             };
             let sorted = points.len();
             let ring = Ring::new(std::mem::take(points), name_of);
-            self.placement = PlacementWork::Ready(Rc::new(ring));
+            self.placement = PlacementWork::Ready(ring_placement(s, ring, live.len()));
             return Ok(spent + sorted * SORT_COST);
         }
         // 3. Find the owners.
@@ -1057,6 +1147,17 @@ impl Work {
             return Ok(spent);
         };
         let count = (budget.saturating_sub(spent) / self.cost_per_key()).max(1);
+        if let Some(bounded) = placement.bounded() {
+            let arrivals = self
+                .arrivals
+                .get_or_insert_with(|| Arrivals::new(bounded, keys));
+            if arrivals.arrive(keys, count) {
+                let done = self.arrivals.take().expect("arrivals under way");
+                self.owners.push(done.owners);
+                self.placement = PlacementWork::Ready(Rc::new(done.bounded));
+            }
+            return Ok(spent + count * self.cost_per_key());
+        }
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
         let mut chunk = Vec::with_capacity(end - self.owners.len());
@@ -1105,7 +1206,8 @@ impl Work {
         }
         let needed = self.owners_needed();
         if self.owners.len() < needed {
-            return (Phase::AssigningKeys, self.owners.len(), needed);
+            let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+            return (Phase::AssigningKeys, done, needed);
         }
         (Phase::Done, needed, needed)
     }
@@ -1125,7 +1227,8 @@ impl Work {
             PlacementWork::Vnodes { points, total, .. } => total - points.len(),
             PlacementWork::Ready(_) => 0,
         };
-        let owners = self.owners_needed().saturating_sub(self.owners.len());
+        let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+        let owners = self.owners_needed().saturating_sub(done);
         (keys.saturating_mul(KEY_COST))
             .saturating_add(vnodes.saturating_mul(VNODE_COST))
             .saturating_add(owners.saturating_mul(self.cost_per_key()))
@@ -1147,6 +1250,32 @@ impl Work {
             owners,
             counts,
         })
+    }
+}
+
+impl Arrivals {
+    fn new(bounded: &Bounded, keys: &KeySet) -> Arrivals {
+        let mut places = vec![0u32; keys.len()];
+        for (place, &id) in keys.ids.iter().enumerate() {
+            places[id as usize] = place as u32;
+        }
+        Arrivals {
+            bounded: Bounded::new(bounded.ring.clone(), bounded.capacity),
+            places: Rc::new(places),
+            owners: vec![NO_OWNER; keys.len()],
+            done: 0,
+        }
+    }
+
+    /// Places the next `count` keys; true when every key has arrived.
+    fn arrive(&mut self, keys: &KeySet, count: usize) -> bool {
+        let end = self.done.saturating_add(count).min(keys.len());
+        for id in self.done..end {
+            let place = self.places[id] as usize;
+            self.owners[place] = self.bounded.place(keys.positions[place], id as u32);
+        }
+        self.done = end;
+        self.done == keys.len()
     }
 }
 

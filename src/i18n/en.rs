@@ -43,6 +43,7 @@ pub static WORDS: Words = Words {
     virtual_nodes: "Virtual nodes",
     probes: "Probes per key",
     table_size: "Table size M (prime)",
+    balance: "Balance factor c",
     vnodes_slider: "Virtual nodes per server (slider)",
     keys: "Keys",
     key_count_label: |limit| format!("Number of keys (up to {limit})"),
@@ -103,6 +104,12 @@ pub static WORDS: Words = Words {
         "Maglev (2016)",
         "JumpBack hash (2024)",
         "Binomial hash (2024)",
+        "Bounded loads (2018)",
+        "Anchor hash (2020)",
+        "Memento hash (2023)",
+        "Dx hash (2021)",
+        "Flip hash (2024)",
+        "Power hash (2023)",
     ],
     intros: [
         "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
@@ -115,6 +122,12 @@ pub static WORDS: Words = Words {
         "Maglev (Google): each server fills cells of a prime-sized lookup table in the order of its own permutation; a key's owner is table[hash(key) mod M]. Near-perfect balance, few moves.",
         "JumpBack (Ertl): like jump, the key's bucket depends only on its hash and N, and a new server takes 1/(N+1) of the keys — with integer arithmetic only, walking back from the top bucket range.",
         "BinomialHash (Coluzzi et al.): the buckets are the leaves of a binary tree; a key takes a leaf from its hash, shuffled within its level, rehashing a few times past the last bucket — constant time, no memory, and a new server takes 1/(N+1) of the keys.",
+        "Bounded loads (Mirrokni, Thorup & Zadimoghaddam): the ring with virtual nodes, but no server takes more than ⌈c × keys / servers⌉; keys arrive in order and walk clockwise past full servers. The peak is capped — at the price of more keys moving.",
+        "AnchorHash (Mendelson et al.): a fixed anchor of buckets; a key on a removed bucket rehashes among the buckets that were left when it was removed. Any server can leave and only its keys move; it comes back to the same keys.",
+        "MementoHash (Coluzzi et al.): jump hash plus a small memory of removed buckets and who replaced them; a key on a removed bucket rehashes and follows the replacements. Any server can leave, and memory grows only with removals.",
+        "DxHash (Dong & Wang): each key draws buckets from a pseudo-random sequence seeded by its hash until it hits a working one. Any server can leave and only its keys move; a lookup costs about capacity ÷ working draws.",
+        "FlipHash (Masson & Lee): a key's bucket comes from its hash bits, with the bits below the top one flipped by a second hash — constant time, no memory, and a new server takes 1/(N+1) of the keys; like jump, only the last server leaves cheaply.",
+        "Power consistent hashing (Leu): a key picks a bucket in the enclosing power of two, and a jump-like walk settles the ones past the last bucket — constant expected time, no memory, 1/(N+1) of the keys to a new server; only the last server leaves cheaply.",
     ],
 
     phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],
@@ -175,6 +188,16 @@ pub static WORDS: Words = Words {
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")
+    },
+    explain_chain: |algo, digest, key, value, path, bucket, server| {
+        format!("{digest} of \"{key}\" = 0x{value:016x}; {algo} visits buckets {path} (✗ = removed); bucket {bucket} works → {server}")
+    },
+    explain_bounded: |hash, key, position, capacity, first, skipped, server| {
+        if skipped.is_empty() {
+            format!("{hash}(\"{key}\") = 0x{position:08x}; the first point clockwise is {first}'s, which had room (capacity {capacity} keys) → {server}")
+        } else {
+            format!("{hash}(\"{key}\") = 0x{position:08x}; walking clockwise it passed {skipped}, already full (capacity {capacity} keys each) → {server}")
+        }
     },
     explain_no_bucket: |key| format!("\"{key}\" has no bucket: no server is up"),
     weighted_score: |score, hash, weight| format!("{score:.6} (hash 0x{hash:08x}, weight {weight})"),

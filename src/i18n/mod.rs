@@ -213,6 +213,8 @@ pub struct Words {
     pub probes: &'static str,
     /// Maglev's table size field.
     pub table_size: &'static str,
+    /// Bounded loads' balance factor field.
+    pub balance: &'static str,
     /// The vnodes slider's label.
     pub vnodes_slider: &'static str,
     /// The keys field.
@@ -307,10 +309,11 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack, Binomial.
-    pub algorithm_titles: [&'static str; 10],
+    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack,
+    /// Binomial, bounded loads, Anchor, Memento, Dx, Flip, Power.
+    pub algorithm_titles: [&'static str; 16],
     /// One-sentence intros, same order.
-    pub intros: [&'static str; 10],
+    pub intros: [&'static str; 16],
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -383,6 +386,12 @@ pub struct Words {
     pub explain_probes: fn(usize, &str, u32, &str, u32, &str, &str) -> String,
     /// Maglev: digest name, key, cell, table size, server.
     pub explain_cell: fn(&str, &str, u32, u32, &str) -> String,
+    /// Anchor, Memento, Dx: algorithm, digest name, key, digest, buckets visited (a removed
+    /// one marked ✗), the bucket, server.
+    pub explain_chain: fn(&str, &str, &str, u64, &str, u32, &str) -> String,
+    /// Bounded loads: hash, key, position, capacity, the first point's server, the full
+    /// servers passed (comma separated, may be empty), server.
+    pub explain_bounded: fn(&str, &str, u32, u32, &str, &str, &str) -> String,
     /// A bucket or table algorithm with no server up: key.
     pub explain_no_bucket: fn(&str) -> String,
     /// A weighted score: score, hash, weight.

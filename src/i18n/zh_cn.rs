@@ -38,6 +38,7 @@ pub static WORDS: Words = Words {
     virtual_nodes: "虚拟节点",
     probes: "每个键的探测次数",
     table_size: "查找表大小 M（质数）",
+    balance: "均衡系数 c",
     vnodes_slider: "每台服务器的虚拟节点数（滑块）",
     keys: "键",
     key_count_label: |limit| format!("键的数量（最多 {limit}）"),
@@ -98,6 +99,12 @@ pub static WORDS: Words = Words {
         "Maglev（2016）",
         "JumpBack 哈希（2024）",
         "二项式哈希（2024）",
+        "有界负载（2018）",
+        "锚点哈希（2020）",
+        "Memento 哈希（2023）",
+        "Dx 哈希（2021）",
+        "翻转哈希（2024）",
+        "幂次哈希（2023）",
     ],
     intros: [
         "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
@@ -110,6 +117,12 @@ pub static WORDS: Words = Words {
         "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
         "JumpBack（Ertl）：与跳跃哈希一样，键的桶只取决于它的哈希值和 N，新服务器拿走 1/(N+1) 的键 —— 但只用整数运算，从最高的桶区间往回走。",
         "二项式哈希（Coluzzi 等）：桶是一棵二叉树的叶子；键由哈希值取一片叶子并在同一层内打乱，越过最后一个桶时重新哈希几次 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键。",
+        "有界负载（Mirrokni、Thorup 与 Zadimoghaddam）：带虚拟节点的环，但每台服务器最多承载 ⌈c × 键数 / 服务器数⌉ 个键；键按顺序到达，顺时针越过已满的服务器。峰值被封顶 —— 代价是迁移的键更多。",
+        "锚点哈希 AnchorHash（Mendelson 等）：桶的数量固定为一个锚点集合；落在已删除桶上的键，在该桶删除时剩下的桶中重新哈希。任何服务器都能离开，只有它的键迁移；它回来时拿回同样的键。",
+        "MementoHash（Coluzzi 等）：跳跃哈希加上一小块记忆，记下被删除的桶和接替它的桶；落在已删除桶上的键重新哈希并沿接替关系前进。任何服务器都能离开，内存只随删除增长。",
+        "DxHash（Dong 与 Wang）：每个键用自己的哈希值作种子生成伪随机序列，依次抽取桶，直到抽中在线的桶。任何服务器都能离开，只有它的键迁移；一次查找约需 容量 ÷ 在线数 次抽取。",
+        "翻转哈希 FlipHash（Masson 与 Lee）：键的桶来自哈希值的低位，最高位以下的位由第二个哈希翻转 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键；与跳跃哈希一样，只有最后一台能低成本地离开。",
+        "幂次一致性哈希（Leu）：键先在不小于 N 的 2 的幂范围内选桶，越过最后一个桶的再由类似跳跃的随机游走决定 —— 期望常数时间、不占内存，新服务器拿走 1/(N+1) 的键；只有最后一台能低成本地离开。",
     ],
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],
@@ -170,6 +183,16 @@ pub static WORDS: Words = Words {
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
+    },
+    explain_chain: |algo, digest, key, value, path, bucket, server| {
+        format!("\"{key}\" 的 {digest} = 0x{value:016x}；{algo} 依次经过桶 {path}（✗ = 已删除）；第 {bucket} 个桶在线 → {server}")
+    },
+    explain_bounded: |hash, key, position, capacity, first, skipped, server| {
+        if skipped.is_empty() {
+            format!("{hash}(\"{key}\") = 0x{position:08x}；顺时针第一个点属于 {first}，它还有空位（容量 {capacity} 个键） → {server}")
+        } else {
+            format!("{hash}(\"{key}\") = 0x{position:08x}；顺时针越过了已满的 {skipped}（每台容量 {capacity} 个键） → {server}")
+        }
     },
     explain_no_bucket: |key| format!("\"{key}\" 没有桶：没有服务器在线"),
     weighted_score: |score, hash, weight| format!("{score:.6}（哈希 0x{hash:08x}，权重 {weight}）"),

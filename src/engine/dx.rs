@@ -1,0 +1,226 @@
+//! DxHash: Chaos Dong and Fang Wang, "DxHash: A Scalable Consistent Hash Based on the
+//! Pseudo-Random Sequence" (arXiv:2107.07930, 2021).
+//!
+//! The buckets sit in an array of fixed capacity, each marked working or not. A key seeds a
+//! pseudo-random generator and draws buckets from the whole array until it hits a working
+//! one. Removing a bucket moves only its keys (every other key's first working draw is
+//! unchanged), any bucket can leave, and a returning bucket takes back exactly the keys it
+//! had. Lookups cost about `capacity / working` draws.
+//!
+//! [`Dx`] follows `DxEngine` of SUPSI-DTI-ISIN/java-consistent-hashing-algorithms, whose
+//! generator is `java.util.Random` seeded with the key's hash; [`JavaRandom`] transcribes
+//! that generator, and `tests/reference/dx.txt` holds buckets printed by that Java code
+//! (`tools/supsi-vectors.sh`). Removed buckets come back in the reverse order of removal.
+//!
+//! Choices left open: the seed is the key's digest (xxh3-64, or its integer under the
+//! identity hash) and the capacity is the bucket book's (see [`super::book`]).
+
+use super::hash::HashFn;
+use super::jump::key_digest;
+use super::placement::{Explanation, How, Placement};
+use super::ring::{ServerId, NO_OWNER};
+
+/// `java.util.Random`: a 48-bit linear congruential generator.
+pub struct JavaRandom {
+    seed: u64,
+}
+
+impl JavaRandom {
+    const MULTIPLIER: u64 = 0x5_DEEC_E66D;
+    const MASK: u64 = (1 << 48) - 1;
+
+    /// `new Random(seed)`.
+    pub fn new(seed: u64) -> JavaRandom {
+        JavaRandom {
+            seed: (seed ^ Self::MULTIPLIER) & Self::MASK,
+        }
+    }
+
+    fn next(&mut self, bits: u32) -> i32 {
+        self.seed = (self.seed.wrapping_mul(Self::MULTIPLIER).wrapping_add(0xB)) & Self::MASK;
+        (self.seed >> (48 - bits)) as i64 as i32
+    }
+
+    /// `nextInt(bound)`, `bound` ≥ 1.
+    pub fn next_int(&mut self, bound: u32) -> u32 {
+        let bound = bound as i32;
+        let mut r = self.next(31);
+        let m = bound - 1;
+        if bound & m == 0 {
+            return ((i64::from(bound) * i64::from(r)) >> 31) as u32;
+        }
+        let mut u = r;
+        loop {
+            r = u % bound;
+            if u.wrapping_sub(r).wrapping_add(m) >= 0 {
+                return r as u32;
+            }
+            u = self.next(31);
+        }
+    }
+}
+
+/// Which buckets work, in an array of fixed capacity.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dx {
+    working: Vec<bool>,
+}
+
+impl Dx {
+    /// `capacity` buckets, the first `size` working.
+    pub fn new(size: u32, capacity: u32) -> Dx {
+        Dx {
+            working: (0..capacity).map(|b| b < size).collect(),
+        }
+    }
+
+    /// Marks bucket `b` removed.
+    pub fn remove(&mut self, b: u32) {
+        self.working[b as usize] = false;
+    }
+
+    /// Marks bucket `b` working again.
+    pub fn restore(&mut self, b: u32) {
+        self.working[b as usize] = true;
+    }
+
+    /// How many buckets work.
+    pub fn size(&self) -> u32 {
+        self.working.iter().filter(|w| **w).count() as u32
+    }
+
+    /// The buckets a key with this digest draws, up to the first working one. Needs a
+    /// working bucket.
+    pub fn path(&self, digest: u64) -> Vec<u32> {
+        let mut path = Vec::new();
+        self.walk(digest, |b| path.push(b));
+        path
+    }
+
+    /// The first working bucket a key with this digest draws.
+    pub fn bucket(&self, digest: u64) -> u32 {
+        self.walk(digest, |_| {})
+    }
+
+    fn walk(&self, digest: u64, mut visit: impl FnMut(u32)) -> u32 {
+        let mut random = JavaRandom::new(digest);
+        let capacity = self.working.len() as u32;
+        loop {
+            let b = random.next_int(capacity);
+            visit(b);
+            if self.working[b as usize] {
+                return b;
+            }
+        }
+    }
+
+    /// Bytes of the bit array (one bit per bucket of capacity).
+    pub fn memory_bytes(&self) -> usize {
+        self.working.len().div_ceil(8)
+    }
+}
+
+/// DxHash over the bucket book: bucket `b` is served by `holders[b]`.
+pub struct DxPlacement {
+    /// Which buckets work.
+    pub dx: Dx,
+    /// Who holds each bucket (`NO_OWNER` for a removed one).
+    pub holders: Vec<ServerId>,
+    /// Which digest the keys get.
+    pub hash: HashFn,
+    /// Whether any bucket works.
+    pub any_working: bool,
+}
+
+impl Placement for DxPlacement {
+    fn owner(&self, key: &str, _position: u32) -> ServerId {
+        if !self.any_working {
+            return NO_OWNER;
+        }
+        self.holders[self.dx.bucket(key_digest(self.hash, key)) as usize]
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let digest = key_digest(self.hash, key);
+        let path = if self.any_working {
+            self.dx.path(digest)
+        } else {
+            Vec::new()
+        };
+        Explanation {
+            position,
+            owner: path.last().map_or(NO_OWNER, |&b| self.holders[b as usize]),
+            how: How::Chain {
+                digest,
+                path,
+                holders: self.holders.clone(),
+            },
+        }
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.dx.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn java_random_matches_the_jdk() {
+        // new Random(42).nextInt(10) == 0, then 3; new Random(0).nextInt(100) == 60.
+        let mut r = JavaRandom::new(42);
+        assert_eq!((r.next_int(10), r.next_int(10)), (0, 3));
+        assert_eq!(JavaRandom::new(0).next_int(100), 60);
+    }
+
+    #[test]
+    fn equals_supsis_java_bit_for_bit() {
+        let vectors = include_str!("../../tests/reference/dx.txt");
+        let mut dx = Dx::new(1, 1);
+        let mut removed = Vec::new();
+        let mut checked = 0;
+        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
+            let f: Vec<&str> = line.split(' ').collect();
+            match f[0] {
+                "new" => dx = Dx::new(f[1].parse().unwrap(), f[2].parse().unwrap()),
+                "remove" => {
+                    let b = f[1].parse().unwrap();
+                    dx.remove(b);
+                    removed.push(b);
+                }
+                "restore" => {
+                    let b = removed.pop().unwrap();
+                    assert_eq!(b.to_string(), f[1]);
+                    dx.restore(b);
+                }
+                _ => {
+                    let key: u64 = f[0].parse().unwrap();
+                    assert_eq!(dx.bucket(key).to_string(), f[1], "{line}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked >= 60, "{checked}");
+    }
+
+    proptest! {
+        #[test]
+        fn a_removal_moves_only_the_removed_buckets_keys(
+            key in any::<u64>(),
+            gone in proptest::collection::vec(0u32..32, 1..20),
+        ) {
+            let mut dx = Dx::new(20, 32);
+            let before = dx.bucket(key);
+            for &g in &gone {
+                if g < 20 && dx.size() > 1 {
+                    dx.remove(g);
+                }
+            }
+            let after = dx.bucket(key);
+            prop_assert!(after == before || !dx.working[before as usize]);
+        }
+    }
+}
