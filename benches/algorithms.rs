@@ -116,9 +116,7 @@ fn builds(c: &mut Criterion) {
         {
             let list = servers(n);
             group.bench_function(BenchmarkId::new(algo.name(), format!("servers={n}")), |b| {
-                b.iter(|| {
-                    black_box(build(algo, &list).memory_bytes())
-                })
+                b.iter(|| black_box(build(algo, &list).memory_bytes()))
             });
         }
     }

@@ -673,7 +673,7 @@ fn bench(args: &BenchArgs, progress: &mut Progress) -> Result<String, String> {
             names.extend((start as u32..end as u32).map(|i| s.keys.name(i, s.seed)));
             let timer = Instant::now();
             for name in &names {
-                let position = key_position(s.algo, s.hash, name).map_err(|e| e.to_string())?;
+                let position = key_position(s, name).map_err(|e| e.to_string())?;
                 sink = sink.wrapping_add(u64::from(placement.owner(name, position)));
             }
             elapsed += timer.elapsed();

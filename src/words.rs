@@ -263,7 +263,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 let steps: Vec<String> = path
                     .iter()
                     .map(|&p| {
-                        if holders[p as usize] == NO_OWNER {
+                        if holders.get(p as usize).is_none_or(|&h| h == NO_OWNER) {
                             format!("{p}✗")
                         } else {
                             p.to_string()

@@ -192,6 +192,10 @@ impl Placement for AnchorPlacement {
         }
     }
 
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        Some((&self.holders, self.anchor.capacity()))
+    }
+
     fn memory_bytes(&self) -> usize {
         self.anchor.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
     }

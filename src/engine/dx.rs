@@ -84,6 +84,11 @@ impl Dx {
         self.working[b as usize] = true;
     }
 
+    /// The array's capacity.
+    pub fn capacity(&self) -> u32 {
+        self.working.len() as u32
+    }
+
     /// How many buckets work.
     pub fn size(&self) -> u32 {
         self.working.iter().filter(|w| **w).count() as u32
@@ -156,6 +161,10 @@ impl Placement for DxPlacement {
                 holders: self.holders.clone(),
             },
         }
+    }
+
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        Some((&self.holders, self.dx.capacity()))
     }
 
     fn memory_bytes(&self) -> usize {

@@ -87,6 +87,10 @@ impl Placement for Buckets {
         self.servers.len() * std::mem::size_of::<ServerId>()
     }
 
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        Some((&self.servers, self.servers.len() as u32))
+    }
+
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         match self.servers.len() {
             0 => NO_OWNER,

@@ -10,11 +10,16 @@
 //! Choices the paper leaves open: `h1` and `h2` are xxh3-64 of the server name with seeds 1
 //! and 2, and a key's hash is its xxh3-64 (its integer value under the identity hash).
 //! Servers take turns in list order.
+//!
+//! The picture: the table is laid round the circle, cell `c` covering `[c·2³²/M,
+//! (c+1)·2³²/M)`, and a key is drawn inside its own cell ([`cell_position`]), so the ring of
+//! cell ends ([`Maglev::ring`]) owns exactly the keys the table does — and a change is
+//! diffed cell by cell, like the ring's arcs.
 
 use super::hash::HashFn;
 use super::jump::key_digest;
 use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
+use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 
 /// The table size on the command line (the paper's small-cluster size).
 pub const DEFAULT_TABLE: u32 = 65537;
@@ -38,12 +43,28 @@ pub fn is_prime(n: u32) -> bool {
     true
 }
 
+/// Where cell `cell` of a table of `size` cells starts on the circle.
+fn cell_start(cell: u64, size: u64) -> u64 {
+    (cell << 32) / size
+}
+
+/// The ring position at which a key with this digest is drawn: inside its cell
+/// (`digest mod size`), spread within the cell by the rest of the digest.
+pub fn cell_position(digest: u64, size: u32) -> u32 {
+    let size = u64::from(size);
+    let cell = digest % size;
+    let (lo, hi) = (cell_start(cell, size), cell_start(cell + 1, size));
+    (lo + (digest / size) % (hi - lo).max(1)) as u32
+}
+
 /// The Maglev lookup table over live servers.
 pub struct Maglev {
     /// Owner of each cell.
     pub table: Vec<ServerId>,
     /// Which digest the keys get.
     pub hash: HashFn,
+    /// The table round the circle: a point at the end of each cell, owned by its server.
+    ring: Ring,
 }
 
 impl Maglev {
@@ -53,7 +74,11 @@ impl Maglev {
         let m = u64::from(size);
         let mut table = vec![NO_OWNER; size as usize];
         if servers.is_empty() {
-            return Maglev { table, hash };
+            return Maglev {
+                table,
+                hash,
+                ring: Ring::default(),
+            };
         }
         let prefs: Vec<(u64, u64)> = servers
             .iter()
@@ -80,7 +105,17 @@ impl Maglev {
                 }
             }
         }
-        Maglev { table, hash }
+        let points = table
+            .iter()
+            .enumerate()
+            .map(|(c, &server)| VNode {
+                position: (cell_start(c as u64 + 1, m) - 1) as u32,
+                server,
+                replica: c as u32,
+            })
+            .collect();
+        let ring = Ring::new(points, |_| "");
+        Maglev { table, hash, ring }
     }
 
     /// The cell a key falls in.
@@ -96,6 +131,10 @@ impl Placement for Maglev {
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         self.table[self.cell(key) as usize]
+    }
+
+    fn ring(&self) -> Option<&Ring> {
+        Some(&self.ring).filter(|r| !r.is_empty())
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
@@ -159,6 +198,17 @@ mod tests {
             .count();
         let share = moved as f64 / f64::from(DEFAULT_TABLE);
         assert!(share < 0.02, "{share}");
+    }
+
+    #[test]
+    fn a_key_is_drawn_inside_its_cell() {
+        let m = build(&names(3), PAGE_TABLE);
+        for digest in [0u64, 1, 250, 251, 0xDEAD_BEEF, u64::MAX] {
+            let cell = (digest % u64::from(PAGE_TABLE)) as usize;
+            let at = cell_position(digest, PAGE_TABLE);
+            assert_eq!(m.ring.owner_of(at), m.table[cell], "{digest}");
+            assert_eq!(m.ring.successor(at).unwrap().replica as usize, cell);
+        }
     }
 
     #[test]

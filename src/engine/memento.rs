@@ -169,6 +169,10 @@ impl Placement for MementoPlacement {
         }
     }
 
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        Some((&self.holders, self.holders.len() as u32))
+    }
+
     fn memory_bytes(&self) -> usize {
         self.memento.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
     }

@@ -163,9 +163,10 @@ impl Algorithm {
         matches!(self, Algorithm::Anchor | Algorithm::Memento | Algorithm::Dx)
     }
 
-    /// True when the algorithm is a ring of boundaries (so arcs can be diffed).
+    /// True when the algorithm is a ring of boundaries (so arcs can be diffed): the ring,
+    /// Redis slots' ranges, Maglev's cells.
     pub fn is_ring_shaped(self) -> bool {
-        matches!(self, Algorithm::Ring | Algorithm::Slots)
+        matches!(self, Algorithm::Ring | Algorithm::Slots | Algorithm::Maglev)
     }
 }
 
@@ -214,6 +215,13 @@ pub trait Placement {
     fn explain_arrival(&self, key: &str, position: u32, arrival: Option<u32>) -> Explanation {
         let _ = arrival;
         self.explain(key, position)
+    }
+
+    /// For bucket algorithms, what to draw: who holds each bucket ([`NO_OWNER`] for a
+    /// removed one) and how many bucket cells there are in all (Anchor's and Dx's capacity
+    /// includes buckets never used).
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        None
     }
 
     /// Bounded loads, whose owners depend on the keys that arrived before: the simulation
@@ -734,19 +742,30 @@ pub fn ring_vnodes(
 }
 
 /// The ring position of a key: its hash, except under `slots`, where the top 14 bits are
-/// the key's Redis slot (so slot ranges are arcs) and the rest spreads keys inside it.
-pub fn key_position(
-    algo: Algorithm,
-    hash: HashFn,
-    key: &str,
-) -> Result<u32, super::hash::HashError> {
-    let h = hash.position(key)?;
-    Ok(match algo {
+/// the key's Redis slot (so slot ranges are arcs) and the rest spreads keys inside it, and
+/// under Maglev, where the key sits inside its table cell.
+pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::HashError> {
+    let h = settings.hash.position(key)?;
+    Ok(match settings.algo {
         Algorithm::Slots => {
             (u32::from(super::hash::redis_slot(key)) << SLOT_SHIFT) | (h & ((1 << SLOT_SHIFT) - 1))
         }
+        Algorithm::Maglev => super::maglev::cell_position(
+            super::jump::key_digest(settings.hash, key),
+            settings.table,
+        ),
         _ => h,
     })
+}
+
+/// What the key layout depends on besides the keys and the hash: slots and Maglev (with
+/// its table size) place keys by their own rule. A change of layout rehashes the keys.
+pub fn key_layout(settings: &Settings) -> (Algorithm, u32) {
+    match settings.algo {
+        Algorithm::Slots => (Algorithm::Slots, 0),
+        Algorithm::Maglev => (Algorithm::Maglev, settings.table),
+        _ => (Algorithm::Ring, 0),
+    }
 }
 
 /// The bucket placement (Anchor, Memento, Dx) that the book's history leaves: the engine

@@ -24,8 +24,8 @@ use super::bounded::Bounded;
 use super::hash::HashFn;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{
-    build_placement, key_position, ring_placement, weighted_vnodes, Algorithm, Explanation,
-    LiveServer, ModN, Placement,
+    build_placement, key_layout, key_position, ring_placement, weighted_vnodes, Algorithm,
+    Explanation, LiveServer, ModN, Placement,
 };
 use super::ring::{ArcChange, Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::{
@@ -565,7 +565,7 @@ impl Simulation {
     /// The ring position of a key name under the current settings.
     pub fn position_of(&self, key: &str) -> Result<u32, String> {
         let s = self.settings();
-        key_position(s.algo, s.hash, key).map_err(|e| e.to_string())
+        key_position(s, key).map_err(|e| e.to_string())
     }
 
     /// Looks one key up without changing anything: (position, owner).
@@ -593,7 +593,10 @@ impl Simulation {
         let positions = &self.keys.positions;
         let mut name = String::new();
         let start = positions.partition_point(|&p| p < position);
-        let same = positions[start..].iter().take_while(|&&p| p == position).count();
+        let same = positions[start..]
+            .iter()
+            .take_while(|&&p| p == position)
+            .count();
         for &id in &self.keys.ids[start..start + same] {
             s.keys.write_name(id, s.seed, &mut name);
             if name == key {
@@ -620,12 +623,15 @@ impl Simulation {
         let relay = before.keys != after.keys
             || before.hash != after.hash
             || before.seed != after.seed
-            || (before.algo == Algorithm::Slots) != (after.algo == Algorithm::Slots);
+            || key_layout(before) != key_layout(after);
         let mode = if relay {
             WorkMode::Relay {
                 keys_replaced: before.keys != after.keys || before.seed != after.seed,
             }
-        } else if self.ring().is_some() && after.algo.is_ring_shaped() {
+        } else if self.ring().is_some()
+            && before.algo.is_ring_shaped()
+            && after.algo.is_ring_shaped()
+        {
             WorkMode::Arcs
         } else {
             self.scorer_mode(change, before, &next)
@@ -1081,8 +1087,7 @@ impl Work {
             let mut chunk = Vec::with_capacity(end - start);
             for index in start as u32..end as u32 {
                 settings.keys.write_name(index, settings.seed, &mut name);
-                let p = key_position(settings.algo, settings.hash, &name)
-                    .map_err(|e| format!("keys: {e}"))?;
+                let p = key_position(settings, &name).map_err(|e| format!("keys: {e}"))?;
                 chunk.push((p, index));
             }
             pairs.push(chunk);

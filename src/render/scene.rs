@@ -165,12 +165,32 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
                 })
                 .collect()
         }
+        // Maglev: each server's first cell of the table.
+        (Algorithm::Maglev, Some(ring), _) => sim
+            .servers()
+            .iter()
+            .filter_map(|s| {
+                let p = ring.points().iter().find(|p| p.server == s.id)?;
+                Some((s.id, p.position))
+            })
+            .collect(),
         // Multi-probe: each server's one point, where its name hashes.
         (Algorithm::MultiProbe, _, _) => sim
             .servers()
             .iter()
             .filter_map(|s| Some((s.id, sim.settings().hash.position(&s.name).ok()?)))
             .collect(),
+        // Bucket algorithms: at the angle of the server's bucket on the inner ring.
+        _ if sim.placement().buckets().is_some() => {
+            let (holders, cells) = sim.placement().buckets().unwrap_or((&[], 1));
+            let cells = u64::from(cells.max(1));
+            holders
+                .iter()
+                .enumerate()
+                .filter(|(_, &h)| h != crate::engine::ring::NO_OWNER)
+                .map(|(i, &h)| (h, (((2 * i as u64 + 1) << 31) / cells) as u32))
+                .collect()
+        }
         _ => {
             let n = sim.servers().len().max(1) as u64;
             sim.servers()
@@ -392,7 +412,7 @@ pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) ->
             let now = *sim.owners().get(place)?;
             Some(Walker {
                 from,
-                to: walk_end(sim, from),
+                to: walk_end(sim, from, now),
                 was: m.moved_from[i],
                 now,
                 phase: 0.0,
@@ -416,7 +436,7 @@ pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
             let now = sim.owners()[place];
             Walker {
                 from,
-                to: walk_end(sim, from),
+                to: walk_end(sim, from, now),
                 was: now,
                 now,
                 phase: (splitmix64(place as u64) >> 11) as f64 / (1u64 << 53) as f64,
@@ -425,10 +445,22 @@ pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
         .collect()
 }
 
-/// Where a key at `from` walks to: its owning ring point, or nowhere (per-key algorithms).
-fn walk_end(sim: &Simulation, from: u32) -> u32 {
-    sim.ring()
-        .and_then(|r| r.successor(from))
+/// Where a key at `from` owned by `owner` walks to: the first point of its owner clockwise
+/// (under bounded loads, past the points of full servers), or nowhere (per-key algorithms).
+fn walk_end(sim: &Simulation, from: u32, owner: ServerId) -> u32 {
+    let Some(ring) = sim.ring() else {
+        return from;
+    };
+    let Some(start) = ring.successor_index(from) else {
+        return from;
+    };
+    let points = ring.points();
+    if sim.placement().bounded().is_none() || points[start].server == owner {
+        return points[start].position;
+    }
+    (0..points.len())
+        .map(|step| points[(start + step) % points.len()])
+        .find(|p| p.server == owner)
         .map_or(from, |p| p.position)
 }
 

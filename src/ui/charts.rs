@@ -6,8 +6,10 @@ use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 use yew::prelude::*;
 
+use crate::i18n::Words;
+
+use super::use_look;
 use super::ViewProps;
-use super::{use_lang, use_look};
 use crate::chart::{draw_bar_chart, LoadBar, Unit};
 use crate::render::server_rgb;
 use crate::words::group_thousands;
@@ -84,8 +86,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
 }
 
 /// Keys per server, with the previous counts as ghosts, and the balance figures.
-#[component]
-pub fn LoadChart(props: &ViewProps) -> Html {
+pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
     let state = &props.state;
     let bars: Vec<LoadBar> = state
         .sim
@@ -98,7 +99,6 @@ pub fn LoadChart(props: &ViewProps) -> Html {
             rgb: server_rgb(s.id),
         })
         .collect();
-    let w = use_lang().words();
     let stats = state.sim.stats();
     let stayed = state.last.as_ref().map_or("—".to_owned(), |l| {
         group_thousands(l.movement.keys.saturating_sub(l.movement.moved))
@@ -134,10 +134,8 @@ pub fn LoadChart(props: &ViewProps) -> Html {
 type ShareRow = (String, f64, f64, (u8, u8, u8));
 
 /// Each server's share of the ring (vnode arcs or slot ranges) against its ideal share.
-#[component]
-pub fn ShareChart(props: &ViewProps) -> Html {
+pub fn share_chart(w: &'static Words, props: &ViewProps) -> Html {
     let sim = &props.state.sim;
-    let w = use_lang().words();
     let Some(shares) = sim.ring_shares() else {
         return html! {
             <section class="card chart">

@@ -5,12 +5,16 @@
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use crate::i18n::Words;
+
 use super::use_lang;
 use super::ControlProps;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
-use crate::engine::scenario::{parse_probes, parse_table, parse_vnodes, parse_weight, Scenario};
+use crate::engine::scenario::{
+    parse_balance, parse_probes, parse_table, parse_vnodes, parse_weight, Scenario,
+};
 use crate::engine::sim::{Change, Server};
 use crate::render::server_colour;
 use crate::state::Action;
@@ -53,9 +57,7 @@ pub struct ServerRowProps {
 }
 
 /// One row of the "Keys per server" table: weight, vnodes, keys, share, fail/recover, remove.
-#[component]
-pub fn ServerRow(props: &ServerRowProps) -> Html {
-    let w = use_lang().words();
+pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
     let s = &props.server;
     let name = s.name.clone();
     let act = |make: fn(String) -> Change| {
@@ -128,9 +130,14 @@ pub fn ServerControls(props: &ControlProps) -> Html {
     let rows = sim.servers().iter().map(|s| {
         let count = sim.count(s.id);
         html! {
-            <ServerRow key={s.id.to_string()} server={s.clone()} count={count} share={count as f64 / total}
-                vnodes={is_ring.then(|| weighted_vnodes(vnodes, s.weight))} weighted={weighted}
-                on_action={props.on_action.clone()} />
+            {server_row(w, &ServerRowProps {
+                server: s.clone(),
+                count,
+                share: count as f64 / total,
+                vnodes: is_ring.then(|| weighted_vnodes(vnodes, s.weight)),
+                weighted,
+                on_action: props.on_action.clone(),
+            })}
         }
     });
     html! {
@@ -173,9 +180,7 @@ pub struct ScenarioProps {
 }
 
 /// Algorithm, hash, vnodes, keys, seed and animation settings.
-#[component]
-pub fn ScenarioControls(props: &ScenarioProps) -> Html {
-    let w = use_lang().words();
+pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     let sim = &props.state.sim;
     let on_algo =
         props
@@ -199,22 +204,30 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
     let on_seed = props
         .on_action
         .reform(|e: Event| Action::SetSeed(input_value(&e)));
-    // Probes and the table size rebuild the scenario with the new value.
-    let reload = |parse: fn(&str) -> Result<u32, String>, set: fn(&mut Scenario, u32)| {
-        let scenario = sim.scenario();
-        props
-            .on_action
-            .reform(move |e: Event| match parse(&input_value(&e)) {
-                Ok(v) => {
-                    let mut next = scenario.clone();
-                    set(&mut next, v);
-                    Action::Load(next)
-                }
-                Err(msg) => Action::Reject(msg),
-            })
-    };
-    let on_probes = reload(parse_probes, |s, v| s.settings.probes = v);
-    let on_table = reload(parse_table, |s, v| s.settings.table = v);
+    // Probes, the table size and c rebuild the scenario with the new value.
+    fn reload<T: 'static>(
+        on_action: &Callback<Action>,
+        scenario: Scenario,
+        parse: fn(&str) -> Result<T, String>,
+        set: fn(&mut Scenario, T),
+    ) -> Callback<Event> {
+        on_action.reform(move |e: Event| match parse(&input_value(&e)) {
+            Ok(v) => {
+                let mut next = scenario.clone();
+                set(&mut next, v);
+                Action::Load(next)
+            }
+            Err(msg) => Action::Reject(msg),
+        })
+    }
+    let (on_action, scenario) = (&props.on_action, sim.scenario());
+    let on_probes = reload(on_action, scenario.clone(), parse_probes, |s, v| {
+        s.settings.probes = v
+    });
+    let on_table = reload(on_action, scenario.clone(), parse_table, |s, v| {
+        s.settings.table = v
+    });
+    let on_balance = reload(on_action, scenario, parse_balance, |s, v| s.settings.c = v);
     let on_speed = props
         .on_speed
         .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
@@ -252,6 +265,10 @@ pub fn ScenarioControls(props: &ScenarioProps) -> Html {
                 if algo == Algorithm::Maglev {
                     <label for="table">{w.table_size}</label>
                     <input id="table" type="number" min="2" value={sim.settings().table.to_string()} onchange={on_table} />
+                }
+                if algo == Algorithm::Bounded {
+                    <label for="c">{w.balance}</label>
+                    <input id="c" type="number" min="1" max="10" step="0.05" value={sim.settings().c.to_string()} onchange={on_balance} />
                 }
                 <label for="key-count">{w.keys}</label>
                 <KeysForm keys={sim.settings().keys.clone()} on_action={props.on_action.clone()} />

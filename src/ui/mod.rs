@@ -26,13 +26,13 @@ use crate::state::{Action, Notice, PageState};
 use crate::tour::{self, Focus, Position, Tour, TourId};
 use crate::words;
 
-pub use charts::{LoadChart, ShareChart};
+pub use charts::{load_chart, share_chart};
 pub use compare::CompareView;
-pub use controls::{swatch, LookupBox, ScenarioControls, ServerControls};
+pub use controls::{scenario_controls, swatch, LookupBox, ScenarioProps, ServerControls};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
 pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
-pub use tour_panel::{store_panel, TourPanel, TourPicker};
+pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourPickerProps};
 
 /// Mounts the app on the page's body.
 pub fn start() {
@@ -581,7 +581,7 @@ pub fn App() -> Html {
         </p>
     });
     let tour_panel = tour.position.map(|position| html! {
-        <TourPanel state={state.clone()} position={position} on_step={tour.step.clone()} on_open={tour.open.clone()} />
+        {tour_panel(w, &TourPanelProps { state: state.clone(), position, on_step: tour.step.clone(), on_open: tour.open.clone() })}
     });
     let ring = html! {
         <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
@@ -608,7 +608,7 @@ pub fn App() -> Html {
                     <aside class="panel">
                         {for error}
                         <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} compact=true />
-                        <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
+                        {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                     </aside>
                 </main>
             </div>
@@ -626,7 +626,7 @@ pub fn App() -> Html {
                         onclick={let compare = compare.clone(); move |_| compare.set(!*compare)}>
                         { if *compare { w.back_to_ring } else { w.compare_view } }
                     </button>
-                    <TourPicker position={tour.position} on_open={tour.open.clone()} />
+                    {tour_picker(w, &TourPickerProps { position: tour.position, on_open: tour.open.clone() })}
                     <button type="button" class="theme" onclick={toggle_theme}>
                         { if theme == Theme::Dark { w.to_light } else { w.to_dark } }
                     </button>
@@ -666,10 +666,10 @@ pub fn App() -> Html {
                         <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
                     }
                     <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
-                    <LoadChart state={state.clone()} focused={focused(Focus::Load)} />
-                    <ScenarioControls state={state.clone()} on_action={dispatch.clone()} playing={*playing}
-                        on_toggle_play={toggle_play} speed={*speed} on_speed={set_speed} />
-                    <ShareChart state={state.clone()} />
+                    {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                    {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
+                        on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
+                    {share_chart(w, &ViewProps { state: state.clone(), focused: false })}
                     if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
                         <SweepPanel scenario={scenario.clone()} />
                     }

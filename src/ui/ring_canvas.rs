@@ -57,7 +57,9 @@ pub fn draw_static(
             p,
         );
         let marks = visible_points(ring, from, span);
-        if marks.iter().map(|r| r.len()).sum::<usize>() <= 600 {
+        // Maglev's points are cell ends, not servers' points: its cells are the picture.
+        let cells = state.sim.settings().algo == Algorithm::Maglev;
+        if !cells && marks.iter().map(|r| r.len()).sum::<usize>() <= 600 {
             for i in marks.into_iter().flatten() {
                 let point = ring.points()[i];
                 let (x, y) = g.point(point.position, g.radius);
@@ -71,6 +73,9 @@ pub fn draw_static(
             }
         }
     }
+    if let Some((holders, cells)) = state.sim.placement().buckets() {
+        draw_buckets(ctx, g, s, holders, cells, p);
+    }
     draw_keys(ctx, g, s, state, from, span, p);
     let ticks = draw_ticks(ctx, g, s, p);
     let mut obstacles = ticks;
@@ -78,6 +83,69 @@ pub fn draw_static(
     draw_server_labels(ctx, g, s, state, &obstacles, w, p);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
         draw_centre(ctx, g, s.font_px, state, w, p);
+    }
+}
+
+/// The radius of the bucket algorithms' inner ring of buckets.
+pub fn bucket_radius(g: &RingGeometry) -> f64 {
+    g.radius * 0.6
+}
+
+/// Bucket algorithms: an inner ring of `cells` equal cells, bucket `i` clockwise from the
+/// top, coloured by the server holding it; a removed bucket is a grey cell crossed out, a
+/// never-used one (Anchor's and Dx's spare capacity) a faint one. Keys keep their places on
+/// the outer ring, coloured by owner: a bucket algorithm has no arcs, and the picture does
+/// not pretend it has.
+fn draw_buckets(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    holders: &[ServerId],
+    cells: u32,
+    p: &Palette,
+) {
+    let cells = cells.max(1);
+    let r = bucket_radius(g);
+    let width = s.band * 0.9;
+    let sweep = TAU / f64::from(cells);
+    let gap = if cells <= 256 { sweep * 0.08 } else { 0.0 };
+    ctx.set_line_width(width);
+    ctx.set_line_cap("butt");
+    for i in 0..cells {
+        let start = f64::from(i) * sweep - TAU / 4.0 + gap / 2.0;
+        let holder = holders.get(i as usize).copied();
+        ctx.begin_path();
+        let _ = ctx.arc(g.cx, g.cy, r, start, start + sweep - gap);
+        ctx.set_global_alpha(if holder.is_none() { 0.35 } else { 1.0 });
+        ctx.set_stroke_style_str(&match holder {
+            Some(h) if h != NO_OWNER => server_colour(h),
+            _ => p.track.to_owned(),
+        });
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+        let mid = start + (sweep - gap) / 2.0;
+        if holder == Some(NO_OWNER) && r * sweep > width * 0.6 {
+            // A removed bucket: a cross over its cell.
+            let (x, y) = (g.cx + r * mid.cos(), g.cy + r * mid.sin());
+            let d = (width * 0.3).min(r * sweep * 0.3);
+            ctx.begin_path();
+            ctx.move_to(x - d, y - d);
+            ctx.line_to(x + d, y + d);
+            ctx.move_to(x + d, y - d);
+            ctx.line_to(x - d, y + d);
+            ctx.set_line_width(2.0);
+            ctx.set_stroke_style_str(p.muted);
+            ctx.stroke();
+            ctx.set_line_width(width);
+        }
+        if cells <= 32 {
+            ctx.set_font(&font(s.tick_font_px(), false));
+            ctx.set_fill_style_str(p.muted);
+            ctx.set_text_align("center");
+            ctx.set_text_baseline("middle");
+            let lr = r - width * 0.5 - s.tick_font_px() * 0.8;
+            let _ = ctx.fill_text(&i.to_string(), g.cx + lr * mid.cos(), g.cy + lr * mid.sin());
+        }
     }
 }
 

@@ -4,7 +4,6 @@
 
 use yew::prelude::*;
 
-use super::use_lang;
 use crate::i18n::Words;
 use crate::state::PageState;
 use crate::tour::{Facts, Position, StoreView, Tour, TourId};
@@ -19,9 +18,7 @@ pub struct TourPickerProps {
 }
 
 /// The tour menu in the header.
-#[component]
-pub fn TourPicker(props: &TourPickerProps) -> Html {
-    let w = use_lang().words();
+pub fn tour_picker(w: &'static Words, props: &TourPickerProps) -> Html {
     let on_change = props.on_open.reform(|e: Event| {
         let value = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -58,9 +55,7 @@ pub struct TourPanelProps {
 }
 
 /// The narration of the current step, with its counter and buttons.
-#[component]
-pub fn TourPanel(props: &TourPanelProps) -> Html {
-    let w = use_lang().words();
+pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
     let p = props.position;
     let tour = Tour::get(p.tour);
     let words = &w.tour_words[p.tour.index()];

@@ -183,6 +183,12 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['maglev', /^xxh3-64 of "\{user1\}\.following" mod 251 = cell \d+ of the lookup table → [A-D]$/],
     ['jumpback', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; jumpback over 4 buckets picks bucket [0-3] → [A-D]$/],
     ['binomial', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; binomial over 4 buckets picks bucket [0-3] → [A-D]$/],
+    ['flip', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; flip over 4 buckets picks bucket [0-3] → [A-D]$/],
+    ['power', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; power over 4 buckets picks bucket [0-3] → [A-D]$/],
+    ['bounded', /^xxh3\("\{user1\}\.following"\) = 0x[0-9a-f]{8}; (the first point clockwise is [A-D]'s, which had room \(capacity 938 keys\)|walking clockwise it passed [A-D](, [A-D])*, already full \(capacity 938 keys each\)) → [A-D]$/],
+    ['anchor', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; anchor visits buckets (\d+✗ → )*[0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
+    ['memento', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; memento visits buckets [0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
+    ['dx', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; dx visits buckets (\d+✗ → )*[0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);
@@ -210,13 +216,36 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
   await page.dispatchEvent('#table', 'change');
   await page.waitForSelector('.error');
   assert.match(await page.textContent('.error'), /table '250' must be a prime number/);
+  // Bounded loads: c from the form caps every server at ⌈c × keys / servers⌉.
+  await page.goto(`${server.origin}/?algo=bounded&vnodes=3&keys=${encodeURIComponent('key-{i}:0..3000')}`);
+  await ready(page);
+  await page.fill('#c', '1.05');
+  await page.dispatchEvent('#c', 'change');
+  await page.waitForFunction(() => /c=1\.05/.test(location.search) && !document.querySelector('.summary progress'));
+  await ready(page);
+  const capped = await tableCounts(page);
+  assert.ok(Math.max(...capped.map((r) => r.keys)) <= Math.ceil(1.05 * 3000 / 4), JSON.stringify(capped));
+  await screenshot(page, '28-bounded-c105');
+  await page.fill('#c', '0.5');
+  await page.dispatchEvent('#c', 'change');
+  await page.waitForSelector('.error');
+  assert.match(await page.textContent('.error'), /c '0\.5' must be a number from 1 to 10/);
+  // Anchor lets a middle server leave: only its keys move, and its bucket is crossed out.
+  await page.goto(`${server.origin}/?algo=anchor&keys=${encodeURIComponent('key-{i}:0..3000')}`);
+  await ready(page);
+  const before = await tableCounts(page);
+  await page.getByRole('button', { name: 'Fail B' }).click();
+  await page.waitForFunction(() => /^B failed: [\d,]+ of 3,000 keys moved/.test(document.querySelector('[role=status]').textContent));
+  const moved = Number((await page.textContent('[role=status]')).match(/^B failed: ([\d,]+)/)[1].replace(/,/g, ''));
+  assert.equal(moved, before.find((r) => r.name === 'B').keys);
+  await screenshot(page, '28-anchor-fail-b');
 });
 
 test('the compare view runs one change through every algorithm, as the command line does', async () => {
   const { page } = browser;
   const scenario = ['--nodes', 'A,B,C,D,E,F', '--vnodes', '100', '--keys', 'key-{i}:0..20000', '--table', '251'];
   await page.goto(`${server.origin}/?view=compare&lang=en&nodes=A,B,C,D,E,F&vnodes=100&keys=${encodeURIComponent('key-{i}:0..20000')}`);
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 10
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
     && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   assert.equal(await page.textContent('table.compared caption'), 'Algorithms compared');
   const rows = await page.$$eval('table.compared tbody tr', (trs) => trs.map((tr) => ({
@@ -234,11 +263,11 @@ test('the compare view runs one change through every algorithm, as the command l
     assert.equal(r.peak, c.peak_to_mean.toFixed(3), r.algo);
   }
   assert.match(await page.textContent('.compare .verdict'), /^Fewest keys moved: .+\. Best balance: .+ \(peak \/ mean \d\.\d{3}\)\.$/);
-  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 10);
+  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 16);
   await screenshot(page, '29-compare-add');
   // Remove the first server: jump renumbers the rest, and the table says so.
   await page.selectOption('#compare-change', '1');
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 10
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
     && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   const jump = await page.textContent('tr[data-algo=jump] td.between');
   assert.notEqual(jump, '0');
