@@ -744,8 +744,22 @@ struct CompareReport {
     lookup_ns: f64,
 }
 
+/// Key-server scores above which `compare` leaves the per-key scorers out by default.
+const MAX_DEFAULT_SCORES: u64 = 2_000_000_000;
+
+/// A fraction as a percentage with one decimal, or three significant digits below 1%
+/// (a server's share of a cluster of thousands).
+fn percent(fraction: f64) -> String {
+    let p = 100.0 * fraction;
+    if p == 0.0 || p >= 1.0 {
+        format!("{p:.1}%")
+    } else {
+        format!("{p:.*}%", (2 - p.log10().floor() as i32).max(2) as usize)
+    }
+}
+
 fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String> {
-    use crate::engine::compare::{compare_one, CompareChange};
+    use crate::engine::compare::{CompareChange, CompareWork, TIMED_LOOKUPS};
     let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
     check_memory(&scenario)?;
     let change = match args.change.as_str() {
@@ -753,7 +767,20 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
         "fail" => CompareChange::Fail,
         _ => CompareChange::Add,
     };
+    let scores = scenario.settings.keys.len() as u64 * scenario.nodes.len() as u64;
     let algos: Vec<Algorithm> = match &args.algos {
+        // Rendezvous and CARP score every key against every server: past a few billion
+        // scores (minutes to hours) they run only when asked for by name.
+        None if scores > MAX_DEFAULT_SCORES => {
+            eprintln!(
+                "note: leaving out rendezvous and carp, which would score {} key-server pairs twice; name them in --algos to run them",
+                words::group_thousands(scores)
+            );
+            Algorithm::ALL
+                .into_iter()
+                .filter(|a| !matches!(a, Algorithm::Rendezvous | Algorithm::Carp))
+                .collect()
+        }
         None => Algorithm::ALL.to_vec(),
         Some(list) => list
             .split(',')
@@ -770,10 +797,23 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
     };
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64() * 1000.0;
+    let mut work = CompareWork::new(&scenario, &change, algos.clone(), TIMED_LOOKUPS)?;
+    while !work.is_finished() {
+        work.advance(20_000_000, &now)?;
+        if let Some((algo, changing, (phase, done, total))) = work.current() {
+            progress.show(&format!(
+                "{} ({} of {}), {}: {}",
+                algo.name(),
+                work.progress().0 + 1,
+                algos.len(),
+                if changing { "the change" } else { "before it" },
+                words::progress(&EN, phase, done, total)
+            ));
+        }
+    }
     let mut rows = Vec::new();
-    for (i, &algo) in algos.iter().enumerate() {
-        progress.show(&format!("{} ({} of {})…", algo.name(), i + 1, algos.len()));
-        let r = compare_one(&scenario, algo, &change, &now)?;
+    for r in &work.rows {
+        let algo = r.algo;
         rows.push(CompareReport {
             algo: algo.name(),
             moved: r.moved,
@@ -825,10 +865,8 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
                 "ns/lookup"
             );
             for r in &rows {
-                let ideal = r
-                    .ideal_fraction
-                    .map_or_else(|| "—".to_owned(), |i| format!("{:.1}%", 100.0 * i));
-                let moved = format!("{} {:.1}% ({ideal})", r.moved, 100.0 * r.moved_fraction);
+                let ideal = r.ideal_fraction.map_or_else(|| "—".to_owned(), percent);
+                let moved = format!("{} {} ({ideal})", r.moved, percent(r.moved_fraction));
                 let _ = writeln!(
                     s,
                     "{:<11} {:>22} {:>9} {:>10.3} {:>10.1} {:>10} {:>10.2} {:>10.0}",

@@ -111,6 +111,9 @@ pub struct Pending {
 
 /// The most keys the page holds (the command line takes more).
 pub const PAGE_MAX_KEYS: usize = 1_000_000;
+/// The most servers the page takes (the command line takes up to
+/// [`crate::engine::scenario::MAX_SERVERS`]).
+pub const PAGE_MAX_SERVERS: usize = 100;
 
 /// One looked-up key and how its owner was found.
 #[derive(Clone, Debug, PartialEq)]
@@ -242,7 +245,7 @@ impl PageState {
     /// when no server can be added.
     pub fn suggested_name(&self) -> String {
         let config = self.sim.config();
-        if !config.has_room() {
+        if self.sim.servers().len() >= PAGE_MAX_SERVERS {
             return String::new();
         }
         let letters = ('A'..='Z')
@@ -351,7 +354,11 @@ impl PageState {
 
     /// Starts the work for `goal` (nothing is pending).
     fn start(&self, goal: Goal) -> PageState {
+        let full = self.sim.servers().len() >= PAGE_MAX_SERVERS;
         let work = match &goal {
+            Goal::Change(Change::Add { .. }) if full => Err(format!(
+                "there are already {PAGE_MAX_SERVERS} servers, the limit"
+            )),
             Goal::Change(change) => self.sim.start(change),
             Goal::Load(scenario) | Goal::Open(scenario) => {
                 check_page_limits(scenario).and_then(|()| Work::load(scenario))
@@ -551,6 +558,13 @@ impl PageState {
 }
 
 fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
+    if scenario.nodes.len() > PAGE_MAX_SERVERS {
+        return Err(format!(
+            "nodes: {} servers is more than the page's limit of {PAGE_MAX_SERVERS}; the command line takes up to {}",
+            scenario.nodes.len(),
+            group_thousands(crate::engine::scenario::MAX_SERVERS as u64)
+        ));
+    }
     let keys = scenario.settings.keys.len();
     if keys > PAGE_MAX_KEYS {
         return Err(format!(
@@ -903,6 +917,18 @@ mod tests {
                 "there are already 100 servers, the limit".into()
             ))
         );
+    }
+
+    #[test]
+    fn the_page_refuses_more_than_its_hundred_servers_and_keeps_its_state() {
+        let page = PageState::new(&Scenario::from_pairs([("keys", "0..10")]).unwrap()).unwrap();
+        let big = Scenario::from_pairs([("nodes", "s{i}:0..101"), ("keys", "0..10")]).unwrap();
+        let refused = page.reduce(Action::Load(big));
+        assert_eq!(refused.sim.servers().len(), page.sim.servers().len());
+        let Some(Notice::Refused(why)) = refused.error else {
+            panic!("{:?}", refused.error)
+        };
+        assert!(why.starts_with("nodes: 101 servers is more than the page's limit of 100"));
     }
 
     #[test]

@@ -397,3 +397,57 @@ fn compare_runs_the_change_through_every_algorithm() {
     assert_eq!(code, 2);
     assert!(err.contains("unknown algorithm 'nope'"), "{err}");
 }
+
+#[test]
+fn compare_takes_ten_thousand_servers_written_as_a_range() {
+    let (code, out, err) = run(&[
+        "compare",
+        "--nodes",
+        "server-{i}:0..10000",
+        "--keys",
+        "key-{i}:0..50000",
+        "--change",
+        "fail",
+        "--algos",
+        "anchor,memento,dx,maglev,jump",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 5);
+    for r in rows {
+        // One server of 10,000 fails: about 5 of 50,000 keys are its own.
+        assert!(r["ideal_fraction"].as_f64().unwrap() < 0.0002, "{r}");
+        if r["algo"] != "jump" {
+            assert!(r["moved"].as_u64().unwrap() < 100, "{r}");
+        }
+    }
+    for algo in ["anchor", "memento", "dx"] {
+        let r = rows.iter().find(|r| r["algo"] == algo).unwrap();
+        assert_eq!(r["moved_between_survivors"], 0, "{algo}");
+    }
+    // The page's limit stays 100; the engine's is 10,000.
+    let (code, _, err) = run(&["compare", "--nodes", "s{i}:0..10001"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("more than the limit of 10000 servers"),
+        "{err}"
+    );
+    // Past a few billion key-server scores, rendezvous and CARP are left out unless named.
+    let (code, out, err) = run(&[
+        "compare",
+        "--nodes",
+        "s{i}:0..2001",
+        "--keys",
+        "key-{i}:0..1000000",
+        "--algos",
+        "jump",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("jump") && !err.contains("leaving out"),
+        "{err}"
+    );
+}

@@ -13,7 +13,10 @@
 //! Memento that bucket's keys come home to it, whoever it belonged to before.
 
 use super::ring::{ServerId, NO_OWNER};
-use super::scenario::MAX_SERVERS;
+
+/// The least capacity a book has: the page's limit of servers, so that Anchor's anchor
+/// and Dx's array have room for every server a page can add.
+pub const MIN_CAPACITY: u32 = 100;
 
 /// Bucket holders and removal order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,14 +31,13 @@ pub struct BucketBook {
 
 impl BucketBook {
     /// Servers `(id, up)` in list order get buckets `0, 1, …`; the down ones are then removed
-    /// in list order. The capacity leaves room for the scenario's limit of servers, or
-    /// twice the list for a larger one.
+    /// in list order. The capacity is [`MIN_CAPACITY`], or twice the list for a larger one.
     pub fn new(servers: &[(ServerId, bool)]) -> BucketBook {
         let n = servers.len() as u32;
         let mut book = BucketBook {
             holders: servers.iter().map(|s| s.0).collect(),
             removed: Vec::new(),
-            capacity: (MAX_SERVERS as u32).max(2 * n),
+            capacity: MIN_CAPACITY.max(2 * n),
         };
         for &(id, up) in servers {
             if !up {
@@ -150,6 +152,6 @@ mod tests {
         assert_eq!(book.take(9), 1);
         assert_eq!(book.take(4), 4);
         assert_eq!(book.holders(), &[7, 9, 2, 1, 4]);
-        assert_eq!(book.capacity(), MAX_SERVERS as u32);
+        assert_eq!(book.capacity(), MIN_CAPACITY);
     }
 }

@@ -8,7 +8,7 @@
 use super::placement::Algorithm;
 use super::ring::NO_OWNER;
 use super::scenario::Scenario;
-use super::sim::{Change, Movement, Simulation, Work};
+use super::sim::{Change, Movement, Phase, Simulation, Work};
 
 /// The change every algorithm undergoes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -151,6 +151,17 @@ impl CompareWork {
     /// (rows done, algorithms).
     pub fn progress(&self) -> (usize, usize) {
         (self.rows.len(), self.algos.len())
+    }
+
+    /// The algorithm under way, whether its change is applied yet, and how far its work
+    /// is (for a progress line).
+    pub fn current(&self) -> Option<(Algorithm, bool, (Phase, usize, usize))> {
+        let algo = *self.algos.get(self.rows.len())?;
+        match &self.stage {
+            Some(Stage::Loading(work)) => Some((algo, false, work.progress())),
+            Some(Stage::Changing { work, .. }) => Some((algo, true, work.progress())),
+            None => None,
+        }
     }
 
     /// Does about `budget` units of the engine's work; `now` times the measurements.

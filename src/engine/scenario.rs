@@ -23,7 +23,7 @@ use super::placement::{weighted_vnodes, Algorithm, LabelTemplate};
 use super::text::{first_hidden, quote};
 
 /// The most servers a scenario may have.
-pub const MAX_SERVERS: usize = 100;
+pub const MAX_SERVERS: usize = 10_000;
 /// The most virtual nodes per server (before weighting).
 pub const MAX_VNODES: u32 = 1000;
 /// The largest server weight.
@@ -203,6 +203,36 @@ pub fn parse_vnodes(text: &str) -> Result<u32, String> {
     }
 }
 
+/// The comma-separated server items of `text`, with each `NAME{i}:A..B` item (a name
+/// template and a range, as key specs write them) expanded to the names for `i` in
+/// `A..B` — how a cluster of thousands of servers is written.
+fn expand_node_ranges(text: &str) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    for item in text.split(',') {
+        let Some((template, range)) = item.rsplit_once(':').filter(|(t, _)| t.contains("{i}"))
+        else {
+            out.push(item.to_owned());
+            continue;
+        };
+        let bad = || {
+            format!(
+                "nodes item {} must look like NAME{{i}}:A..B, e.g. server-{{i}}:0..1000",
+                quote(item)
+            )
+        };
+        let (a, b) = range.split_once("..").ok_or_else(bad)?;
+        let (a, b): (usize, usize) = (
+            a.trim().parse().map_err(|_| bad())?,
+            b.trim().parse().map_err(|_| bad())?,
+        );
+        if b.saturating_sub(a) > MAX_SERVERS {
+            return Err(format!("more than the limit of {MAX_SERVERS} servers"));
+        }
+        out.extend((a..b).map(|i| template.replace("{i}", &i.to_string())));
+    }
+    Ok(out)
+}
+
 /// Parses multi-probe's probes per key: 1 to 256.
 pub fn parse_probes(text: &str) -> Result<u32, String> {
     use super::multiprobe::MAX_PROBES;
@@ -289,7 +319,8 @@ fn name_list(text: &str, what: &str) -> Result<Vec<String>, String> {
 
 fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
     let mut out: Vec<ServerSpec> = Vec::new();
-    for item in text.split(',') {
+    for item in expand_node_ranges(text)? {
+        let item = item.as_str();
         let (name, weight) = match item.rsplit_once('*') {
             Some((name, w)) => (name, parse_weight(w)?),
             None => (item, 1.0),

@@ -1318,18 +1318,24 @@ fn push_owners(
 }
 
 /// Keys moved per (from, to) pair while a change is applied: a dense matrix over server
-/// ids (at most a few hundred), with one extra row and column for "nobody", so counting a
-/// moved key is an index, not a hash.
+/// ids below [`DENSE_FLOWS`] (a page's few hundred), with one extra row and column for
+/// "nobody", so counting a moved key is an index, not a hash; pairs of larger ids (the
+/// command line's thousands of servers) go to a map.
 struct FlowTally {
     width: usize,
     counts: Vec<u64>,
+    sparse: std::collections::BTreeMap<(usize, usize), u64>,
 }
+
+/// Server slots counted in the dense matrix (its side; 8 MB at most).
+const DENSE_FLOWS: usize = 1024;
 
 impl FlowTally {
     fn new() -> FlowTally {
         FlowTally {
             width: 0,
             counts: Vec::new(),
+            sparse: std::collections::BTreeMap::new(),
         }
     }
 
@@ -1343,6 +1349,13 @@ impl FlowTally {
 
     fn add(&mut self, from: ServerId, to: ServerId) {
         let need = Self::slot(from).max(Self::slot(to)) + 1;
+        if need > DENSE_FLOWS {
+            *self
+                .sparse
+                .entry((Self::slot(from), Self::slot(to)))
+                .or_default() += 1;
+            return;
+        }
         if need > self.width {
             // Grow to the new width, keeping the counts (rare: a few times per change).
             let width = need.next_power_of_two().max(8);
@@ -1375,6 +1388,13 @@ fn finish_flows(m: &mut Movement, flows: FlowTally) {
                 keys,
             });
         }
+    }
+    for (&(from, to), &keys) in &flows.sparse {
+        out.push(Flow {
+            from: id(from),
+            to: id(to),
+            keys,
+        });
     }
     out.sort_unstable_by_key(|f| (f.from, f.to));
     m.flows = out;

@@ -311,6 +311,8 @@ pub static WORDS: Words = Words {
         ("{} {} must be 1 or 0", "{0} {1} 必须是 1 或 0"),
         ("probes {} must be a whole number from 1 to {}", "探测次数 {0} 必须是 1 到 {1} 的整数"),
         ("table {} must be a prime number up to {}, e.g. 251 or 65537", "查找表大小 {0} 必须是不超过 {1} 的质数，例如 251 或 65537"),
+        ("nodes: {} servers is more than the page's limit of {}; the command line takes up to {}", "节点：{0} 台服务器超过了页面的上限 {1}；命令行最多可用 {2} 台"),
+        ("nodes item {} must look like NAME{i}:A..B, e.g. server-{i}:0..1000", "节点项 {0} 必须形如 名称{i}:A..B，例如 节点-{i}:0..1000"),
         ("c {} must be a number from 1 to {}, e.g. 1.25", "均衡系数 c {0} 必须是 1 到 {1} 之间的数，例如 1.25"),
         ("Maglev's table of {} cells cannot hold {} servers; use a larger prime table", "Maglev 的查找表只有 {0} 格，容纳不下 {1} 台服务器；请用更大的质数"),
         ("view {} must be ring or compare", "view {0} 必须是 ring 或 compare"),
