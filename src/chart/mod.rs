@@ -209,6 +209,71 @@ pub fn scatter(
     (placed, x_max, y_max)
 }
 
+/// One label of a scatter: the names of the points drawn close together, and where the
+/// label's first line goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScatterLabel {
+    /// Indexes of the points it names.
+    pub points: Vec<usize>,
+    /// Lines of text (a few names each).
+    pub lines: Vec<String>,
+    /// The first line's baseline.
+    pub at: (f64, f64),
+}
+
+/// Labels for scatter points at `placed` named `names`: points within `near` pixels of
+/// each other share one label (their names, a few to a line), and a label that would
+/// cover another moves down until it does not; one that would pass `width` goes to the
+/// left of its point. `char_px` and `line_px` size the text.
+pub fn scatter_labels(
+    placed: &[(f64, f64)],
+    names: &[&str],
+    near: f64,
+    (char_px, line_px): (f64, f64),
+    width: f64,
+) -> Vec<ScatterLabel> {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..placed.len() {
+        let close = |j: &usize| {
+            let (a, b) = (placed[i], placed[*j]);
+            (a.0 - b.0).hypot(a.1 - b.1) <= near
+        };
+        match groups.iter_mut().find(|g| g.iter().any(close)) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
+    let mut out = Vec::new();
+    for g in groups {
+        let lines: Vec<String> = g
+            .chunks(3)
+            .map(|c| c.iter().map(|&i| names[i]).collect::<Vec<_>>().join(", "))
+            .collect();
+        let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
+        let (w, h) = (widest * char_px, lines.len() as f64 * line_px);
+        let (px, mut y) = (placed[g[0]].0, placed[g[0]].1 - 6.0);
+        let x = if px + 8.0 + w > width {
+            px - 8.0 - w
+        } else {
+            px + 8.0
+        };
+        let hits = |y: f64, b: &(f64, f64, f64, f64)| {
+            x < b.0 + b.2 && b.0 < x + w && y - line_px < b.1 + b.3 && b.1 < y - line_px + h
+        };
+        while boxes.iter().any(|b| hits(y, b)) {
+            y += line_px;
+        }
+        boxes.push((x, y - line_px, w, h));
+        out.push(ScatterLabel {
+            points: g,
+            lines,
+            at: (x, y),
+        });
+    }
+    out
+}
+
 fn segment_index(v: &SegmentValue<i32>) -> usize {
     match v {
         SegmentValue::Exact(i) | SegmentValue::CenterOf(i) => (*i).max(0) as usize,
@@ -264,6 +329,26 @@ mod tests {
         );
         // Two ghost outlines (both counts changed), nothing else unfilled.
         assert_eq!(svg.matches("fill=\"none\" stroke=\"#C9D1E0\"").count(), 2);
+    }
+
+    #[test]
+    fn close_points_share_a_label_and_labels_do_not_cover_each_other() {
+        let placed = [
+            (100.0, 100.0),
+            (103.0, 101.0),
+            (300.0, 50.0),
+            (101.0, 112.0),
+        ];
+        let names = ["jump", "flip", "ring", "power"];
+        let labels = scatter_labels(&placed, &names, 8.0, (7.0, 14.0), 640.0);
+        assert_eq!(labels.len(), 3);
+        assert_eq!(labels[0].lines, vec!["jump, flip"]);
+        assert_eq!(labels[2].points, vec![3]);
+        // "power" sits 12 px below "jump, flip": its label moves down clear of it.
+        assert!(labels[2].at.1 >= labels[0].at.1 + 14.0, "{labels:?}");
+        // Near the right edge a label goes to the left of its point.
+        let edge = scatter_labels(&[(630.0, 50.0)], &["binomial"], 8.0, (7.0, 14.0), 640.0);
+        assert!(edge[0].at.0 + 8.0 * 7.0 <= 630.0, "{edge:?}");
     }
 
     #[test]

@@ -248,13 +248,19 @@ pub trait Placement {
 /// a tie, as [`winner`] does); the whole field when the holder is not among them.
 fn duel(
     servers: &[LiveServer],
+    order: &[u16],
     holder: ServerId,
     challenger: ServerId,
     best: Best,
     score: &mut dyn FnMut(&LiveServer) -> Score,
 ) -> Option<ServerId> {
-    let h = servers.iter().position(|s| s.id == holder)?;
-    let c = servers.iter().position(|s| s.id == challenger)?;
+    let at = |id: ServerId| {
+        order
+            .get(usize::from(id))
+            .map(|&i| usize::from(i))
+            .filter(|&i| i < servers.len())
+    };
+    let (h, c) = (at(holder)?, at(challenger)?);
     let (first, second) = if h < c { (h, c) } else { (c, h) };
     let (a, b) = (score(&servers[first]), score(&servers[second]));
     Some(if b.beats(&a, best) {
@@ -262,6 +268,21 @@ fn duel(
     } else {
         servers[first].id
     })
+}
+
+/// Each server id's index in `servers` (`u16::MAX` for ids not among them), so that a
+/// duel finds its two servers without scanning the list for every key.
+pub fn list_order(servers: &[LiveServer]) -> Vec<u16> {
+    let len = servers
+        .iter()
+        .map(|s| usize::from(s.id) + 1)
+        .max()
+        .unwrap_or(0);
+    let mut order = vec![u16::MAX; len];
+    for (i, s) in servers.iter().enumerate() {
+        order[usize::from(s.id)] = i as u16;
+    }
+    order
 }
 
 /// Bytes of a list of live servers as the per-key algorithms keep it.
@@ -523,11 +544,21 @@ pub struct Rendezvous {
     pub servers: Vec<LiveServer>,
     /// The hash applied to `server + key`.
     pub hash: HashFn,
+    /// Each server id's index in `servers` ([`list_order`]).
+    pub order: Vec<u16>,
+    /// True when any weight differs from 1 (scores are then weighted).
+    pub weighted: bool,
 }
 
 impl Rendezvous {
-    fn weighted(&self) -> bool {
-        self.servers.iter().any(|s| s.weight != 1.0)
+    /// Rendezvous over `servers` with `hash`.
+    pub fn new(servers: Vec<LiveServer>, hash: HashFn) -> Rendezvous {
+        Rendezvous {
+            order: list_order(&servers),
+            weighted: servers.iter().any(|s| s.weight != 1.0),
+            servers,
+            hash,
+        }
     }
 
     /// Server `s`'s score for `key`; `joined` is scratch space for `server + key`.
@@ -586,15 +617,22 @@ impl Placement for Rendezvous {
         holder: ServerId,
         challenger: ServerId,
     ) -> ServerId {
-        let weighted = self.weighted();
+        let weighted = self.weighted;
         let mut joined = String::new();
         let mut score = |s: &LiveServer| self.score(s, key, weighted, &mut joined);
-        duel(&self.servers, holder, challenger, Best::Highest, &mut score)
-            .unwrap_or_else(|| self.owner(key, position))
+        duel(
+            &self.servers,
+            &self.order,
+            holder,
+            challenger,
+            Best::Highest,
+            &mut score,
+        )
+        .unwrap_or_else(|| self.owner(key, position))
     }
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
-        let weighted = self.weighted();
+        let weighted = self.weighted;
         let mut joined = String::new();
         best_of(&self.servers, Best::Highest, &mut |s| {
             self.score(s, key, weighted, &mut joined)
@@ -602,7 +640,7 @@ impl Placement for Rendezvous {
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
-        let weighted = self.weighted();
+        let weighted = self.weighted;
         let mut joined = String::new();
         explain_scores(&self.servers, Best::Highest, position, &mut |s| {
             self.score(s, key, weighted, &mut joined)
@@ -616,6 +654,8 @@ impl Placement for Rendezvous {
 pub struct Carp {
     /// Live servers in list order.
     pub servers: Vec<LiveServer>,
+    /// Each server id's index in `servers` ([`list_order`]).
+    pub order: Vec<u16>,
 }
 
 impl Carp {
@@ -641,8 +681,15 @@ impl Placement for Carp {
     ) -> ServerId {
         let mut joined = String::new();
         let mut score = |s: &LiveServer| Carp::score(s, key, &mut joined);
-        duel(&self.servers, holder, challenger, Best::Lowest, &mut score)
-            .unwrap_or_else(|| self.owner(key, position))
+        duel(
+            &self.servers,
+            &self.order,
+            holder,
+            challenger,
+            Best::Lowest,
+            &mut score,
+        )
+        .unwrap_or_else(|| self.owner(key, position))
     }
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
@@ -859,11 +906,11 @@ pub fn build_placement(
         Algorithm::ModN => Rc::new(ModN {
             servers: live.iter().map(|s| s.id).collect(),
         }),
-        Algorithm::Rendezvous => Rc::new(Rendezvous {
+        Algorithm::Rendezvous => Rc::new(Rendezvous::new(live, hash)),
+        Algorithm::Carp => Rc::new(Carp {
+            order: list_order(&live),
             servers: live,
-            hash,
         }),
-        Algorithm::Carp => Rc::new(Carp { servers: live }),
         Algorithm::Jump => Rc::new(Buckets::jump(live.iter().map(|s| s.id).collect(), hash)),
         Algorithm::MultiProbe => {
             // One point per server, at the scenario's hash of its name.

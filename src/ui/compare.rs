@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 use super::ring_view::now_ms;
 use super::use_look;
-use crate::chart::scatter;
+use crate::chart::{scatter, scatter_labels};
 use crate::engine::compare::{CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
@@ -186,6 +186,8 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)]) -> Html {
     let (width, height, pad) = (640.0, 300.0, 36.0);
     let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
+    let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
+    let labels = scatter_labels(&placed, &names, 9.0, (7.0, 14.0), width);
     let f = |v: f64| format!("{v:.1}");
     html! {
         <figure class="compare-figure">
@@ -196,11 +198,15 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)]) -> Html {
                 <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{x_max:.0}%")}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{format!("{y_max:.2}")}</text>
-                { for points.iter().zip(&placed).map(|(p, (x, y))| html! {
-                    <g class="point">
-                        <circle cx={f(*x)} cy={f(*y)} r="5" />
-                        <text x={f(x + 7.0)} y={f(y - 6.0)}>{p.0.clone()}</text>
-                    </g>
+                { for placed.iter().map(|(x, y)| html! {
+                    <circle cx={f(*x)} cy={f(*y)} r="5" />
+                }) }
+                { for labels.iter().map(|l| html! {
+                    <text x={f(l.at.0)} y={f(l.at.1)}>
+                        { for l.lines.iter().enumerate().map(|(i, line)| html! {
+                            <tspan x={f(l.at.0)} dy={if i == 0 { "0" } else { "14" }}>{line.clone()}</tspan>
+                        }) }
+                    </text>
                 }) }
             </svg>
             <figcaption>

@@ -7,7 +7,6 @@ use yew::prelude::*;
 
 use crate::i18n::Words;
 
-use super::use_lang;
 use super::ControlProps;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
@@ -100,12 +99,9 @@ pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
 }
 
 /// Server list (the "Keys per server" table), add and remove.
-#[component]
-pub fn ServerControls(props: &ControlProps) -> Html {
-    let w = use_lang().words();
+pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
     let state = &props.state;
     let sim = &state.sim;
-    let input = use_node_ref();
     let total = sim.keys().len().max(1) as f64;
     let algo = sim.settings().algo;
     let compact = props.compact;
@@ -114,11 +110,10 @@ pub fn ServerControls(props: &ControlProps) -> Html {
         algo.uses_vnodes() && !compact,
     );
     let add = {
-        let input = input.clone();
         let on_action = props.on_action.clone();
         Callback::from(move |e: SubmitEvent| {
             e.prevent_default();
-            let field = input.cast::<HtmlInputElement>();
+            let field = input_by_id("new-server");
             let name = field.as_ref().map(|f| f.value()).unwrap_or_default();
             on_action.emit(Action::AddServer(name));
             if let Some(f) = field {
@@ -154,7 +149,7 @@ pub fn ServerControls(props: &ControlProps) -> Html {
             </table>
             <form class="add" onsubmit={add} hidden={compact}>
                 <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
-                <input id="new-server" ref={input} type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
+                <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
                 <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>
                 <button type="button" title={w.remove_server_hint} onclick={props.on_action.reform(|_| Action::RemoveLast)}>{w.remove_server}</button>
             </form>
@@ -271,7 +266,7 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
                     <input id="c" type="number" min="1" max="10" step="0.05" value={sim.settings().c.to_string()} onchange={on_balance} />
                 }
                 <label for="key-count">{w.keys}</label>
-                <KeysForm keys={sim.settings().keys.clone()} on_action={props.on_action.clone()} />
+                {keys_form(w, &KeysFormProps { keys: sim.settings().keys.clone(), on_action: props.on_action.clone() })}
                 <label for="seed">{w.seed}</label>
                 <input id="seed" type="number" min="0" value={sim.settings().seed.to_string()} onchange={on_seed} />
                 <label for="speed">{w.animation}</label>
@@ -289,7 +284,17 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     }
 }
 
-/// Props of [`KeysForm`].
+/// The text field with this id (the forms read their fields when submitted).
+fn input_by_id(id: &str) -> Option<HtmlInputElement> {
+    use wasm_bindgen::JsCast;
+    web_sys::window()?
+        .document()?
+        .get_element_by_id(id)?
+        .dyn_into::<HtmlInputElement>()
+        .ok()
+}
+
+/// Props of [`keys_form`].
 #[derive(Properties, PartialEq)]
 pub struct KeysFormProps {
     /// The current keys.
@@ -299,55 +304,38 @@ pub struct KeysFormProps {
 }
 
 /// How many keys, and their name pattern; the reducer checks both.
-#[component]
-pub fn KeysForm(props: &KeysFormProps) -> Html {
-    let w = use_lang().words();
-    let (count_ref, pattern_ref) = (use_node_ref(), use_node_ref());
-    let on_keys = {
-        let (count_ref, pattern_ref) = (count_ref.clone(), pattern_ref.clone());
-        props.on_action.reform(move |e: SubmitEvent| {
-            e.prevent_default();
-            let value = |r: &NodeRef| {
-                r.cast::<HtmlInputElement>()
-                    .map(|i| i.value())
-                    .unwrap_or_default()
-            };
-            Action::SetKeys {
-                count: value(&count_ref),
-                pattern: value(&pattern_ref),
-            }
-        })
-    };
+pub fn keys_form(w: &'static Words, props: &KeysFormProps) -> Html {
+    let on_keys = props.on_action.reform(move |e: SubmitEvent| {
+        e.prevent_default();
+        let value = |id| input_by_id(id).map(|i| i.value()).unwrap_or_default();
+        Action::SetKeys {
+            count: value("key-count"),
+            pattern: value("key-pattern"),
+        }
+    });
     let pattern = match &props.keys {
         KeySpec::Range { pieces, .. } if pieces.iter().any(|p| !p.is_empty()) => pieces.join("{i}"),
         _ => String::new(),
     };
     html! {
         <form class="pair" onsubmit={on_keys}>
-            <input id="key-count" ref={count_ref} type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label={(w.key_count_label)(&group_thousands(crate::state::PAGE_MAX_KEYS as u64))} />
-            <input id="key-pattern" ref={pattern_ref} type="text" value={pattern} placeholder="key-{i}" aria-label={w.key_pattern_label} />
+            <input id="key-count" type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label={(w.key_count_label)(&group_thousands(crate::state::PAGE_MAX_KEYS as u64))} />
+            <input id="key-pattern" type="text" value={pattern} placeholder="key-{i}" aria-label={w.key_pattern_label} />
             <button type="submit">{w.set}</button>
         </form>
     }
 }
 
 /// Type a key; see where it hashes and which server owns it, and why.
-#[component]
-pub fn LookupBox(props: &ControlProps) -> Html {
-    let w = use_lang().words();
-    let field = use_node_ref();
-    let on_submit = {
-        let field = field.clone();
-        props.on_action.reform(move |e: SubmitEvent| {
-            e.prevent_default();
-            Action::Lookup(
-                field
-                    .cast::<HtmlInputElement>()
-                    .map(|i| i.value())
-                    .unwrap_or_default(),
-            )
-        })
-    };
+pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
+    let on_submit = props.on_action.reform(move |e: SubmitEvent| {
+        e.prevent_default();
+        Action::Lookup(
+            input_by_id("lookup-key")
+                .map(|i| i.value())
+                .unwrap_or_default(),
+        )
+    });
     let state = &props.state;
     let explained = state
         .lookup
@@ -357,7 +345,7 @@ pub fn LookupBox(props: &ControlProps) -> Html {
         <section class={classes!("card", "lookup", props.focused.then_some("focus"))}>
             <form class="add" onsubmit={on_submit}>
                 <label for="lookup-key" class="visually-hidden">{w.lookup_label}</label>
-                <input id="lookup-key" ref={field} type="text" maxlength="200" placeholder={w.lookup_placeholder} autocomplete="off" />
+                <input id="lookup-key" type="text" maxlength="200" placeholder={w.lookup_placeholder} autocomplete="off" />
                 <button type="submit">{w.look_up}</button>
             </form>
             if let Some(words) = explained {

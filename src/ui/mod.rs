@@ -28,7 +28,7 @@ use crate::words;
 
 pub use charts::{load_chart, share_chart};
 pub use compare::CompareView;
-pub use controls::{scenario_controls, swatch, LookupBox, ScenarioProps, ServerControls};
+pub use controls::{lookup_box, scenario_controls, server_controls, swatch, ScenarioProps};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
 pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
@@ -607,7 +607,7 @@ pub fn App() -> Html {
                     </section>
                     <aside class="panel">
                         {for error}
-                        <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} compact=true />
+                        {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
                         {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                     </aside>
                 </main>
@@ -652,7 +652,7 @@ pub fn App() -> Html {
                         {ring}
                         {for tour_panel}
                         {status}
-                        <LookupBox state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Lookup)} />
+                        {lookup_box(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Lookup), compact: false })}
                     </section>
                 }
                 <aside class="panel">
@@ -665,7 +665,7 @@ pub fn App() -> Html {
                     if sweep_tour && state.sim.settings().algo == Algorithm::Ring {
                         <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
                     }
-                    <ServerControls state={state.clone()} on_action={dispatch.clone()} focused={focused(Focus::Table)} />
+                    {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: false })}
                     {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                     {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
                         on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
