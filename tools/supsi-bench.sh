@@ -21,7 +21,7 @@ done
 perl -0pe 's/\@Override\s*public String toString\(\)\s*\{.*?\}\s*\}/}/s; s/import org\.nerd4j[^\n]*\n//' \
   "$src/memento/Memento.java" > "$work/src/Memento.java"
 guava=$(ls /usr/share/java/guava*.jar | head -1)
-find "$work/hash4j/src/main/java" -name '*.java' > "$work/hash4j.txt"
+find "$work/hash4j/src/main/java" -name '*.java' ! -name module-info.java > "$work/hash4j.txt"
 javac -nowarn -encoding UTF-8 -cp "$guava" -d "$work/classes" @"$work/hash4j.txt" \
   "$work"/src/*.java "$here/supsi-bench/HashFunction.java" "$here/supsi-bench/Bench.java" 2>&1 | grep -v '^Note:' || true
 java -cp "$work/classes:$guava" Bench

@@ -87,6 +87,7 @@ pub static WORDS: Words = Words {
     centre_other: |servers, keys| format!("{servers} servers · {keys} keys"),
     hover_position: |grouped, p| format!("position {grouped} (0x{p:08x})"),
     hover_slots: |last, name| format!("Slots ending at {last} → {name}"),
+    hover_cell: |cell, name| format!("Table cell {cell} → {name}"),
     hover_server: |name| format!("server {name}"),
     hover_share: |share| format!("owns {:.3}% of the ring", share * 100.0),
     hover_key: |key| format!("key {key}"),

@@ -297,6 +297,8 @@ pub struct Words {
     pub hover_position: fn(&str, u32) -> String,
     /// Hover card: a slot range's title (last slot, master).
     pub hover_slots: fn(u32, &str) -> String,
+    /// Hover card: a Maglev table cell's title (cell, server).
+    pub hover_cell: fn(u32, &str) -> String,
     /// Hover card: the point's server.
     pub hover_server: fn(&str) -> String,
     /// Hover card: the share of the ring ending at the point.

@@ -82,6 +82,7 @@ pub static WORDS: Words = Words {
     centre_other: |servers, keys| format!("{servers} 台服务器 · {keys} 个键"),
     hover_position: |grouped, p| format!("位置 {grouped}（0x{p:08x}）"),
     hover_slots: |last, name| format!("截至槽 {last} 的槽段 → {name}"),
+    hover_cell: |cell, name| format!("查找表第 {cell} 格 → {name}"),
     hover_server: |name| format!("服务器 {name}"),
     hover_share: |share| format!("占哈希环的 {:.3}%", share * 100.0),
     hover_key: |key| format!("键 {key}"),

@@ -526,6 +526,7 @@ pub fn describe(
                 let share = arc_len(ring.arc_start(i), p.position) as f64 / RING_SPAN;
                 let title = match sim.settings().algo {
                     Algorithm::Slots => (w.hover_slots)(p.replica, &server.name),
+                    Algorithm::Maglev => (w.hover_cell)(p.replica, &server.name),
                     _ => sim.settings().label.render(&server.name, p.replica),
                 };
                 return Some((
