@@ -19,10 +19,7 @@
 //! or its integer under the identity hash) and 0; the anchor size `a` is the bucket book's
 //! capacity (see [`super::book`]).
 
-use super::hash::HashFn;
-use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
+use super::book::BucketChain;
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) of the 8 little-endian bytes of
 /// `key`, starting from the low 32 bits of `seed`, with no inversion before or after: what
@@ -113,14 +110,14 @@ impl Anchor {
         Some(b)
     }
 
-    /// The buckets a key visits (`ComputeBucket`): the anchor bucket it hashes to, then each
-    /// bucket it rehashes to while the last was removed; the last one works. Needs a
-    /// working bucket.
-    pub fn path(&self, key1: u64, key2: u64) -> Vec<u32> {
+    /// The working bucket of a key (`ComputeBucket`), calling `visit` with the anchor
+    /// bucket it hashes to and each bucket it rehashes to while the last was removed.
+    /// Needs a working bucket.
+    pub fn walk(&self, key1: u64, key2: u64, mut visit: impl FnMut(u32)) -> u32 {
         let m = self.capacity();
         let mut bs = crc32c_u64(key1, key2);
         let mut b = bs % m;
-        let mut path = vec![b];
+        visit(b);
         while self.a[b as usize] != 0 {
             bs = crc32c_u64(
                 key1.wrapping_sub(u64::from(bs)),
@@ -128,25 +125,14 @@ impl Anchor {
             );
             let h = bs % self.a[b as usize];
             b = self.translate(h, self.a[b as usize]);
-            path.push(b);
-        }
-        path
-    }
-
-    /// The working bucket of a key (the end of [`Anchor::path`]).
-    pub fn bucket(&self, key1: u64, key2: u64) -> u32 {
-        let m = self.capacity();
-        let mut bs = crc32c_u64(key1, key2);
-        let mut b = bs % m;
-        while self.a[b as usize] != 0 {
-            bs = crc32c_u64(
-                key1.wrapping_sub(u64::from(bs)),
-                key2.wrapping_add(u64::from(bs)),
-            );
-            let h = bs % self.a[b as usize];
-            b = self.translate(h, self.a[b as usize]);
+            visit(b);
         }
         b
+    }
+
+    /// The working bucket of a key.
+    pub fn bucket(&self, key1: u64, key2: u64) -> u32 {
+        self.walk(key1, key2, |_| {})
     }
 
     /// Bytes of `A`, `K` and the stack.
@@ -155,49 +141,22 @@ impl Anchor {
     }
 }
 
-/// AnchorHash over the bucket book: bucket `b` is served by `holders[b]`.
-pub struct AnchorPlacement {
-    /// The anchor, its removals replayed from the book.
-    pub anchor: Anchor,
-    /// Who holds each bucket (`NO_OWNER` for a removed one).
-    pub holders: Vec<ServerId>,
-    /// Which digest the keys get.
-    pub hash: HashFn,
-}
-
-impl Placement for AnchorPlacement {
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        if self.anchor.working() == 0 {
-            return NO_OWNER;
-        }
-        let b = self.anchor.bucket(key_digest(self.hash, key), 0);
-        self.holders[b as usize]
+/// AnchorHash as the bucket book's engine: a key's pair is its digest and 0.
+impl BucketChain for Anchor {
+    fn walk(&self, digest: u64, visit: impl FnMut(u32)) -> u32 {
+        Anchor::walk(self, digest, 0, visit)
     }
 
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let digest = key_digest(self.hash, key);
-        let path = if self.anchor.working() == 0 {
-            Vec::new()
-        } else {
-            self.anchor.path(digest, 0)
-        };
-        Explanation {
-            position,
-            owner: path.last().map_or(NO_OWNER, |&b| self.holders[b as usize]),
-            how: How::Chain {
-                digest,
-                path,
-                holders: self.holders.clone(),
-            },
-        }
+    fn any_working(&self) -> bool {
+        self.working > 0
     }
 
-    fn buckets(&self) -> Option<(&[ServerId], u32)> {
-        Some((&self.holders, self.anchor.capacity()))
+    fn cells(&self) -> u32 {
+        self.capacity()
     }
 
     fn memory_bytes(&self) -> usize {
-        self.anchor.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
+        Anchor::memory_bytes(self)
     }
 }
 

@@ -12,7 +12,68 @@
 //! recovers takes the last removed bucket (or a new one at the end): under Anchor and
 //! Memento that bucket's keys come home to it, whoever it belonged to before.
 
+use super::hash::HashFn;
+use super::jump::key_digest;
+use super::placement::{Explanation, How, Placement};
 use super::ring::{ServerId, NO_OWNER};
+
+/// What Anchor, Memento and Dx share: a key's digest walks from bucket to bucket (each
+/// removed one sending it on) until a working one.
+pub trait BucketChain {
+    /// The working bucket of a key with this digest, calling `visit` with every bucket on
+    /// the way, the working one last. Needs a working bucket.
+    fn walk(&self, digest: u64, visit: impl FnMut(u32)) -> u32;
+    /// True when some bucket works.
+    fn any_working(&self) -> bool;
+    /// Bucket cells to draw (Anchor's and Dx's capacity, Memento's array).
+    fn cells(&self) -> u32;
+    /// Bytes of the engine's state.
+    fn memory_bytes(&self) -> usize;
+}
+
+/// A bucket-book algorithm as a placement: bucket `b` is served by `holders[b]`.
+pub struct BookPlacement<E> {
+    /// The engine, its removals replayed from the book.
+    pub engine: E,
+    /// Who holds each bucket (`NO_OWNER` for a removed one).
+    pub holders: Vec<ServerId>,
+    /// Which digest the keys get.
+    pub hash: HashFn,
+}
+
+impl<E: BucketChain> Placement for BookPlacement<E> {
+    fn owner(&self, key: &str, _position: u32) -> ServerId {
+        if !self.engine.any_working() {
+            return NO_OWNER;
+        }
+        self.holders[self.engine.walk(key_digest(self.hash, key), |_| {}) as usize]
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let digest = key_digest(self.hash, key);
+        let mut path = Vec::new();
+        if self.engine.any_working() {
+            self.engine.walk(digest, |b| path.push(b));
+        }
+        Explanation {
+            position,
+            owner: path.last().map_or(NO_OWNER, |&b| self.holders[b as usize]),
+            how: How::Chain {
+                digest,
+                path,
+                holders: self.holders.clone(),
+            },
+        }
+    }
+
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        Some((&self.holders, self.engine.cells()))
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.engine.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
+    }
+}
 
 /// The least capacity a book has: the page's limit of servers, so that Anchor's anchor
 /// and Dx's array have room for every server a page can add.

@@ -15,10 +15,7 @@
 //! Choices left open: the seed is the key's digest (xxh3-64, or its integer under the
 //! identity hash) and the capacity is the bucket book's (see [`super::book`]).
 
-use super::hash::HashFn;
-use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
+use super::book::BucketChain;
 
 /// `java.util.Random`: a 48-bit linear congruential generator.
 pub struct JavaRandom {
@@ -94,20 +91,14 @@ impl Dx {
         self.working.iter().filter(|w| **w).count() as u32
     }
 
-    /// The buckets a key with this digest draws, up to the first working one. Needs a
-    /// working bucket.
-    pub fn path(&self, digest: u64) -> Vec<u32> {
-        let mut path = Vec::new();
-        self.walk(digest, |b| path.push(b));
-        path
-    }
-
     /// The first working bucket a key with this digest draws.
     pub fn bucket(&self, digest: u64) -> u32 {
         self.walk(digest, |_| {})
     }
 
-    fn walk(&self, digest: u64, mut visit: impl FnMut(u32)) -> u32 {
+    /// The first working bucket a key with this digest draws, calling `visit` with every
+    /// draw. Needs a working bucket.
+    pub fn walk(&self, digest: u64, mut visit: impl FnMut(u32)) -> u32 {
         let mut random = JavaRandom::new(digest);
         let capacity = self.working.len() as u32;
         loop {
@@ -125,50 +116,22 @@ impl Dx {
     }
 }
 
-/// DxHash over the bucket book: bucket `b` is served by `holders[b]`.
-pub struct DxPlacement {
-    /// Which buckets work.
-    pub dx: Dx,
-    /// Who holds each bucket (`NO_OWNER` for a removed one).
-    pub holders: Vec<ServerId>,
-    /// Which digest the keys get.
-    pub hash: HashFn,
-    /// Whether any bucket works.
-    pub any_working: bool,
-}
-
-impl Placement for DxPlacement {
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        if !self.any_working {
-            return NO_OWNER;
-        }
-        self.holders[self.dx.bucket(key_digest(self.hash, key)) as usize]
+/// DxHash as the bucket book's engine.
+impl BucketChain for Dx {
+    fn walk(&self, digest: u64, visit: impl FnMut(u32)) -> u32 {
+        Dx::walk(self, digest, visit)
     }
 
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let digest = key_digest(self.hash, key);
-        let path = if self.any_working {
-            self.dx.path(digest)
-        } else {
-            Vec::new()
-        };
-        Explanation {
-            position,
-            owner: path.last().map_or(NO_OWNER, |&b| self.holders[b as usize]),
-            how: How::Chain {
-                digest,
-                path,
-                holders: self.holders.clone(),
-            },
-        }
+    fn any_working(&self) -> bool {
+        self.working.contains(&true)
     }
 
-    fn buckets(&self) -> Option<(&[ServerId], u32)> {
-        Some((&self.holders, self.dx.capacity()))
+    fn cells(&self) -> u32 {
+        self.capacity()
     }
 
     fn memory_bytes(&self) -> usize {
-        self.dx.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
+        Dx::memory_bytes(self)
     }
 }
 

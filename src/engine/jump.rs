@@ -160,11 +160,19 @@ mod tests {
             prop_assert_eq!(jump(key, n as u32) as i32, paper(key, n));
         }
 
+        /// Every constant-time bucket function: growing to `n + 1` buckets moves a key
+        /// only into the new bucket.
         #[test]
-        fn a_new_bucket_takes_keys_only_for_itself(key in any::<u64>(), n in 1u32..5000) {
-            let before = jump(key, n);
-            let after = jump(key, n + 1);
-            prop_assert!(after == before || after == n);
+        fn a_new_bucket_takes_keys_only_for_itself(key in any::<u64>(), n in 1u32..100_000) {
+            use crate::engine::{binomial::binomial, flip::flip, jumpback::jumpback, power::power};
+            type BucketFn = fn(u64, u32) -> u32;
+            let functions: [(&str, BucketFn); 5] =
+                [("jump", jump), ("jumpback", jumpback), ("binomial", binomial), ("flip", flip), ("power", power)];
+            for (name, bucket) in functions {
+                let (before, after) = (bucket(key, n), bucket(key, n + 1));
+                prop_assert!(before < n, "{name}");
+                prop_assert!(after == before || after == n, "{name}: {before} → {after} at n={n}");
+            }
         }
     }
 }

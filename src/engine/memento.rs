@@ -22,10 +22,8 @@
 
 use std::collections::HashMap;
 
-use super::hash::HashFn;
-use super::jump::{jump, key_digest, rehash};
-use super::placement::{Explanation, How, Placement};
-use super::ring::{ServerId, NO_OWNER};
+use super::book::BucketChain;
+use super::jump::{jump, rehash};
 
 /// A removed bucket's entry: who replaced it and which bucket was removed before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -95,20 +93,14 @@ impl Memento {
         bucket
     }
 
-    /// The buckets a key with this digest visits: jump's bucket, then each bucket it
-    /// rehashes or is redirected to; the last one works. Needs a working bucket.
-    pub fn path(&self, digest: u64) -> Vec<u32> {
-        let mut path = Vec::new();
-        self.walk(digest, |b| path.push(b));
-        path
-    }
-
     /// The working bucket of a key with this digest.
     pub fn bucket(&self, digest: u64) -> u32 {
         self.walk(digest, |_| {})
     }
 
-    fn walk(&self, digest: u64, mut visit: impl FnMut(u32)) -> u32 {
+    /// The working bucket of a key with this digest, calling `visit` with jump's bucket and
+    /// each bucket it rehashes or is redirected to. Needs a working bucket.
+    pub fn walk(&self, digest: u64, mut visit: impl FnMut(u32)) -> u32 {
         let mut b = jump(digest, self.b_array_size);
         visit(b);
         let mut replacer = self.replacer(b);
@@ -133,48 +125,22 @@ impl Memento {
     }
 }
 
-/// MementoHash over the bucket book: bucket `b` is served by `holders[b]`.
-pub struct MementoPlacement {
-    /// The memento, its removals replayed from the book.
-    pub memento: Memento,
-    /// Who holds each bucket (`NO_OWNER` for a removed one).
-    pub holders: Vec<ServerId>,
-    /// Which digest the keys get.
-    pub hash: HashFn,
-}
-
-impl Placement for MementoPlacement {
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        if self.memento.size() == 0 {
-            return NO_OWNER;
-        }
-        self.holders[self.memento.bucket(key_digest(self.hash, key)) as usize]
+/// MementoHash as the bucket book's engine.
+impl BucketChain for Memento {
+    fn walk(&self, digest: u64, visit: impl FnMut(u32)) -> u32 {
+        Memento::walk(self, digest, visit)
     }
 
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let digest = key_digest(self.hash, key);
-        let path = if self.memento.size() == 0 {
-            Vec::new()
-        } else {
-            self.memento.path(digest)
-        };
-        Explanation {
-            position,
-            owner: path.last().map_or(NO_OWNER, |&b| self.holders[b as usize]),
-            how: How::Chain {
-                digest,
-                path,
-                holders: self.holders.clone(),
-            },
-        }
+    fn any_working(&self) -> bool {
+        self.size() > 0
     }
 
-    fn buckets(&self) -> Option<(&[ServerId], u32)> {
-        Some((&self.holders, self.holders.len() as u32))
+    fn cells(&self) -> u32 {
+        self.b_array_size
     }
 
     fn memory_bytes(&self) -> usize {
-        self.memento.memory_bytes() + self.holders.len() * std::mem::size_of::<ServerId>()
+        Memento::memory_bytes(self)
     }
 }
 

@@ -10,17 +10,17 @@
 use std::fmt;
 use std::rc::Rc;
 
-use super::anchor::{Anchor, AnchorPlacement};
+use super::anchor::Anchor;
 use super::binomial::binomial;
-use super::book::BucketBook;
+use super::book::{BookPlacement, BucketBook};
 use super::bounded::{Bounded, BoundedWalk};
-use super::dx::{Dx, DxPlacement};
+use super::dx::Dx;
 use super::flip::flip;
 use super::hash::{md5_digest, HashFn};
 use super::jump::Buckets;
 use super::jumpback::jumpback;
 use super::maglev::Maglev;
-use super::memento::{Memento, MementoPlacement};
+use super::memento::Memento;
 use super::multiprobe::MultiProbe;
 use super::power::power;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
@@ -826,8 +826,8 @@ fn book_placement(algo: Algorithm, book: &BucketBook, hash: HashFn) -> Rc<dyn Pl
             for &b in book.removed() {
                 anchor.remove(b);
             }
-            Rc::new(AnchorPlacement {
-                anchor,
+            Rc::new(BookPlacement {
+                engine: anchor,
                 holders,
                 hash,
             })
@@ -837,8 +837,8 @@ fn book_placement(algo: Algorithm, book: &BucketBook, hash: HashFn) -> Rc<dyn Pl
             for &b in book.removed() {
                 memento.remove(b);
             }
-            Rc::new(MementoPlacement {
-                memento,
+            Rc::new(BookPlacement {
+                engine: memento,
                 holders,
                 hash,
             })
@@ -848,9 +848,8 @@ fn book_placement(algo: Algorithm, book: &BucketBook, hash: HashFn) -> Rc<dyn Pl
             for &b in book.removed() {
                 dx.remove(b);
             }
-            Rc::new(DxPlacement {
-                any_working: holders.iter().any(|&h| h != NO_OWNER),
-                dx,
+            Rc::new(BookPlacement {
+                engine: dx,
                 holders,
                 hash,
             })
