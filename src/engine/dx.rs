@@ -61,6 +61,8 @@ impl JavaRandom {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Dx {
     working: Vec<bool>,
+    /// How many of `working` are true.
+    size: u32,
 }
 
 impl Dx {
@@ -68,17 +70,22 @@ impl Dx {
     pub fn new(size: u32, capacity: u32) -> Dx {
         Dx {
             working: (0..capacity).map(|b| b < size).collect(),
+            size: size.min(capacity),
         }
     }
 
     /// Marks bucket `b` removed.
     pub fn remove(&mut self, b: u32) {
-        self.working[b as usize] = false;
+        if std::mem::replace(&mut self.working[b as usize], false) {
+            self.size -= 1;
+        }
     }
 
     /// Marks bucket `b` working again.
     pub fn restore(&mut self, b: u32) {
-        self.working[b as usize] = true;
+        if !std::mem::replace(&mut self.working[b as usize], true) {
+            self.size += 1;
+        }
     }
 
     /// The array's capacity.
@@ -88,7 +95,7 @@ impl Dx {
 
     /// How many buckets work.
     pub fn size(&self) -> u32 {
-        self.working.iter().filter(|w| **w).count() as u32
+        self.size
     }
 
     /// The first working bucket a key with this digest draws.
@@ -123,7 +130,7 @@ impl BucketChain for Dx {
     }
 
     fn any_working(&self) -> bool {
-        self.working.contains(&true)
+        self.size > 0
     }
 
     fn cells(&self) -> u32 {

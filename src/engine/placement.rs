@@ -537,38 +537,33 @@ impl Placement for ModN {
     }
 }
 
+/// What rendezvous and CARP differ in: how a server scores a key, and which end wins.
+pub trait ServerScore {
+    /// Whether the highest or the lowest score wins.
+    const BEST: Best;
+    /// Server `s`'s score for `key`; `joined` is scratch space for `server + key`.
+    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score;
+}
+
 /// Highest random weight: the server with the largest `hash(server + key)` wins; weighted
 /// servers score `−weight / ln(h / 2^32)`. The first server in list order wins ties.
-pub struct Rendezvous {
-    /// Live servers in list order.
-    pub servers: Vec<LiveServer>,
+pub struct HighestRandomWeight {
     /// The hash applied to `server + key`.
     pub hash: HashFn,
-    /// Each server id's index in `servers` ([`list_order`]).
-    pub order: Vec<u16>,
     /// True when any weight differs from 1 (scores are then weighted).
     pub weighted: bool,
 }
 
-impl Rendezvous {
-    /// Rendezvous over `servers` with `hash`.
-    pub fn new(servers: Vec<LiveServer>, hash: HashFn) -> Rendezvous {
-        Rendezvous {
-            order: list_order(&servers),
-            weighted: servers.iter().any(|s| s.weight != 1.0),
-            servers,
-            hash,
-        }
-    }
+impl ServerScore for HighestRandomWeight {
+    const BEST: Best = Best::Highest;
 
-    /// Server `s`'s score for `key`; `joined` is scratch space for `server + key`.
-    fn score(&self, s: &LiveServer, key: &str, weighted: bool, joined: &mut String) -> Score {
+    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score {
         joined.clear();
         joined.push_str(&s.name);
         joined.push_str(key);
         // Identity is rejected for rendezvous by scenario validation; 0 is a safe fallback.
         let hash = self.hash.position(joined).unwrap_or(0);
-        if weighted {
+        if self.weighted {
             let unit = f64::from(hash) / 4_294_967_296.0;
             Score::Weighted {
                 hash,
@@ -581,85 +576,15 @@ impl Rendezvous {
     }
 }
 
-/// Looks a key up among scorers: the best of `servers`' scores under `best`.
-fn best_of(
-    servers: &[LiveServer],
-    best: Best,
-    score: &mut dyn FnMut(&LiveServer) -> Score,
-) -> ServerId {
-    winner(servers.iter().map(|s| (s.id, score(s))), best)
-}
-
-/// Explains a scorer's lookup: every server's score, and the winner.
-fn explain_scores(
-    servers: &[LiveServer],
-    best: Best,
-    position: u32,
-    score: &mut dyn FnMut(&LiveServer) -> Score,
-) -> Explanation {
-    let scores: Vec<(ServerId, Score)> = servers.iter().map(|s| (s.id, score(s))).collect();
-    Explanation {
-        position,
-        owner: winner(scores.iter().copied(), best),
-        how: How::BestScore { best, scores },
-    }
-}
-
-impl Placement for Rendezvous {
-    fn memory_bytes(&self) -> usize {
-        servers_bytes(&self.servers)
-    }
-
-    fn contest(
-        &self,
-        key: &str,
-        position: u32,
-        holder: ServerId,
-        challenger: ServerId,
-    ) -> ServerId {
-        let weighted = self.weighted;
-        let mut joined = String::new();
-        let mut score = |s: &LiveServer| self.score(s, key, weighted, &mut joined);
-        duel(
-            &self.servers,
-            &self.order,
-            holder,
-            challenger,
-            Best::Highest,
-            &mut score,
-        )
-        .unwrap_or_else(|| self.owner(key, position))
-    }
-
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        let weighted = self.weighted;
-        let mut joined = String::new();
-        best_of(&self.servers, Best::Highest, &mut |s| {
-            self.score(s, key, weighted, &mut joined)
-        })
-    }
-
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let weighted = self.weighted;
-        let mut joined = String::new();
-        explain_scores(&self.servers, Best::Highest, position, &mut |s| {
-            self.score(s, key, weighted, &mut joined)
-        })
-    }
-}
-
 /// Seed 004: MD5 of `server + key` compared as 16 raw bytes; the smallest digest wins, the
 /// first server on ties. (The seed's prose says "max", its code takes the min; we follow the
 /// code.) The scenario's hash function only places keys on the drawing.
-pub struct Carp {
-    /// Live servers in list order.
-    pub servers: Vec<LiveServer>,
-    /// Each server id's index in `servers` ([`list_order`]).
-    pub order: Vec<u16>,
-}
+pub struct CarpScore;
 
-impl Carp {
-    fn score(s: &LiveServer, key: &str, joined: &mut String) -> Score {
+impl ServerScore for CarpScore {
+    const BEST: Best = Best::Lowest;
+
+    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score {
         joined.clear();
         joined.push_str(&s.name);
         joined.push_str(key);
@@ -667,7 +592,28 @@ impl Carp {
     }
 }
 
-impl Placement for Carp {
+/// A per-key scorer over the live servers: every server scores the key, the best wins.
+pub struct Scorers<S> {
+    /// Live servers in list order.
+    pub servers: Vec<LiveServer>,
+    /// Each server id's index in `servers` ([`list_order`]).
+    pub order: Vec<u16>,
+    /// How a server scores a key.
+    pub scorer: S,
+}
+
+impl<S> Scorers<S> {
+    /// `scorer` over `servers`.
+    pub fn new(servers: Vec<LiveServer>, scorer: S) -> Scorers<S> {
+        Scorers {
+            order: list_order(&servers),
+            servers,
+            scorer,
+        }
+    }
+}
+
+impl<S: ServerScore> Placement for Scorers<S> {
     fn memory_bytes(&self) -> usize {
         servers_bytes(&self.servers)
     }
@@ -680,13 +626,13 @@ impl Placement for Carp {
         challenger: ServerId,
     ) -> ServerId {
         let mut joined = String::new();
-        let mut score = |s: &LiveServer| Carp::score(s, key, &mut joined);
+        let mut score = |s: &LiveServer| self.scorer.score(s, key, &mut joined);
         duel(
             &self.servers,
             &self.order,
             holder,
             challenger,
-            Best::Lowest,
+            S::BEST,
             &mut score,
         )
         .unwrap_or_else(|| self.owner(key, position))
@@ -694,16 +640,28 @@ impl Placement for Carp {
 
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         let mut joined = String::new();
-        best_of(&self.servers, Best::Lowest, &mut |s| {
-            Carp::score(s, key, &mut joined)
-        })
+        let scores = self
+            .servers
+            .iter()
+            .map(|s| (s.id, self.scorer.score(s, key, &mut joined)));
+        winner(scores, S::BEST)
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
         let mut joined = String::new();
-        explain_scores(&self.servers, Best::Lowest, position, &mut |s| {
-            Carp::score(s, key, &mut joined)
-        })
+        let scores: Vec<(ServerId, Score)> = self
+            .servers
+            .iter()
+            .map(|s| (s.id, self.scorer.score(s, key, &mut joined)))
+            .collect();
+        Explanation {
+            position,
+            owner: winner(scores.iter().copied(), S::BEST),
+            how: How::BestScore {
+                best: S::BEST,
+                scores,
+            },
+        }
     }
 }
 
@@ -905,11 +863,11 @@ pub fn build_placement(
         Algorithm::ModN => Rc::new(ModN {
             servers: live.iter().map(|s| s.id).collect(),
         }),
-        Algorithm::Rendezvous => Rc::new(Rendezvous::new(live, hash)),
-        Algorithm::Carp => Rc::new(Carp {
-            order: list_order(&live),
-            servers: live,
-        }),
+        Algorithm::Rendezvous => {
+            let weighted = live.iter().any(|s| s.weight != 1.0);
+            Rc::new(Scorers::new(live, HighestRandomWeight { hash, weighted }))
+        }
+        Algorithm::Carp => Rc::new(Scorers::new(live, CarpScore)),
         Algorithm::Jump => Rc::new(Buckets::jump(live.iter().map(|s| s.id).collect(), hash)),
         Algorithm::MultiProbe => {
             // One point per server, at the scenario's hash of its name.

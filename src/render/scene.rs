@@ -143,9 +143,20 @@ pub fn visible_points(ring: &Ring, from: u32, span: u64) -> [std::ops::Range<usi
     }
 }
 
-/// Where each server's marker goes: its first vnode on the ring, the middle of its first
-/// slot range, or (for per-key algorithms) evenly around the circle.
+/// Where each server's marker goes: the angle of its bucket (bucket algorithms), its first
+/// vnode on the ring, the middle of its first slot range, its first Maglev cell, its
+/// multi-probe point, or (for the other per-key algorithms) evenly around the circle.
 pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
+    // Bucket algorithms: at the angle of the server's bucket on the inner ring.
+    if let Some((holders, cells)) = sim.placement().buckets() {
+        let cells = u64::from(cells.max(1));
+        return holders
+            .iter()
+            .enumerate()
+            .filter(|(_, &h)| h != crate::engine::ring::NO_OWNER)
+            .map(|(i, &h)| (h, (((2 * i as u64 + 1) << 31) / cells) as u32))
+            .collect();
+    }
     match (sim.settings().algo, sim.ring(), sim.slot_table()) {
         (Algorithm::Ring, Some(ring), _) => ring
             .points()
@@ -180,17 +191,6 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .iter()
             .filter_map(|s| Some((s.id, sim.settings().hash.position(&s.name).ok()?)))
             .collect(),
-        // Bucket algorithms: at the angle of the server's bucket on the inner ring.
-        _ if sim.placement().buckets().is_some() => {
-            let (holders, cells) = sim.placement().buckets().unwrap_or((&[], 1));
-            let cells = u64::from(cells.max(1));
-            holders
-                .iter()
-                .enumerate()
-                .filter(|(_, &h)| h != crate::engine::ring::NO_OWNER)
-                .map(|(i, &h)| (h, (((2 * i as u64 + 1) << 31) / cells) as u32))
-                .collect()
-        }
         _ => {
             let n = sim.servers().len().max(1) as u64;
             sim.servers()

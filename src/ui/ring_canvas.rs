@@ -111,6 +111,10 @@ fn draw_buckets(
     let gap = if cells <= 256 { sweep * 0.08 } else { 0.0 };
     ctx.set_line_width(width);
     ctx.set_line_cap("butt");
+    ctx.set_font(&font(s.tick_font_px(), false));
+    ctx.set_fill_style_str(p.muted);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
     for i in 0..cells {
         let start = f64::from(i) * sweep - TAU / 4.0 + gap / 2.0;
         let holder = holders.get(i as usize).copied();
@@ -139,10 +143,6 @@ fn draw_buckets(
             ctx.set_line_width(width);
         }
         if cells <= 32 {
-            ctx.set_font(&font(s.tick_font_px(), false));
-            ctx.set_fill_style_str(p.muted);
-            ctx.set_text_align("center");
-            ctx.set_text_baseline("middle");
             let lr = r - width * 0.5 - s.tick_font_px() * 0.8;
             let _ = ctx.fill_text(&i.to_string(), g.cx + lr * mid.cos(), g.cy + lr * mid.sin());
         }
