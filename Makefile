@@ -28,12 +28,12 @@ serve: setup-build
 	$(WASM_ENV) trunk serve --release --address 127.0.0.1 --port 8080
 
 lint:
-	cargo fmt --check
-	cargo clippy --all-targets -- -D warnings
-	$(WASM_ENV) cargo clippy --target wasm32-unknown-unknown --lib --bins -- -D warnings
+	cargo fmt --all --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	$(WASM_ENV) cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins -- -D warnings
 
 test-native:
-	cargo test
+	cargo test --workspace
 
 test-browser:
 	$(WASM_ENV) CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test browser

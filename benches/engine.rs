@@ -91,5 +91,36 @@ fn incremental(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, ring_lookup, hashing, full_assignment, incremental);
+/// Rendezvous and CARP: a newcomer scores each key once against the holder's kept rank; a
+/// departure rescores only the departed server's keys.
+fn scorer_changes(c: &mut Criterion) {
+    let mut group = c.benchmark_group("scorer_change");
+    group.sample_size(10);
+    for algo in ["carp", "rendezvous"] {
+        let mut s = scenario(10, 1, 1_000_000);
+        s.settings.algo = hashring_lab::engine::placement::Algorithm::from_name(algo).unwrap();
+        let sim = Simulation::new(&s).unwrap();
+        let add = Change::add("server-new");
+        let remove = Change::Remove("server-3".into());
+        for (name, change) in [("add", &add), ("remove", &remove)] {
+            group.bench_function(format!("{algo}/{name}/keys=1000000/servers=10"), |b| {
+                b.iter_batched(
+                    || sim.clone(),
+                    |mut s| black_box(s.apply(change).unwrap().moved),
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    ring_lookup,
+    hashing,
+    full_assignment,
+    incremental,
+    scorer_changes
+);
 criterion_main!(benches);

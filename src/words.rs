@@ -3,8 +3,9 @@
 //! ([`Movement`], [`Explanation`]); this module says it in words. Pure and tested natively,
 //! so every sentence a user reads is checked without a browser.
 
-use crate::engine::placement::{Algorithm, Best, Explanation, How, Score};
+use crate::engine::placement::{Algorithm, Explanation, How};
 use crate::engine::ring::{ServerId, NO_OWNER};
+use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
 use crate::i18n::{reason, Words};
 use crate::state::Notice;

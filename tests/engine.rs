@@ -464,7 +464,8 @@ fn a_large_ring_loads_in_steps_and_equals_a_load_in_one_go() {
 
 #[test]
 fn every_algorithm_explains_the_owner_it_assigns_and_the_winner_has_the_best_score() {
-    use hashring_lab::engine::placement::{How, Score};
+    use hashring_lab::engine::placement::How;
+    use hashring_lab::engine::scorers::Score;
     for algo in ["ring", "modn", "rendezvous", "carp", "slots"] {
         let s = sim(&[
             ("algo", algo),

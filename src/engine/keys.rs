@@ -172,12 +172,16 @@ impl KeySpec {
                 // `r` and the top 48 bits in 12 lower-case hex digits, written by hand: the
                 // formatter costs more than the rest of naming, a million times per change.
                 let value = splitmix64(seed ^ u64::from(index).wrapping_mul(0x9E37_79B9_7F4A_7C15));
-                out.push('r');
-                for shift in (16..64).step_by(4).rev() {
-                    out.push(char::from(
-                        b"0123456789abcdef"[(value >> shift) as usize & 0xF],
-                    ));
+                // (A plain loop: the page is built for size, where iterator adapters stay calls.)
+                let mut name = [b'r'; 13];
+                let mut rest = value >> 16;
+                let mut i = 12;
+                while i > 0 {
+                    name[i] = b"0123456789abcdef"[(rest & 0xF) as usize];
+                    rest >>= 4;
+                    i -= 1;
                 }
+                out.push_str(std::str::from_utf8(&name).unwrap_or_default());
             }
         }
     }

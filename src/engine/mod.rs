@@ -20,6 +20,7 @@ pub mod placement;
 pub mod power;
 pub mod ring;
 pub mod scenario;
+pub mod scorers;
 pub mod sim;
 pub mod slots;
 pub mod stats;

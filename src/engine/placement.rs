@@ -16,7 +16,7 @@ use super::book::{BookPlacement, BucketBook};
 use super::bounded::{Bounded, BoundedWalk};
 use super::dx::Dx;
 use super::flip::flip;
-use super::hash::{md5_digest, HashFn};
+use super::hash::HashFn;
 use super::jump::Buckets;
 use super::jumpback::jumpback;
 use super::maglev::Maglev;
@@ -25,6 +25,7 @@ use super::multiprobe::MultiProbe;
 use super::power::power;
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::Settings;
+use super::scorers::{Best, CarpScore, HighestRandomWeight, Ranked, Score, Scorers};
 use super::slots::{SlotTable, SLOT_SHIFT};
 
 /// The placement algorithms.
@@ -230,67 +231,11 @@ pub trait Placement {
         None
     }
 
-    /// The owner of a key that `holder` owned before `challenger` joined (added or
-    /// recovered). Scorers compare the two alone; others look the key up again.
-    fn contest(
-        &self,
-        key: &str,
-        position: u32,
-        holder: ServerId,
-        challenger: ServerId,
-    ) -> ServerId {
-        let _ = (holder, challenger);
-        self.owner(key, position)
+    /// Per-key scorers, which can keep each key's winning [`Rank`] so that a server joining
+    /// costs one score per key instead of one per server.
+    fn ranked(&self) -> Option<&dyn Ranked> {
+        None
     }
-}
-
-/// The winner between a key's `holder` and a `challenger` among `servers` (list order breaks
-/// a tie, as [`winner`] does); the whole field when the holder is not among them.
-fn duel(
-    servers: &[LiveServer],
-    order: &[u16],
-    holder: ServerId,
-    challenger: ServerId,
-    best: Best,
-    score: &mut dyn FnMut(&LiveServer) -> Score,
-) -> Option<ServerId> {
-    let at = |id: ServerId| {
-        order
-            .get(usize::from(id))
-            .map(|&i| usize::from(i))
-            .filter(|&i| i < servers.len())
-    };
-    let (h, c) = (at(holder)?, at(challenger)?);
-    let (first, second) = if h < c { (h, c) } else { (c, h) };
-    let (a, b) = (score(&servers[first]), score(&servers[second]));
-    Some(if b.beats(&a, best) {
-        servers[second].id
-    } else {
-        servers[first].id
-    })
-}
-
-/// Each server id's index in `servers` (`u16::MAX` for ids not among them), so that a
-/// duel finds its two servers without scanning the list for every key.
-pub fn list_order(servers: &[LiveServer]) -> Vec<u16> {
-    let len = servers
-        .iter()
-        .map(|s| usize::from(s.id) + 1)
-        .max()
-        .unwrap_or(0);
-    let mut order = vec![u16::MAX; len];
-    for (i, s) in servers.iter().enumerate() {
-        order[usize::from(s.id)] = i as u16;
-    }
-    order
-}
-
-/// Bytes of a list of live servers as the per-key algorithms keep it.
-fn servers_bytes(servers: &[LiveServer]) -> usize {
-    servers
-        .iter()
-        .map(|s| std::mem::size_of::<LiveServer>() + s.name.len())
-        .sum()
 }
 
 /// How a placement found a key's owner. The page and the command line put it into words;
@@ -382,62 +327,6 @@ pub enum How {
         /// Each live server's score, in list order.
         scores: Vec<(ServerId, Score)>,
     },
-}
-
-/// Which end of the scores wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Best {
-    /// The highest score (rendezvous).
-    Highest,
-    /// The lowest score (seed 004's CARP).
-    Lowest,
-}
-
-/// One server's score for a key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Score {
-    /// The hash of `server + key` (unweighted rendezvous).
-    Hash(u32),
-    /// Weighted rendezvous: the hash as a fraction `u` of 2^32, scored `−weight / ln u`.
-    Weighted {
-        /// The hash of `server + key`.
-        hash: u32,
-        /// The server's weight.
-        weight: f64,
-        /// `−weight / ln(hash / 2^32)`.
-        score: f64,
-    },
-    /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
-    Digest([u8; 16]),
-}
-
-impl Score {
-    /// True when `self` beats `other` under `best` (a tie does not beat).
-    pub fn beats(&self, other: &Score, best: Best) -> bool {
-        let order = match (self, other) {
-            (Score::Hash(a), Score::Hash(b)) => a.partial_cmp(b),
-            (Score::Weighted { score: a, .. }, Score::Weighted { score: b, .. }) => {
-                a.partial_cmp(b)
-            }
-            (Score::Digest(a), Score::Digest(b)) => a.partial_cmp(b),
-            _ => None,
-        };
-        match best {
-            Best::Highest => order == Some(std::cmp::Ordering::Greater),
-            Best::Lowest => order == Some(std::cmp::Ordering::Less),
-        }
-    }
-}
-
-/// The first of `scores` that nothing later beats: the winner under `best`.
-fn winner(scores: impl Iterator<Item = (ServerId, Score)>, best: Best) -> ServerId {
-    let mut top: Option<(ServerId, Score)> = None;
-    for (id, score) in scores {
-        if top.is_none_or(|(_, t)| score.beats(&t, best)) {
-            top = Some((id, score));
-        }
-    }
-    top.map_or(NO_OWNER, |t| t.0)
 }
 
 /// The consistent-hash ring.
@@ -532,134 +421,6 @@ impl Placement for ModN {
             how: How::Modulo {
                 value: position,
                 live: self.servers.clone(),
-            },
-        }
-    }
-}
-
-/// What rendezvous and CARP differ in: how a server scores a key, and which end wins.
-pub trait ServerScore {
-    /// Whether the highest or the lowest score wins.
-    const BEST: Best;
-    /// Server `s`'s score for `key`; `joined` is scratch space for `server + key`.
-    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score;
-}
-
-/// Highest random weight: the server with the largest `hash(server + key)` wins; weighted
-/// servers score `−weight / ln(h / 2^32)`. The first server in list order wins ties.
-pub struct HighestRandomWeight {
-    /// The hash applied to `server + key`.
-    pub hash: HashFn,
-    /// True when any weight differs from 1 (scores are then weighted).
-    pub weighted: bool,
-}
-
-impl ServerScore for HighestRandomWeight {
-    const BEST: Best = Best::Highest;
-
-    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score {
-        joined.clear();
-        joined.push_str(&s.name);
-        joined.push_str(key);
-        // Identity is rejected for rendezvous by scenario validation; 0 is a safe fallback.
-        let hash = self.hash.position(joined).unwrap_or(0);
-        if self.weighted {
-            let unit = f64::from(hash) / 4_294_967_296.0;
-            Score::Weighted {
-                hash,
-                weight: s.weight,
-                score: -s.weight / unit.ln(),
-            }
-        } else {
-            Score::Hash(hash)
-        }
-    }
-}
-
-/// Seed 004: MD5 of `server + key` compared as 16 raw bytes; the smallest digest wins, the
-/// first server on ties. (The seed's prose says "max", its code takes the min; we follow the
-/// code.) The scenario's hash function only places keys on the drawing.
-pub struct CarpScore;
-
-impl ServerScore for CarpScore {
-    const BEST: Best = Best::Lowest;
-
-    fn score(&self, s: &LiveServer, key: &str, joined: &mut String) -> Score {
-        joined.clear();
-        joined.push_str(&s.name);
-        joined.push_str(key);
-        Score::Digest(md5_digest(joined.as_bytes()))
-    }
-}
-
-/// A per-key scorer over the live servers: every server scores the key, the best wins.
-pub struct Scorers<S> {
-    /// Live servers in list order.
-    pub servers: Vec<LiveServer>,
-    /// Each server id's index in `servers` ([`list_order`]).
-    pub order: Vec<u16>,
-    /// How a server scores a key.
-    pub scorer: S,
-}
-
-impl<S> Scorers<S> {
-    /// `scorer` over `servers`.
-    pub fn new(servers: Vec<LiveServer>, scorer: S) -> Scorers<S> {
-        Scorers {
-            order: list_order(&servers),
-            servers,
-            scorer,
-        }
-    }
-}
-
-impl<S: ServerScore> Placement for Scorers<S> {
-    fn memory_bytes(&self) -> usize {
-        servers_bytes(&self.servers)
-    }
-
-    fn contest(
-        &self,
-        key: &str,
-        position: u32,
-        holder: ServerId,
-        challenger: ServerId,
-    ) -> ServerId {
-        let mut joined = String::new();
-        let mut score = |s: &LiveServer| self.scorer.score(s, key, &mut joined);
-        duel(
-            &self.servers,
-            &self.order,
-            holder,
-            challenger,
-            S::BEST,
-            &mut score,
-        )
-        .unwrap_or_else(|| self.owner(key, position))
-    }
-
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
-        let mut joined = String::new();
-        let scores = self
-            .servers
-            .iter()
-            .map(|s| (s.id, self.scorer.score(s, key, &mut joined)));
-        winner(scores, S::BEST)
-    }
-
-    fn explain(&self, key: &str, position: u32) -> Explanation {
-        let mut joined = String::new();
-        let scores: Vec<(ServerId, Score)> = self
-            .servers
-            .iter()
-            .map(|s| (s.id, self.scorer.score(s, key, &mut joined)))
-            .collect();
-        Explanation {
-            position,
-            owner: winner(scores.iter().copied(), S::BEST),
-            how: How::BestScore {
-                best: S::BEST,
-                scores,
             },
         }
     }

@@ -32,6 +32,7 @@ use super::scenario::{
     parse_algorithm, parse_hash, parse_vnodes, validate_name, Scenario, ServerSpec, Settings,
     MAX_SERVERS,
 };
+use super::scorers::{Rank, Ranked, Scale};
 use super::slots::SlotTable;
 use super::stats::Stats;
 use super::text::quote;
@@ -449,6 +450,8 @@ pub struct Simulation {
     placement: Rc<dyn Placement>,
     keys: Arc<KeySet>,
     owners: Vec<ServerId>,
+    /// Per-key scorers only: each key's winning rank (empty otherwise).
+    ranks: Rc<KeptRanks>,
     counts: Vec<u64>,
 }
 
@@ -475,6 +478,7 @@ impl Simulation {
             placement,
             keys: Arc::default(),
             owners: Vec::new(),
+            ranks: Rc::default(),
             counts: Vec::new(),
         }
     }
@@ -644,7 +648,10 @@ impl Simulation {
         let incremental = matches!(mode, WorkMode::Departed(_) | WorkMode::Joined(_));
         let mut work = Work::new(next, keys, mode, ideal)?;
         if incremental {
-            work.previous = Some(Rc::new(self.owners.clone()));
+            work.previous = Some(Previous {
+                owners: Rc::new(self.owners.clone()),
+                ranks: self.ranks.clone(),
+            });
         }
         Ok(work)
     }
@@ -698,6 +705,7 @@ impl Simulation {
                 let m = self.move_to(&next.owners);
                 self.config = next.config;
                 self.placement = next.placement;
+                self.ranks = next.ranks;
                 m
             }
             WorkMode::Relay { keys_replaced } => {
@@ -817,8 +825,8 @@ enum WorkMode {
     /// A per-key scorer lost a server: only its keys are scored again (the others keep
     /// their owner — the scorers are monotone).
     Departed(ServerId),
-    /// A per-key scorer gained a server: each key's holder meets the newcomer alone (two
-    /// scores a key instead of one per server).
+    /// A per-key scorer gained a server: only the newcomer scores each key, against the
+    /// holder's kept [`Rank`] (one score a key instead of one per server).
     Joined(ServerId),
     /// A new key layout: every key hashed again and assigned.
     Relay {
@@ -929,10 +937,26 @@ pub struct Work {
     mode: WorkMode,
     ideal: Option<f64>,
     owners: Chunks<ServerId>,
-    /// The owners before the change, for the incremental scorer modes.
-    previous: Option<Rc<Vec<ServerId>>>,
+    /// Per-key scorers: the owners' ranks, alongside `owners`.
+    ranks: Chunks<Rank>,
+    /// The assignment before the change, for the incremental scorer modes.
+    previous: Option<Previous>,
     /// Bounded loads: the keys placed so far, one after another in arrival order.
     arrivals: Option<Arrivals>,
+}
+
+/// Owners and ranks by place before a change.
+#[derive(Clone)]
+struct Previous {
+    owners: Rc<Vec<ServerId>>,
+    ranks: Rc<KeptRanks>,
+}
+
+/// Each key's winning [`Rank`] by place, and the scale they are on.
+#[derive(Clone, Default)]
+struct KeptRanks {
+    scale: Option<Scale>,
+    by_place: Vec<Rank>,
 }
 
 /// Bounded loads' keys being placed in arrival order (key 0 first), a chunk per step.
@@ -951,8 +975,10 @@ struct Arrivals {
 /// The vnodes of a ring this large are hashed in steps rather than at once.
 const STEPPED_VNODES: usize = 20_000;
 
-/// Naming a key and hashing it to a position.
-const KEY_COST: usize = 40;
+/// Naming a key and hashing it to a position (re-measured in the page 2026-12-01: 40 had
+/// become 4× too much once naming stopped going through the formatter, so steps were short
+/// and each paid a render for little work).
+const KEY_COST: usize = 12;
 /// Rendering a vnode label and hashing it.
 const VNODE_COST: usize = 60;
 /// Sorting one entry (keys by position, vnodes into a ring) when a phase completes.
@@ -961,8 +987,8 @@ const SORT_COST: usize = 4;
 const LOOKUP_COST: usize = 5;
 /// One rendezvous score: concatenate server and key, hash.
 const SCORE_COST: usize = 10;
-/// One CARP score: concatenate server and key, MD5.
-const DIGEST_COST: usize = 25;
+/// One CARP score: the MD5 of server and key (about 135 ns in the page, measured).
+const DIGEST_COST: usize = 15;
 
 impl Work {
     fn new(
@@ -1005,6 +1031,7 @@ impl Work {
             mode,
             ideal,
             owners: Chunks::new(),
+            ranks: Chunks::new(),
             previous: None,
             arrivals: None,
         })
@@ -1036,7 +1063,7 @@ impl Work {
         match self.mode {
             // A departed server's keys (about one in `live + 1`) are scored by everyone.
             WorkMode::Departed(_) => return LOOKUP_COST + (KEY_COST + score * live) / (live + 1),
-            WorkMode::Joined(_) => return KEY_COST + 2 * score,
+            WorkMode::Joined(_) => return KEY_COST + score,
             _ => {}
         }
         match self.next.settings.algo {
@@ -1167,27 +1194,25 @@ impl Work {
         let s = &self.next.settings;
         let mut chunk = Vec::with_capacity(end - self.owners.len());
         let range = self.owners.len()..end;
-        match (&self.mode, &self.previous) {
-            (WorkMode::Departed(gone), Some(old)) => {
-                let mut name = String::new();
-                for place in range {
-                    let holder = old[place];
-                    chunk.push(if holder == *gone {
-                        s.keys.write_name(keys.ids[place], s.seed, &mut name);
-                        placement.owner(&name, keys.positions[place])
-                    } else {
-                        holder
-                    });
-                }
+        match placement.ranked() {
+            Some(ranked) => {
+                let mut ranks = Vec::with_capacity(chunk.capacity());
+                let scoring = Scoring {
+                    keys,
+                    spec: &s.keys,
+                    seed: s.seed,
+                    ranked,
+                };
+                scoring.push(
+                    range,
+                    self.mode,
+                    self.previous.as_ref(),
+                    &mut chunk,
+                    &mut ranks,
+                );
+                self.ranks.push(ranks);
             }
-            (WorkMode::Joined(new), Some(old)) => {
-                let mut name = String::new();
-                for place in range {
-                    s.keys.write_name(keys.ids[place], s.seed, &mut name);
-                    chunk.push(placement.contest(&name, keys.positions[place], old[place], *new));
-                }
-            }
-            _ => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
+            None => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
         }
         self.owners.push(chunk);
         Ok(spent + count * self.cost_per_key())
@@ -1247,12 +1272,17 @@ impl Work {
             return Err("the work is not finished".into());
         };
         let owners = self.owners.concat();
+        let ranks = Rc::new(KeptRanks {
+            scale: placement.ranked().map(|r| r.scale()),
+            by_place: self.ranks.concat(),
+        });
         let counts = count_owners(&owners);
         Ok(Simulation {
             config: self.next,
             placement,
             keys,
             owners,
+            ranks,
             counts,
         })
     }
@@ -1314,6 +1344,77 @@ fn push_owners(
                 placement.owner(&name, pos)
             }
         });
+    }
+}
+
+/// A per-key scorer placing keys with their [`Rank`]s.
+struct Scoring<'a> {
+    keys: &'a KeySet,
+    spec: &'a KeySpec,
+    seed: u64,
+    ranked: &'a dyn Ranked,
+}
+
+/// Keys named and scored per batch.
+const KEYS_PER_BATCH: usize = 256;
+
+impl Scoring<'_> {
+    /// Appends the owners and ranks of the keys at sorted places `range`: a departed
+    /// server's keys scored by everyone (the others keep theirs), a joined server scored
+    /// against each key's kept rank, or every key scored by everyone.
+    fn push(
+        &self,
+        range: std::ops::Range<usize>,
+        mode: WorkMode,
+        previous: Option<&Previous>,
+        owners: &mut Vec<ServerId>,
+        ranks: &mut Vec<Rank>,
+    ) {
+        let scale = Some(self.ranked.scale());
+        let previous = previous
+            .filter(|p| p.ranks.scale == scale && p.ranks.by_place.len() == self.keys.len());
+        let mut names = vec![String::new(); KEYS_PER_BATCH];
+        // (sorted place, index in the output) of the keys to score in this batch.
+        let mut scored: Vec<(usize, usize)> = Vec::with_capacity(KEYS_PER_BATCH);
+        let mut held = Vec::with_capacity(KEYS_PER_BATCH);
+        let mut found = Vec::with_capacity(KEYS_PER_BATCH);
+        for start in range.clone().step_by(KEYS_PER_BATCH) {
+            scored.clear();
+            for place in start..(start + KEYS_PER_BATCH).min(range.end) {
+                match (mode, previous) {
+                    (WorkMode::Departed(gone), Some(p)) if p.owners[place] != gone => {
+                        owners.push(p.owners[place]);
+                        ranks.push(p.ranks.by_place[place]);
+                    }
+                    _ => {
+                        scored.push((place, owners.len()));
+                        owners.push(NO_OWNER);
+                        ranks.push(0);
+                    }
+                }
+            }
+            for (name, &(place, _)) in names.iter_mut().zip(&scored) {
+                self.spec.write_name(self.keys.ids[place], self.seed, name);
+            }
+            let keys: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
+            found.clear();
+            match (mode, previous) {
+                (WorkMode::Joined(new), Some(p)) => {
+                    held.clear();
+                    held.extend(
+                        scored
+                            .iter()
+                            .map(|&(place, _)| (p.owners[place], p.ranks.by_place[place])),
+                    );
+                    self.ranked.challenges(&keys, &held, new, &mut found);
+                }
+                _ => self.ranked.owners_ranked(&keys, &mut found),
+            }
+            for (&(_, at), &(owner, rank)) in scored.iter().zip(&found) {
+                owners[at] = owner;
+                ranks[at] = rank;
+            }
+        }
     }
 }
 

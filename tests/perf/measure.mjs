@@ -26,6 +26,8 @@ const dist = path.resolve(arg('--dist', defaultDist));
 const out = arg('--out', 'docs/page-measurements.json');
 const quick = process.argv.includes('--quick');
 const heavyOnly = process.argv.includes('--heavy-only');
+// --only TEXT measures only the heavy scenarios whose name contains TEXT.
+const only = arg('--only', '');
 
 const sorted = (xs) => [...xs].sort((a, b) => a - b);
 const median = (xs) => sorted(xs)[Math.floor(xs.length / 2)];
@@ -219,7 +221,7 @@ const statusMatches = (page, pattern) => page.waitForFunction((src) => {
   if (alert) throw new Error(alert.textContent);
   return new RegExp(src).test(document.querySelector('[role=status]').textContent);
 }, pattern.source, { timeout: 600000 });
-for (const [name, query, seed] of quick ? [] : HEAVY) {
+for (const [name, query, seed] of quick ? [] : HEAVY.filter(([n]) => n.includes(only))) {
   const browser = await open();
   const { page } = browser;
   const t0 = Date.now();
@@ -232,6 +234,12 @@ for (const [name, query, seed] of quick ? [] : HEAVY) {
   await page.getByRole('button', { name: 'Add server' }).click();
   await statusMatches(page, /^Added /);
   Object.assign(row, { add_s: round((Date.now() - t1) / 1000), add: await readProbe(page) });
+  // Remove the server just added (R removes the last one).
+  await resetProbe(page);
+  const t3 = Date.now();
+  await page.keyboard.press('r');
+  await statusMatches(page, /^Removed /);
+  Object.assign(row, { remove_s: round((Date.now() - t3) / 1000), remove: await readProbe(page) });
   if (seed) {
     await resetProbe(page);
     const t2 = Date.now();
