@@ -1373,27 +1373,23 @@ impl Scoring<'_> {
         let scale = Some(self.ranked.scale());
         let previous = previous
             .filter(|p| p.ranks.scale == scale && p.ranks.by_place.len() == self.keys.len());
+        let departed = match (mode, previous) {
+            (WorkMode::Departed(gone), Some(p)) => Some((gone, p)),
+            _ => None,
+        };
         let mut names = vec![String::new(); KEYS_PER_BATCH];
-        // (sorted place, index in the output) of the keys to score in this batch.
-        let mut scored: Vec<(usize, usize)> = Vec::with_capacity(KEYS_PER_BATCH);
+        // The sorted places scored in this batch: every key, or a departed server's.
+        let mut scored: Vec<usize> = Vec::with_capacity(KEYS_PER_BATCH);
         let mut held = Vec::with_capacity(KEYS_PER_BATCH);
         let mut found = Vec::with_capacity(KEYS_PER_BATCH);
         for start in range.clone().step_by(KEYS_PER_BATCH) {
+            let batch = start..(start + KEYS_PER_BATCH).min(range.end);
             scored.clear();
-            for place in start..(start + KEYS_PER_BATCH).min(range.end) {
-                match (mode, previous) {
-                    (WorkMode::Departed(gone), Some(p)) if p.owners[place] != gone => {
-                        owners.push(p.owners[place]);
-                        ranks.push(p.ranks.by_place[place]);
-                    }
-                    _ => {
-                        scored.push((place, owners.len()));
-                        owners.push(NO_OWNER);
-                        ranks.push(0);
-                    }
-                }
+            match departed {
+                Some((gone, p)) => scored.extend(batch.clone().filter(|&at| p.owners[at] == gone)),
+                None => scored.extend(batch.clone()),
             }
-            for (name, &(place, _)) in names.iter_mut().zip(&scored) {
+            for (name, &place) in names.iter_mut().zip(&scored) {
                 self.spec.write_name(self.keys.ids[place], self.seed, name);
             }
             let keys: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
@@ -1404,15 +1400,29 @@ impl Scoring<'_> {
                     held.extend(
                         scored
                             .iter()
-                            .map(|&(place, _)| (p.owners[place], p.ranks.by_place[place])),
+                            .map(|&place| (p.owners[place], p.ranks.by_place[place])),
                     );
                     self.ranked.challenges(&keys, &held, new, &mut found);
                 }
                 _ => self.ranked.owners_ranked(&keys, &mut found),
             }
-            for (&(_, at), &(owner, rank)) in scored.iter().zip(&found) {
-                owners[at] = owner;
-                ranks[at] = rank;
+            match departed {
+                Some((gone, p)) => {
+                    let mut rescored = found.iter();
+                    for place in batch {
+                        let (owner, rank) = if p.owners[place] == gone {
+                            rescored.next().copied().unwrap_or((NO_OWNER, 0))
+                        } else {
+                            (p.owners[place], p.ranks.by_place[place])
+                        };
+                        owners.push(owner);
+                        ranks.push(rank);
+                    }
+                }
+                None => {
+                    owners.extend(found.iter().map(|f| f.0));
+                    ranks.extend(found.iter().map(|f| f.1));
+                }
             }
         }
     }

@@ -180,8 +180,10 @@ impl Renderer {
             self.layers.static_dirty = false;
             self.layers.overlay_dirty = true;
         }
+        // While a change is being computed, the last change's walk ends (cleared once): each
+        // frame drawn would be time taken from the work, and the keys are about to move again.
         let clock = self.motion.clock(now);
-        let animating = clock.is_animating() || state.lookup.is_some();
+        let animating = state.pending.is_none() && (clock.is_animating() || state.lookup.is_some());
         if !(animating || self.layers.overlay_dirty) {
             return;
         }
@@ -202,8 +204,11 @@ impl Renderer {
         }
     }
 
-    /// A new state: restart the change animation when the simulation changed.
+    /// A new state: restart the change animation when the simulation changed. The static
+    /// layer shows only the simulation, so it is redrawn only when that or the look changed
+    /// (not when work merely starts or a lookup is made).
     fn adopt(&mut self, state: &PageState, look: Look) {
+        let restyled = self.look != look;
         self.look = look;
         let changed = self
             .state
@@ -216,8 +221,12 @@ impl Renderer {
         if changed || self.state.is_none() {
             self.motion.idle = idle_walkers(&state.sim, 240);
         }
+        if changed || restyled || self.state.is_none() {
+            self.layers.static_dirty = true;
+        }
         self.state = Some(state.clone());
-        self.layers.static_dirty = true;
+        // The overlay shows the last state's frame: draw it (or clear it) for this one.
+        self.layers.overlay_dirty = true;
     }
 }
 
