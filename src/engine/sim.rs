@@ -1119,7 +1119,8 @@ impl Work {
             }
             pairs.push(chunk);
             spent += (end - start) * KEY_COST;
-            if pairs.len() < n {
+            // The closing sort gets a step of its own unless it fits in what is left.
+            if pairs.len() < n || (spent > 0 && n * SORT_COST > budget.saturating_sub(spent)) {
                 return Ok(spent);
             }
             let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
@@ -1155,7 +1156,8 @@ impl Work {
                     (i + 1, 0)
                 };
             }
-            if points.len() < *total {
+            let sort = points.len() * SORT_COST;
+            if points.len() < *total || (spent > 0 && sort > budget.saturating_sub(spent)) {
                 return Ok(spent);
             }
             let live = std::mem::take(live);
