@@ -784,14 +784,14 @@ mod tests {
         let s = Scenario::from_pairs([
             ("algo", "carp"),
             ("nodes", "A,B,C,D,E,F,G,H,I,J"),
-            ("keys", "key-{i}:0..400000"),
+            ("keys", "key-{i}:0..700000"),
         ])
         .unwrap();
         let state = PageState::new(&s).unwrap();
         let stepped = state.reduce(Action::AddServer(String::new()));
         assert!(
             stepped.pending.is_some(),
-            "400,000 keys, one MD5 each for the newcomer, are stepped"
+            "700,000 keys, one MD5 each for the newcomer, are stepped"
         );
         assert_eq!(stepped.version, state.version);
         let busy = stepped.reduce(Action::RemoveLast);

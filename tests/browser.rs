@@ -133,3 +133,44 @@ async fn app_mounts_the_scenario_in_the_url() {
         .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&original))
         .unwrap();
 }
+
+/// CARP's four-at-once MD5 runs in SIMD128 lanes only in WebAssembly: every digest equals
+/// the one-at-a-time digest (and RFC 1321's), for names of every length up to one block
+/// and beyond it.
+#[wasm_bindgen_test]
+fn four_digests_at_once_equal_one_at_a_time() {
+    let abc = short_md5::md5_concat4([
+        (b"a", b"bc"),
+        (b"", b""),
+        (b"message ", b"digest"),
+        (b"", b"a"),
+    ]);
+    let hex: Vec<String> = abc
+        .iter()
+        .map(|d| d.iter().map(|b| format!("{b:02x}")).collect())
+        .collect();
+    assert_eq!(
+        hex,
+        [
+            "900150983cd24fb0d6963f7d28e17f72",
+            "d41d8cd98f00b204e9800998ecf8427e",
+            "f96b697d7cb7938d525a2f31aaf161d0",
+            "0cc175b9c0f1b6a831c399e269772661"
+        ]
+    );
+    let text: Vec<u8> = (0..120u32).map(|i| b'a' + (i * 7 % 26) as u8).collect();
+    for len in 0..60 {
+        let pairs: [(&[u8], &[u8]); 4] = std::array::from_fn(|lane| {
+            let start = lane * 3;
+            (
+                &text[start..start + lane],
+                &text[start + lane..start + lane + len],
+            )
+        });
+        assert_eq!(
+            short_md5::md5_concat4(pairs),
+            pairs.map(|(a, b)| short_md5::md5_concat(a, b)),
+            "length {len}"
+        );
+    }
+}

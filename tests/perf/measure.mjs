@@ -229,16 +229,18 @@ for (const [name, query, seed] of quick ? [] : HEAVY.filter(([n]) => n.includes(
   await page.waitForSelector('canvas.ring[data-version]');
   await settled(page);
   const row = { scenario: name, load_s: round((Date.now() - t0) / 1000), load: await readProbe(page) };
-  // Add a server, then remove it, three times: click → complete frame (as for the clicks
-  // above), medians; the longest block over all six.
+  // Add a server, then remove it, seven times: click → complete frame (as for the clicks
+  // above), medians (this machine varies by ±30 % click to click); the longest block over
+  // all of them.
   await resetProbe(page);
   const adds = [], removes = [];
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 7; i++) {
     adds.push((await clickToFrame(page, 'Add server')).frame);
     removes.push((await clickToFrame(page, 'Remove server')).frame);
   }
   Object.assign(row, {
     add_click_to_frame_ms: round(median(adds)), remove_click_to_frame_ms: round(median(removes)),
+    add_ms_all: adds.map(round), remove_ms_all: removes.map(round),
     add_remove: await readProbe(page),
   });
   if (seed) {
