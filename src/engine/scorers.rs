@@ -128,7 +128,7 @@ pub trait Ranked {
 
 /// Each server id's index in `servers` (`u16::MAX` for ids not among them), so that a
 /// challenge finds its two servers without scanning the list for every key.
-pub fn list_order(servers: &[LiveServer]) -> Vec<u16> {
+fn list_order(servers: &[LiveServer]) -> Vec<u16> {
     let len = servers
         .iter()
         .map(|s| usize::from(s.id) + 1)

@@ -450,8 +450,9 @@ pub struct Simulation {
     placement: Rc<dyn Placement>,
     keys: Arc<KeySet>,
     owners: Vec<ServerId>,
-    /// Per-key scorers only: each key's winning rank (empty otherwise).
-    ranks: Rc<KeptRanks>,
+    /// Per-key scorers only: each key's winning rank by place, on the placement's scale
+    /// (empty otherwise).
+    ranks: Rc<Vec<Rank>>,
     counts: Vec<u64>,
 }
 
@@ -651,6 +652,7 @@ impl Simulation {
             work.previous = Some(Previous {
                 owners: Rc::new(self.owners.clone()),
                 ranks: self.ranks.clone(),
+                scale: self.placement.ranked().map(|r| r.scale()),
             });
         }
         Ok(work)
@@ -945,18 +947,12 @@ pub struct Work {
     arrivals: Option<Arrivals>,
 }
 
-/// Owners and ranks by place before a change.
+/// Owners and ranks by place before a change, and the scale of those ranks.
 #[derive(Clone)]
 struct Previous {
     owners: Rc<Vec<ServerId>>,
-    ranks: Rc<KeptRanks>,
-}
-
-/// Each key's winning [`Rank`] by place, and the scale they are on.
-#[derive(Clone, Default)]
-struct KeptRanks {
+    ranks: Rc<Vec<Rank>>,
     scale: Option<Scale>,
-    by_place: Vec<Rank>,
 }
 
 /// Bounded loads' keys being placed in arrival order (key 0 first), a chunk per step.
@@ -1277,10 +1273,7 @@ impl Work {
             return Err("the work is not finished".into());
         };
         let owners = self.owners.concat();
-        let ranks = Rc::new(KeptRanks {
-            scale: placement.ranked().map(|r| r.scale()),
-            by_place: self.ranks.concat(),
-        });
+        let ranks = Rc::new(self.ranks.concat());
         let counts = count_owners(&owners);
         Ok(Simulation {
             config: self.next,
@@ -1376,8 +1369,7 @@ impl Scoring<'_> {
         ranks: &mut Vec<Rank>,
     ) {
         let scale = Some(self.ranked.scale());
-        let previous = previous
-            .filter(|p| p.ranks.scale == scale && p.ranks.by_place.len() == self.keys.len());
+        let previous = previous.filter(|p| p.scale == scale && p.ranks.len() == self.keys.len());
         let departed = match (mode, previous) {
             (WorkMode::Departed(gone), Some(p)) => Some((gone, p)),
             _ => None,
@@ -1405,7 +1397,7 @@ impl Scoring<'_> {
                     held.extend(
                         scored
                             .iter()
-                            .map(|&place| (p.owners[place], p.ranks.by_place[place])),
+                            .map(|&place| (p.owners[place], p.ranks[place])),
                     );
                     self.ranked.challenges(&keys, &held, new, &mut found);
                 }
@@ -1418,7 +1410,7 @@ impl Scoring<'_> {
                         let (owner, rank) = if p.owners[place] == gone {
                             rescored.next().copied().unwrap_or((NO_OWNER, 0))
                         } else {
-                            (p.owners[place], p.ranks.by_place[place])
+                            (p.owners[place], p.ranks[place])
                         };
                         owners.push(owner);
                         ranks.push(rank);
