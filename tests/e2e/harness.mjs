@@ -87,12 +87,65 @@ export async function screenshot(page, name) {
   return file;
 }
 
-/** Waits until the app has mounted, drawn the ring, and placed every key (a large
- * scenario loads in steps behind a progress bar). */
+/** Waits until the app has mounted, placed every key (a large scenario loads in steps
+ * behind a progress bar) and drawn the ring of exactly what the tables show: the canvas
+ * records the counts of the state its static layer was drawn from (`data-drawn-*`), which
+ * must equal the table's servers and keys once the link's scenario is loaded. */
 export async function ready(page, timeout = 60000) {
   await page.waitForSelector('canvas.ring[data-version]');
-  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0
-    && !document.querySelector('.summary progress'), null, { timeout });
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll('table.counts tbody tr')];
+    const ring = document.querySelector('canvas.ring');
+    if (!rows.length || document.querySelector('.summary progress') || ring.dataset.drawnLoaded !== '1') return false;
+    const keys = rows.reduce((a, r) => a + Number(r.querySelector('td.count').textContent.replace(/,/g, '')), 0);
+    return Number(ring.dataset.drawnKeys) === keys && Number(ring.dataset.drawnServers) === rows.length;
+  }, null, { timeout });
+  // What was drawn is what a reader sees: every server holding a visible share of the keys
+  // (2% or more) shows its colour on the ring.
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  const seen = await ringColours(page);
+  const total = seen.reduce((a, s) => a + s.keys, 0);
+  const missing = seen.filter((s) => s.keys >= total * 0.02 && s.keys > 0 && s.pixels < 8);
+  if (missing.length) {
+    throw new Error(`the ring does not show ${missing.map((s) => `${s.name} (${s.keys} keys, ${s.pixels} px)`).join(', ')}`);
+  }
+}
+
+/** What the ring canvas shows of each server: for every row of the counts table, its
+ * name, its keys, and how many pixels of the ring canvas are painted in its swatch colour
+ * (within a small tolerance for antialiasing). The placeholder's grey track, the text and
+ * the background match no server colour, so an empty ring reads 0 for every server. */
+export async function ringColours(page) {
+  return page.evaluate(() => {
+    const rows = [...document.querySelectorAll('table.counts tbody tr')].map((r) => ({
+      name: r.querySelector('th').childNodes[0].textContent.trim(),
+      keys: Number(r.querySelector('td.count').textContent.replace(/,/g, '')),
+      fill: r.querySelector('svg.swatch rect').getAttribute('fill'),
+    }));
+    const c = document.querySelector('canvas.ring');
+    const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+    // Any CSS colour (hex or hsl) to RGB, through a one-pixel canvas.
+    const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+    const rgb = (fill) => { probe.fillStyle = fill; probe.fillRect(0, 0, 1, 1); return [...probe.getImageData(0, 0, 1, 1).data.slice(0, 3)]; };
+    const colours = rows.map((r) => rgb(r.fill));
+    const pixels = rows.map(() => 0);
+    for (let i = 0; i < data.length; i += 16) { // every fourth pixel is plenty
+      for (let k = 0; k < colours.length; k++) {
+        const [r, g, b] = colours[k];
+        if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) <= 12) { pixels[k]++; break; }
+      }
+    }
+    return rows.map((r, k) => ({ name: r.name, keys: r.keys, pixels: pixels[k] * 4 }));
+  });
+}
+
+/** Asserts that the ring canvas shows every server that owns keys in its own colour, with
+ * at least `min` pixels each — what a reader sees as "the ring is drawn". */
+export async function assertRingShowsServers(assert, page, min = 40, what = '') {
+  const seen = await ringColours(page);
+  for (const s of seen) {
+    if (s.keys > 0) assert.ok(s.pixels >= min, `${what} ring shows ${s.name} (${s.keys} keys) in ${s.pixels} px of its colour`);
+  }
 }
 
 /** The "Keys per server" table as [{name, keys}]. */
@@ -115,4 +168,24 @@ export async function paintedPixels(page, selector) {
     }
     return n;
   });
+}
+
+/** The bounding boxes of `selectors` (the first match of each) and whether each lies wholly
+ * inside the viewport as it is now, without scrolling; also whether the page overflows
+ * sideways. Returns { boxes: {selector: box}, outside: [selector…], sideways }. */
+export async function fits(page, selectors) {
+  return page.evaluate((selectors) => {
+    const vw = document.documentElement.clientWidth, vh = window.innerHeight;
+    const boxes = {}, outside = [];
+    for (const s of selectors) {
+      const el = document.querySelector(s);
+      if (!el) { outside.push(`${s} (missing)`); continue; }
+      const b = el.getBoundingClientRect();
+      boxes[s] = { top: Math.round(b.top), left: Math.round(b.left), bottom: Math.round(b.bottom), right: Math.round(b.right) };
+      if (b.width === 0 || b.height === 0 || b.top < -0.5 || b.left < -0.5 || b.bottom > vh + 0.5 || b.right > vw + 0.5) {
+        outside.push(`${s} ${JSON.stringify(boxes[s])} in ${vw}×${vh}`);
+      }
+    }
+    return { boxes, outside, sideways: document.documentElement.scrollWidth > vw + 1, scrollY: window.scrollY };
+  }, selectors);
 }

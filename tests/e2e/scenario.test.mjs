@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFile } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, tableCounts, screenshot } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, assertRingShowsServers } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser(); });
@@ -187,4 +187,37 @@ test('same scenario, same picture: two pages draw identical pixels, with the clo
 test('no console errors and no request beyond 127.0.0.1', () => {
   assert.deepEqual(browser.problems.console, []);
   assert.deepEqual(browser.problems.outside, []);
+});
+
+// Issue 15: a link whose keys load in steps opened on an empty grey circle that stayed
+// empty until a click. Every picture kind, at 150,000 and 1,000,000 keys, must show each
+// server's colour and the loaded counts without any click.
+test('a link that loads in steps draws the full ring without a click, for every picture kind', async () => {
+  const { page } = browser;
+  const links = [
+    ['ring', '?keys=0..150000', 40],
+    ['ring', '?keys=0..1000000&vnodes=200', 800],
+    ['jump', '?algo=jump&keys=0..150000', 0],
+    ['jump', '?algo=jump&keys=0..1000000', 0],
+    ['maglev', '?algo=maglev&keys=0..150000', null],
+    ['maglev', '?algo=maglev&keys=0..1000000', null],
+    ['carp', '?algo=carp&keys=0..150000', 0],
+    ['carp', '?algo=carp&keys=0..1000000', 0],
+    ['slots', '?algo=slots&keys=0..150000', null],
+    ['slots', '?algo=slots&keys=0..1000000', null],
+  ];
+  for (const [algo, link, vnodes] of links) {
+    await page.goto(`${server.origin}/${link}`);
+    await ready(page, 120000);
+    const keys = Number(link.match(/keys=0\.\.(\d+)/)[1]);
+    const drawn = await page.$eval('canvas.ring', (c) => ({ ...c.dataset }));
+    assert.equal(Number(drawn.drawnKeys), keys, `${link}: the ring was drawn with every key`);
+    assert.equal(Number(drawn.drawnServers), 4, `${link}: four servers drawn`);
+    if (vnodes !== null) assert.equal(Number(drawn.drawnVnodes), vnodes, `${link}: vnodes drawn`);
+    assert.equal((await tableCounts(page)).reduce((a, r) => a + r.keys, 0), keys);
+    await assertRingShowsServers(assert, page, 40, link);
+    // The page's own first-paint mark stands for this drawing, not the placeholder's.
+    assert.equal(await page.evaluate(() => performance.getEntriesByName('ring-painted').length), 1, `${link}: ring-painted`);
+    if (keys === 1000000) await screenshot(page, `15-stepped-load-${algo}`);
+  }
 });
