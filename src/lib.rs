@@ -9,6 +9,7 @@ pub mod engine;
 pub mod file;
 pub mod i18n;
 pub mod link;
+pub mod readout;
 pub mod render;
 pub mod state;
 pub mod tour;

@@ -523,6 +523,23 @@ impl PageState {
         )
     }
 
+    /// What the last change moved, laid out for the readout beside the ring.
+    pub fn readout(&self) -> Option<crate::readout::Readout> {
+        let last = self.last.as_ref()?;
+        Some(crate::readout::Readout::new(&last.movement, &|id| {
+            self.server_name(id)
+        }))
+    }
+
+    /// The name of server `id`, also of one the last change took away.
+    pub fn server_name(&self, id: ServerId) -> String {
+        self.sim
+            .server(id)
+            .map(|s| s.name.clone())
+            .or_else(|| self.last.as_ref().and_then(|l| l.name(id)))
+            .unwrap_or_else(|| format!("#{id}"))
+    }
+
     /// The status line in `w`'s language: progress, the last change, or the intro.
     pub fn status_line(&self, w: &Words) -> String {
         if let Some((phase, done, total)) = self.progress() {
@@ -530,13 +547,7 @@ impl PageState {
         }
         match &self.last {
             Some(last) => {
-                let name = |id: ServerId| {
-                    self.sim
-                        .server(id)
-                        .map(|s| s.name.clone())
-                        .or_else(|| last.name(id))
-                        .unwrap_or_else(|| format!("#{id}"))
-                };
+                let name = |id: ServerId| self.server_name(id);
                 let mut line = words::summarize(w, &last.change, &last.movement, &name);
                 // Jump-like algorithms only shrink from the end: say why survivors traded keys.
                 let bucketed = self.sim.settings().algo.shrinks_only_at_end();

@@ -82,6 +82,8 @@ impl TourId {
 pub enum Focus {
     /// The ring, where keys walk.
     Ring,
+    /// The readout of what the last change moved (from → to).
+    Readout,
     /// The keys-per-server table.
     Table,
     /// The load chart and its figures.

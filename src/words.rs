@@ -28,6 +28,23 @@ pub fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// A mean count with the precision its size needs: `12,500` from 12,500.2, `33.3` from
+/// 33.33, `1.33` from 4/3 — never a whole number that hides a fraction a reader can see
+/// in the chart.
+pub fn mean(x: f64) -> String {
+    if x >= 1000.0 {
+        group_thousands(x.round() as u64)
+    } else {
+        let text = if x >= 100.0 {
+            format!("{x:.1}")
+        } else {
+            format!("{x:.2}")
+        };
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        text.to_owned()
+    }
+}
+
 /// Where an algorithm's words sit in the catalog's lists.
 fn algorithm_index(algo: Algorithm) -> usize {
     match algo {
@@ -74,16 +91,9 @@ pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
     )
 }
 
-/// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
-/// 20.0%) — from A 3,159, B 2,968, C 3,512, D 3,421". `name` names a server id, including
-/// servers the change removed or added.
-pub fn summarize(
-    w: &Words,
-    change: &Change,
-    m: &Movement,
-    name: &dyn Fn(ServerId) -> String,
-) -> String {
-    let what = match change {
+/// What a change did, in a few words ("Added K").
+pub fn change_title(w: &Words, change: &Change) -> String {
+    match change {
         Change::Add { name, .. } => (w.added)(name),
         Change::Remove(n) => (w.removed)(n),
         Change::Fail(n) => (w.failed)(n),
@@ -93,7 +103,19 @@ pub fn summarize(
         Change::SetKeys(k) => (w.keys_set)(&k.to_string()),
         Change::SetAlgorithm(a) => (w.algorithm_set)(algorithm_title(w, *a)),
         Change::SetHash(h) => (w.hash_set)(h.name()),
-    };
+    }
+}
+
+/// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
+/// 20.0%) — from A 3,159, B 2,968, C 3,512, D 3,421". `name` names a server id, including
+/// servers the change removed or added.
+pub fn summarize(
+    w: &Words,
+    change: &Change,
+    m: &Movement,
+    name: &dyn Fn(ServerId) -> String,
+) -> String {
+    let what = change_title(w, change);
     let mut s = (w.moved_of)(
         &what,
         &group_thousands(m.moved),
@@ -360,6 +382,17 @@ pub fn score_text(w: &Words, score: &Score) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_mean_keeps_the_digits_that_matter() {
+        assert_eq!(mean(4.0 / 3.0), "1.33");
+        assert_eq!(mean(2.0), "2");
+        assert_eq!(mean(33.333), "33.33");
+        assert_eq!(mean(250.04), "250");
+        assert_eq!(mean(250.26), "250.3");
+        assert_eq!(mean(12_500.2), "12,500");
+    }
+
     use super::*;
     use crate::engine::scenario::Scenario;
 

@@ -524,3 +524,37 @@ proptest! {
         }
     }
 }
+
+/// The servers a change leaves alone, and the keys that moved between them: none for the
+/// ring (add, remove, re-weight), many for mod-N; the re-weighted server is not left alone.
+#[test]
+fn moves_between_untouched_servers_are_counted() {
+    let base = [("nodes", "A,B,C,D"), ("keys", "key-{i}:0..4000")];
+    let mut ring = sim(&base);
+    let m = ring
+        .apply(&Change::Add {
+            name: "E".into(),
+            weight: 1.0,
+        })
+        .unwrap();
+    assert_eq!(m.survivors, [0, 1, 2, 3], "A..D were left alone");
+    assert_eq!(m.between_survivors, 0);
+    assert!(
+        m.moved > 0 && m.flows.iter().all(|f| f.to == 4),
+        "only into E"
+    );
+    let m = ring.apply(&Change::SetWeight("B".into(), 3.0)).unwrap();
+    assert_eq!(m.survivors, [0, 2, 3, 4], "B was re-weighted");
+    assert_eq!(m.between_survivors, 0);
+    assert!(
+        m.flows.iter().all(|f| f.to == 1),
+        "re-weighting B up moves keys only to B"
+    );
+
+    let mut modn = sim(&[base[0], base[1], ("algo", "modn")]);
+    let m = modn.apply(&Change::Remove("D".into())).unwrap();
+    assert_eq!(m.survivors, [0, 1, 2]);
+    let between: u64 = m.flows.iter().filter(|f| f.from != 3).map(|f| f.keys).sum();
+    assert!(between > 1000, "mod-N reshuffles A..C: {between}");
+    assert_eq!(m.between_survivors, between);
+}

@@ -6,7 +6,6 @@
 //! the page), so this module stays pure and its counts are the same everywhere.
 
 use super::placement::Algorithm;
-use super::ring::NO_OWNER;
 use super::scenario::Scenario;
 use super::sim::{Change, Movement, Phase, Simulation, Work};
 
@@ -196,10 +195,11 @@ impl CompareWork {
                 Stage::Changing { before, mut work } => {
                     left = left.saturating_sub(work.advance(left)?.max(1));
                     if work.is_finished() {
-                        let mut after = Simulation::clone(&before);
+                        // The simulation knew its servers before the change, so the
+                        // movement counts the moves between survivors: no copy is kept.
+                        let mut after = *before;
                         let m = after.finish(work)?;
-                        self.rows
-                            .push(measure(algo, &before, &after, &m, self.timed, now)?);
+                        self.rows.push(measure(algo, &after, &m, self.timed, now)?);
                         continue;
                     }
                     Stage::Changing { before, work }
@@ -213,23 +213,11 @@ impl CompareWork {
 /// The row for one algorithm from its simulation before and after the change.
 fn measure(
     algo: Algorithm,
-    before: &Simulation,
     sim: &Simulation,
     m: &Movement,
     timed: usize,
     now: &dyn Fn() -> f64,
 ) -> Result<CompareRow, String> {
-    let survivor = |id: u16| {
-        id != NO_OWNER
-            && before.server(id).is_some_and(|x| x.up)
-            && sim.server(id).is_some_and(|x| x.up)
-    };
-    let between_survivors = m
-        .flows
-        .iter()
-        .filter(|f| survivor(f.from) && survivor(f.to))
-        .map(|f| f.keys)
-        .sum();
     let stats = sim.stats();
     let t0 = now();
     let placement = sim.config().placement()?;
@@ -252,7 +240,7 @@ fn measure(
         moved: m.moved,
         keys: m.keys,
         ideal: m.ideal_fraction,
-        between_survivors,
+        between_survivors: m.between_survivors,
         peak_to_mean: stats.peak_to_mean,
         stddev: stats.stddev,
         bytes: placement.memory_bytes(),

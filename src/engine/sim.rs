@@ -158,6 +158,12 @@ pub struct Movement {
     pub keys: u64,
     /// The from→to matrix, sparse, sorted by (from, to).
     pub flows: Vec<Flow>,
+    /// The servers the change left alone — there and up before and after, with the same
+    /// weight — sorted by id.
+    pub survivors: Vec<ServerId>,
+    /// Keys that moved between two [`survivors`](Self::survivors): 0 for a monotone
+    /// placement, whatever the change.
+    pub between_survivors: u64,
     /// For ring-shaped algorithms: the arcs whose owner changed.
     pub arcs: Vec<ArcChange>,
     /// The fraction a perfectly balanced, minimally disruptive scheme would move:
@@ -171,6 +177,11 @@ pub struct Movement {
 }
 
 impl Movement {
+    /// Whether the change left server `id` alone (see [`survivors`](Self::survivors)).
+    pub fn survives(&self, id: ServerId) -> bool {
+        self.survivors.binary_search(&id).is_ok()
+    }
+
     /// Moved keys as a fraction of all keys.
     pub fn moved_fraction(&self) -> f64 {
         if self.keys == 0 {
@@ -682,6 +693,12 @@ impl Simulation {
         work.run()?;
         let ideal = work.ideal;
         let mode = work.mode;
+        let up_before: Vec<(ServerId, f64)> = self
+            .servers()
+            .iter()
+            .filter(|s| s.up)
+            .map(|s| (s.id, s.weight))
+            .collect();
         let next = work.into_simulation()?;
         let mut movement = match mode {
             WorkMode::Load => {
@@ -717,6 +734,21 @@ impl Simulation {
             }
         };
         movement.ideal_fraction = ideal;
+        movement.survivors = up_before
+            .iter()
+            .filter(|&&(id, weight)| {
+                self.server(id)
+                    .is_some_and(|x| x.up && x.weight.to_bits() == weight.to_bits())
+            })
+            .map(|&(id, _)| id)
+            .collect();
+        movement.survivors.sort_unstable();
+        movement.between_survivors = movement
+            .flows
+            .iter()
+            .filter(|f| movement.survives(f.from) && movement.survives(f.to))
+            .map(|f| f.keys)
+            .sum();
         Ok(movement)
     }
 

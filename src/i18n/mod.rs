@@ -265,6 +265,28 @@ pub struct Words {
     pub moved_ideal: &'static str,
     /// Figure: keys that stayed.
     pub stayed: &'static str,
+    /// The readout's heading: what the last change moved.
+    pub readout_heading: &'static str,
+    /// Before any change: what the readout will show.
+    pub readout_idle: &'static str,
+    /// The big line: moved, keys, percent ("11,229 of 100,000 keys moved (11.2%)").
+    pub readout_moved: fn(&str, &str, &str) -> String,
+    /// Against the ideal: keys, percent.
+    pub readout_ideal: fn(&str, &str) -> String,
+    /// Keys moved between servers the change left alone.
+    pub readout_between: fn(&str) -> String,
+    /// The from → to table's caption.
+    pub flows_caption: &'static str,
+    /// The corner cell: rows are old owners, columns new owners.
+    pub flows_corner: &'static str,
+    /// The corner cell when the table is one row: after an add, every sender a column.
+    pub flows_corner_transposed: &'static str,
+    /// A folded row or column: this many other servers.
+    pub flows_others: fn(usize) -> String,
+    /// One cell in words, for screen readers: from, to, keys.
+    pub flow_words: fn(&str, &str, &str) -> String,
+    /// A cell that counts moves between untouched servers.
+    pub flow_between_hint: &'static str,
     /// The share chart's heading.
     pub share_heading: &'static str,
     /// The share chart's description.

@@ -120,7 +120,7 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
             <BarCanvas bars={bars} reference={stats.mean} unit={Unit::Count} class="load"
                 label={w.load_chart_label} />
             <dl class="figures">
-                <div><dt>{w.mean}</dt><dd>{group_thousands(stats.mean.round() as u64)}</dd></div>
+                <div><dt>{w.mean}</dt><dd>{crate::words::mean(stats.mean)}</dd></div>
                 <div><dt>{w.stddev}</dt><dd class="stddev">{format!("{:.1}", stats.stddev)}</dd></div>
                 <div><dt>{w.peak_mean}</dt><dd class="peak">{format!("{:.3}", stats.peak_to_mean)}</dd></div>
                 <div><dt>{w.moved_ideal}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>

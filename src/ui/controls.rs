@@ -16,7 +16,7 @@ use crate::engine::scenario::{
 };
 use crate::engine::sim::{Change, Server};
 use crate::render::server_colour;
-use crate::state::Action;
+use crate::state::{Action, PageState};
 use crate::words::group_thousands;
 
 fn input_value(e: &Event) -> String {
@@ -109,18 +109,6 @@ pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
         algo.uses_weights() && !compact,
         algo.uses_vnodes() && !compact,
     );
-    let add = {
-        let on_action = props.on_action.clone();
-        Callback::from(move |e: SubmitEvent| {
-            e.prevent_default();
-            let field = input_by_id("new-server");
-            let name = field.as_ref().map(|f| f.value()).unwrap_or_default();
-            on_action.emit(Action::AddServer(name));
-            if let Some(f) = field {
-                f.set_value("");
-            }
-        })
-    };
     let vnodes = sim.settings().vnodes;
     let rows = sim.servers().iter().map(|s| {
         let count = sim.count(s.id);
@@ -147,13 +135,32 @@ pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
-            <form class="add" onsubmit={add} hidden={compact}>
-                <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
-                <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
-                <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>
-                <button type="button" title={w.remove_server_hint} onclick={props.on_action.reform(|_| Action::RemoveLast)}>{w.remove_server}</button>
-            </form>
         </section>
+    }
+}
+
+/// The changes a visitor comes to make, beside the ring: add a server (named, or with the
+/// suggested name) and remove the last one.
+pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback<Action>) -> Html {
+    let add = {
+        let on_action = on_action.clone();
+        Callback::from(move |e: SubmitEvent| {
+            e.prevent_default();
+            let field = input_by_id("new-server");
+            let name = field.as_ref().map(|f| f.value()).unwrap_or_default();
+            on_action.emit(Action::AddServer(name));
+            if let Some(f) = field {
+                f.set_value("");
+            }
+        })
+    };
+    html! {
+        <form class="add actions" onsubmit={add}>
+            <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
+            <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
+            <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>
+            <button type="button" title={w.remove_server_hint} onclick={on_action.reform(|_| Action::RemoveLast)}>{w.remove_server}</button>
+        </form>
     }
 }
 
@@ -161,7 +168,7 @@ pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ScenarioProps {
     /// The page state and where actions go.
-    pub state: crate::state::PageState,
+    pub state: PageState,
     /// Where actions go.
     pub on_action: Callback<Action>,
     /// Whether the key stream plays.

@@ -4,6 +4,7 @@
 mod charts;
 mod compare;
 mod controls;
+mod readout;
 mod ring_canvas;
 mod ring_view;
 mod sweep;
@@ -12,7 +13,7 @@ mod tour_panel;
 
 use std::rc::Rc;
 
-use gloo_events::EventListener;
+use gloo_events::{EventListener, EventListenerOptions};
 use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
@@ -28,7 +29,10 @@ use crate::words;
 
 pub use charts::{load_chart, share_chart};
 pub use compare::CompareView;
-pub use controls::{lookup_box, scenario_controls, server_controls, swatch, ScenarioProps};
+pub use controls::{
+    lookup_box, scenario_controls, server_actions, server_controls, swatch, ScenarioProps,
+};
+pub use readout::readout_card;
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
 pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
@@ -263,6 +267,7 @@ fn use_shortcuts(
     playing: &UseStateHandle<bool>,
     zoom_request: &UseStateHandle<(u32, i8)>,
     page_key: &Callback<String>,
+    touring: bool,
 ) {
     let (dispatch, playing, zoom_request, page_key) = (
         dispatch.clone(),
@@ -270,38 +275,49 @@ fn use_shortcuts(
         zoom_request.clone(),
         page_key.clone(),
     );
-    use_effect_with((*playing, *zoom_request, page_key.clone()), move |_| {
-        let document = web_sys::window().and_then(|w| w.document());
-        let listener = document.map(|d| {
-            EventListener::new(&d, "keydown", move |e| {
-                let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
-                    return;
-                };
-                if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
-                    return;
-                }
-                let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
-                match e.key().as_str() {
-                    "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
-                    "r" | "R" => dispatch.emit(Action::RemoveLast),
-                    " " => {
-                        e.prevent_default();
-                        playing.set(!*playing);
-                    }
-                    "+" | "=" => zoom(1),
-                    "-" | "_" => zoom(-1),
-                    "0" => zoom(0),
-                    "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => {
-                        e.prevent_default();
-                        page_key.emit(e.key());
-                    }
-                    other => page_key.emit(other.to_owned()),
-                }
-            })
-        });
-        // Dropping the listener removes it.
-        move || drop(listener)
-    });
+    use_effect_with(
+        (*playing, *zoom_request, page_key.clone(), touring),
+        move |_| {
+            let document = web_sys::window().and_then(|w| w.document());
+            // Not passive: Space and a tour's arrows and Page keys (a clicker's) must not scroll.
+            let listener = document.map(|d| {
+                EventListener::new_with_options(
+                    &d,
+                    "keydown",
+                    EventListenerOptions::enable_prevent_default(),
+                    move |e| {
+                        let Some(e) = e.dyn_ref::<KeyboardEvent>() else {
+                            return;
+                        };
+                        if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
+                        }
+                        let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
+                        match e.key().as_str() {
+                            "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
+                            "r" | "R" => dispatch.emit(Action::RemoveLast),
+                            " " => {
+                                e.prevent_default();
+                                playing.set(!*playing);
+                            }
+                            "+" | "=" => zoom(1),
+                            "-" | "_" => zoom(-1),
+                            "0" => zoom(0),
+                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => {
+                                if touring {
+                                    e.prevent_default();
+                                }
+                                page_key.emit(e.key());
+                            }
+                            other => page_key.emit(other.to_owned()),
+                        }
+                    },
+                )
+            });
+            // Dropping the listener removes it.
+            move || drop(listener)
+        },
+    );
 }
 
 /// The tour: where it is, and the callbacks that move it. A step is reached through the
@@ -494,7 +510,13 @@ pub fn App() -> Html {
             _ => {}
         })
     };
-    use_shortcuts(&dispatch, &playing, &zoom_request, &page_key);
+    use_shortcuts(
+        &dispatch,
+        &playing,
+        &zoom_request,
+        &page_key,
+        tour.position.is_some(),
+    );
     let theme = theme_choice.unwrap_or(*system);
     let look = Look {
         lang: *lang,
@@ -583,6 +605,35 @@ pub fn App() -> Html {
     let tour_panel = tour.position.map(|position| html! {
         {tour_panel(w, &TourPanelProps { state: state.clone(), position, on_step: tour.step.clone(), on_open: tour.open.clone() })}
     });
+    let beside = |f: Focus| focused(f) && !*compare;
+    let lookup = lookup_box(
+        w,
+        &ControlProps {
+            state: state.clone(),
+            on_action: dispatch.clone(),
+            focused: focused(Focus::Lookup),
+            compact: false,
+        },
+    );
+    let servers = server_controls(
+        w,
+        &ControlProps {
+            state: state.clone(),
+            on_action: dispatch.clone(),
+            focused: focused(Focus::Table),
+            compact: false,
+        },
+    );
+    let store = tour
+        .position
+        .and_then(|p| Tour::get(p.tour).store_at(p.step))
+        .map(|store| store_panel(w, &store, focused(Focus::Store)));
+    // The sweep tour keeps its sweep (and the curve drawn so far) through every step.
+    let sweep_beside = (sweep_tour && state.sim.settings().algo == Algorithm::Ring).then(|| {
+        html! {
+            <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
+        }
+    });
     let ring = html! {
         <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
     };
@@ -648,25 +699,30 @@ pub fn App() -> Html {
                 if *compare {
                     <CompareView scenario={scenario.clone()} />
                 } else {
-                    <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
-                        {ring}
-                        {for tour_panel}
-                        {status}
-                        {lookup_box(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Lookup), compact: false })}
+                    // The stage answers "what moved?" on one screen: the ring, and beside it
+                    // the changes to make, what happened, the from → to table and the load.
+                    // A tour step's subject (the lookup, the table, the stored values, the
+                    // sweep) comes beside the ring too, under the narration.
+                    <section class="stage" aria-label={w.ring_section}>
+                        <div class={classes!("ring-col", focused(Focus::Ring).then_some("focus"))}>{ring}</div>
+                        <div class="side">
+                            {for tour_panel}
+                            {for store}
+                            {for sweep_beside}
+                            if beside(Focus::Lookup) { {lookup.clone()} }
+                            if beside(Focus::Table) { {servers.clone()} }
+                            {server_actions(w, state, &dispatch)}
+                            {status}
+                            {for error.clone()}
+                            {readout_card(w, state, focused(Focus::Readout))}
+                            {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                        </div>
                     </section>
                 }
-                <aside class="panel">
-                    {for error}
-                    if let Some(position) = tour.position {
-                        if let Some(store) = Tour::get(position.tour).store_at(position.step) {
-                            {store_panel(w, &store, focused(Focus::Store))}
-                        }
-                    }
-                    if sweep_tour && state.sim.settings().algo == Algorithm::Ring {
-                        <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
-                    }
-                    {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: false })}
-                    {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                <div class="panel">
+                    if *compare { {for error} }
+                    if !beside(Focus::Lookup) { {lookup} }
+                    if !beside(Focus::Table) { {servers} }
                     {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
                         on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
                     {share_chart(w, &ViewProps { state: state.clone(), focused: false })}
@@ -675,7 +731,7 @@ pub fn App() -> Html {
                     }
                     <ShareCard link={full_page.clone()} embed_link={address(&share_query(true))} title={title} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
-                </aside>
+                </div>
             </main>
             if *help {
                 <ShortcutsDialog on_close={let help = help.clone(); move |_| help.set(false)} />

@@ -1,0 +1,232 @@
+//! The answer to "what moved?" after a change, as one value the page lays out beside the
+//! ring: moved against total and against the ideal, the moves between servers nobody
+//! touched, and the from → to table (rows: the old owners that lost keys; columns: the new
+//! owners that gained them). Built from the engine's [`Movement`] alone, so the page, the
+//! tours and the tests read the same numbers as the status line and `compare`.
+//!
+//! A table wider or taller than [`MAX_SIDE`] keeps the largest senders and receivers and
+//! folds the rest into one "others" row or column, so its sums stay exact.
+
+use crate::engine::ring::{ServerId, NO_OWNER};
+use crate::engine::sim::{Flow, Movement};
+
+/// The most named rows or columns of the from → to table; the rest are folded into one.
+pub const MAX_SIDE: usize = 5;
+
+/// One row or column of the from → to table.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Party {
+    /// A server (present, or taken away by the change).
+    Server {
+        /// Its id (its colour).
+        id: ServerId,
+        /// Its name.
+        name: String,
+        /// The change left it alone (up before and after, same weight).
+        survivor: bool,
+    },
+    /// Keys that had no owner before (new keys), or have none after.
+    Nobody,
+    /// The servers folded together: how many.
+    Others(usize),
+}
+
+impl Party {
+    fn survivor(&self) -> bool {
+        matches!(self, Party::Server { survivor: true, .. })
+    }
+}
+
+/// What moved in the last change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Readout {
+    /// Keys whose owner changed.
+    pub moved: u64,
+    /// Keys after the change.
+    pub keys: u64,
+    /// What a minimally disruptive, balanced scheme would move (keys), when defined.
+    pub ideal: Option<u64>,
+    /// The same as a fraction of the keys.
+    pub ideal_fraction: Option<f64>,
+    /// Keys that moved between two servers up before and after the change.
+    pub between_survivors: u64,
+    /// Rows: who gave keys.
+    pub from: Vec<Party>,
+    /// Columns: who received keys.
+    pub to: Vec<Party>,
+    /// Row-major counts, `from.len() × to.len()`.
+    pub cells: Vec<u64>,
+}
+
+impl Readout {
+    /// The readout of movement `m`; `name` names a server id (also one the change took
+    /// away).
+    pub fn new(m: &Movement, name: &dyn Fn(ServerId) -> String) -> Readout {
+        let totals = |pick: fn(&Flow) -> ServerId| {
+            let mut sums: Vec<(ServerId, u64)> = Vec::new();
+            for f in &m.flows {
+                let id = pick(f);
+                match sums.iter_mut().find(|(i, _)| *i == id) {
+                    Some(s) => s.1 += f.keys,
+                    None => sums.push((id, f.keys)),
+                }
+            }
+            // Largest first; ties by id, so the table is the same every time.
+            sums.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            sums
+        };
+        let senders = totals(|f| f.from);
+        let receivers = totals(|f| f.to);
+        let side = |sums: &[(ServerId, u64)]| -> (Vec<Party>, Vec<ServerId>) {
+            let fold = sums.len() > MAX_SIDE;
+            let shown = if fold { MAX_SIDE - 1 } else { sums.len() };
+            let mut ids: Vec<ServerId> = sums[..shown].iter().map(|s| s.0).collect();
+            ids.sort_unstable();
+            let mut parties: Vec<Party> = ids
+                .iter()
+                .map(|&id| {
+                    if id == NO_OWNER {
+                        Party::Nobody
+                    } else {
+                        Party::Server {
+                            id,
+                            name: name(id),
+                            survivor: m.survives(id),
+                        }
+                    }
+                })
+                .collect();
+            if fold {
+                parties.push(Party::Others(sums.len() - shown));
+            }
+            (parties, ids)
+        };
+        let (from, from_ids) = side(&senders);
+        let (to, to_ids) = side(&receivers);
+        let index =
+            |ids: &[ServerId], id: ServerId| ids.iter().position(|&i| i == id).unwrap_or(ids.len());
+        let mut cells = vec![0; from.len() * to.len()];
+        for f in &m.flows {
+            let (r, c) = (index(&from_ids, f.from), index(&to_ids, f.to));
+            cells[r * to.len() + c] += f.keys;
+        }
+        Readout {
+            moved: m.moved,
+            keys: m.keys,
+            ideal: m.ideal_fraction.map(|f| (f * m.keys as f64).round() as u64),
+            ideal_fraction: m.ideal_fraction,
+            between_survivors: m.between_survivors,
+            from,
+            to,
+            cells,
+        }
+    }
+
+    /// The count of row `r`, column `c`.
+    pub fn cell(&self, r: usize, c: usize) -> u64 {
+        self.cells[r * self.to.len() + c]
+    }
+
+    /// Whether cell (`r`, `c`) counts keys that moved between two untouched servers.
+    pub fn between(&self, r: usize, c: usize) -> bool {
+        self.from[r].survivor() && self.to[c].survivor()
+    }
+
+    /// Moved keys as a fraction of all keys.
+    pub fn fraction(&self) -> f64 {
+        if self.keys == 0 {
+            0.0
+        } else {
+            self.moved as f64 / self.keys as f64
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn movement(flows: &[(ServerId, ServerId, u64)], survivors: &[ServerId]) -> Movement {
+        Movement {
+            moved: flows.iter().map(|f| f.2).sum(),
+            keys: 1000,
+            flows: flows
+                .iter()
+                .map(|&(from, to, keys)| Flow { from, to, keys })
+                .collect(),
+            ideal_fraction: Some(0.2),
+            survivors: survivors.to_vec(),
+            between_survivors: 7,
+            ..Movement::default()
+        }
+    }
+
+    fn names(id: ServerId) -> String {
+        ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"][usize::from(id)].to_owned()
+    }
+
+    #[test]
+    fn an_add_is_one_column_with_each_sender_a_row() {
+        let m = movement(&[(0, 4, 50), (1, 4, 70), (3, 4, 80)], &[0, 1, 2, 3]);
+        let r = Readout::new(&m, &names);
+        let row_names: Vec<_> = r
+            .from
+            .iter()
+            .map(|p| match p {
+                Party::Server { name, .. } => name.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(row_names, ["A", "B", "D"], "rows in server order");
+        assert_eq!(r.to.len(), 1);
+        assert_eq!(
+            (r.cell(0, 0), r.cell(1, 0), r.cell(2, 0)),
+            (50, 70, 80),
+            "each sender's keys to E"
+        );
+        assert_eq!((r.moved, r.ideal, r.between_survivors), (200, Some(200), 7));
+        assert!(
+            !r.between(0, 0),
+            "to the new server is not between survivors"
+        );
+    }
+
+    #[test]
+    fn a_wide_table_folds_the_smallest_into_others_and_keeps_the_sums() {
+        // Mod-N-like: every server sends to every other.
+        let mut flows = Vec::new();
+        for from in 0..9u16 {
+            for to in 0..9u16 {
+                if from != to {
+                    flows.push((from, to, u64::from(from * 10 + to + 1)));
+                }
+            }
+        }
+        let m = movement(&flows, &[0, 1, 2, 3, 4, 5, 6, 7, 8]);
+        let r = Readout::new(&m, &names);
+        assert_eq!((r.from.len(), r.to.len()), (MAX_SIDE, MAX_SIDE));
+        assert_eq!(r.from[MAX_SIDE - 1], Party::Others(9 - (MAX_SIDE - 1)));
+        assert_eq!(
+            r.cells.iter().sum::<u64>(),
+            m.moved,
+            "folding keeps every key"
+        );
+        // The biggest senders (the highest ids here, up to 8) are named, in id order.
+        let first = (9 - (MAX_SIDE - 1)) as ServerId;
+        assert!(
+            matches!(r.from[0], Party::Server { id, .. } if id == first),
+            "{:?}",
+            r.from
+        );
+        assert!(r.between(0, 0));
+        assert!(!r.between(MAX_SIDE - 1, 0), "others are not one server");
+    }
+
+    #[test]
+    fn new_keys_come_from_nobody() {
+        let m = movement(&[(NO_OWNER, 0, 5), (1, 0, 3)], &[0, 1]);
+        let r = Readout::new(&m, &names);
+        assert_eq!(r.from[1], Party::Nobody);
+        assert_eq!(r.cell(1, 0), 5);
+    }
+}

@@ -1,0 +1,124 @@
+//! The readout beside the ring: after a change, how many keys moved against the ideal,
+//! how many moved between servers the change left alone, and the from → to table (with
+//! each cell also in words for screen readers). The numbers come from
+//! [`crate::readout::Readout`]; this file only lays them out.
+
+use yew::prelude::*;
+
+use super::swatch;
+use crate::i18n::Words;
+use crate::readout::{Party, Readout};
+use crate::render::server_colour;
+use crate::state::PageState;
+use crate::words::{change_title, group_thousands, percent};
+
+/// A party's name and swatch.
+fn party(w: &Words, p: &Party) -> (String, Html) {
+    match p {
+        Party::Server { id, name, .. } => (name.clone(), swatch(server_colour(*id))),
+        Party::Nobody => (w.nobody.to_owned(), Html::default()),
+        Party::Others(n) => ((w.flows_others)(*n), Html::default()),
+    }
+}
+
+/// The from → to table: rows are the old owners, columns the new ones — or, after an add
+/// (every key to one server), one row with a column per sender, which fits beside the ring
+/// and on a phone where a column of ten rows would not.
+fn flows_table(w: &'static Words, r: &Readout) -> Html {
+    let head = |p: &Party, scope: &'static str| {
+        let (name, colour) = party(w, p);
+        html! { <th scope={scope} title={name.clone()}>{colour}<span class="name-text">{name}</span></th> }
+    };
+    let cell = |row: usize, col: usize| {
+        let n = r.cell(row, col);
+        let between = n > 0 && r.between(row, col);
+        html! {
+            <td class={classes!("num", (n == 0).then_some("zero"), between.then_some("between"))}
+                title={between.then_some(w.flow_between_hint)}>
+                { if n == 0 { "·".to_owned() } else { group_thousands(n) } }
+            </td>
+        }
+    };
+    let transposed = r.to.len() == 1 && r.from.len() > 1;
+    let (corner, heads, rows) = if transposed {
+        let heads: Html = r.from.iter().map(|p| head(p, "col")).collect();
+        let rows = html! {
+            <tr>{head(&r.to[0], "row")}{ for (0..r.from.len()).map(|row| cell(row, 0)) }</tr>
+        };
+        (w.flows_corner_transposed, heads, rows)
+    } else {
+        let heads: Html = r.to.iter().map(|p| head(p, "col")).collect();
+        let rows: Html = r
+            .from
+            .iter()
+            .enumerate()
+            .map(|(row, p)| {
+                html! {
+                    <tr>{head(p, "row")}{ for (0..r.to.len()).map(|col| cell(row, col)) }</tr>
+                }
+            })
+            .collect();
+        (w.flows_corner, heads, rows)
+    };
+    // The same cells as sentences, for readers who do not see the grid.
+    let mut spoken = Vec::new();
+    for (row, from) in r.from.iter().enumerate() {
+        for (col, to) in r.to.iter().enumerate() {
+            let n = r.cell(row, col);
+            if n > 0 {
+                spoken.push((w.flow_words)(
+                    &party(w, from).0,
+                    &party(w, to).0,
+                    &group_thousands(n),
+                ));
+            }
+        }
+    }
+    html! {
+        <>
+            <div class="flows-wrap">
+                <table class={classes!("flows", transposed.then_some("transposed"))}>
+                    <caption>{w.flows_caption}</caption>
+                    <thead><tr><td class="corner">{corner}</td>{heads}</tr></thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <p class="visually-hidden">{spoken.join(w.list_separator)}</p>
+        </>
+    }
+}
+
+/// What the last change moved, or what this panel will show once something changes.
+pub fn readout_card(w: &'static Words, state: &PageState, focused: bool) -> Html {
+    // After a change the heading names it ("Added K"), as the status line does.
+    let heading = state.last.as_ref().map_or_else(
+        || w.readout_heading.to_owned(),
+        |l| change_title(w, &l.change),
+    );
+    let body = match state.readout() {
+        None => html! { <p class="muted idle">{w.readout_idle}</p> },
+        Some(r) => {
+            let ideal = r
+                .ideal
+                .zip(r.ideal_fraction)
+                .map(|(n, f)| (w.readout_ideal)(&group_thousands(n), &percent(f)));
+            let between = (w.readout_between)(&group_thousands(r.between_survivors));
+            html! {
+                <>
+                    <p class="moved-line">{(w.readout_moved)(&group_thousands(r.moved), &group_thousands(r.keys), &percent(r.fraction()))}</p>
+                    <p class="ideal-line">
+                        if let Some(ideal) = ideal { <span class="ideal">{ideal}</span> }
+                        <span class={classes!("between", (r.between_survivors > 0).then_some("bad"))}>{between}</span>
+                    </p>
+                    if !r.cells.is_empty() { {flows_table(w, &r)} }
+                </>
+            }
+        }
+    };
+    html! {
+        <section class={classes!("card", "readout", focused.then_some("focus"))} aria-label={w.readout_heading}>
+            <h2>{heading}</h2>
+            {body}
+        </section>
+    }
+}

@@ -1,0 +1,123 @@
+// The answer on one screen (issue 16): after a change, the ring and the readout (moved
+// against the ideal, the moves between servers the change left alone, the from → to table)
+// are in view together, without scrolling, at laptop, projector and phone sizes.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, fits } from './harness.mjs';
+
+let server;
+before(async () => { server = await serveDist(); });
+after(async () => { await server?.close(); });
+
+const TEN = 'nodes=A,B,C,D,E,F,G,H,I,J&keys=key-{i}:0..100000&vnodes=100';
+const SIZES = [[1280, 720], [1440, 900], [1920, 1080], [390, 844]];
+
+for (const [width, height] of SIZES) {
+  test(`${width}×${height}: after Add server at 100,000 keys and 10 servers, the ring and what moved are in view`, async () => {
+    const phone = width < 500;
+    const b = await openBrowser({ width, height, scale: phone ? 2 : 1, touch: phone });
+    try {
+      const { page } = b;
+      await page.goto(`${server.origin}/?${TEN}`);
+      await ready(page);
+      // Nothing has changed yet: the readout says what it will show.
+      assert.match(await page.textContent('.readout'), /Add, remove or fail a server/);
+      const add = page.getByRole('button', { name: 'Add server' });
+      const before = await fits(page, ['canvas.ring', 'form.actions button.primary']);
+      assert.deepEqual(before.outside, [], 'the ring and Add server are in view at once');
+      await add.click();
+      await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 11);
+      await page.waitForSelector('.readout table.flows');
+      const status = await page.textContent('[role=status]');
+      const [, moved] = status.match(/^Added K: ([\d,]+) of 100,000 keys moved/);
+      // The readout states the same numbers as the status line.
+      const readout = await page.textContent('.readout');
+      assert.match(readout, new RegExp(`${moved} of 100,000 keys moved \\(\\d+\\.\\d%\\)`));
+      assert.match(readout, /ideal 9,091 \(9\.1%\)/);
+      assert.match(readout, /between servers the change left alone: 0/);
+      // The from → to table after an add is one row, "to K", with a column per sender (the
+      // four largest and the others folded); the cells add up to the moved count.
+      const into = await page.$$eval('.readout table.flows tbody th', (ths) => ths.map((t) => t.textContent.trim()));
+      assert.deepEqual(into, ['K']);
+      const senders = await page.$$eval('.readout table.flows thead th', (ths) => ths.map((t) => t.textContent.trim()));
+      assert.equal(senders.length, 5);
+      assert.equal(senders[4], '6 others');
+      const cells = await page.$$eval('.readout table.flows tbody td', (tds) => tds.map((t) => Number(t.textContent.replace(/,/g, '')) || 0));
+      assert.equal(cells.reduce((a, c) => a + c, 0), Number(moved.replace(/,/g, '')));
+      const gained = (await tableCounts(page)).find((r) => r.name === 'K').keys;
+      assert.equal(gained, Number(moved.replace(/,/g, '')), 'every moved key went to K');
+      await page.screenshot({ path: `target/e2e/40-answer-${width}x${height}.png` });
+      const after = await fits(page, ['canvas.ring', '.readout .moved-line', '.readout .ideal-line', '.readout table.flows', '[role=status]']);
+      assert.deepEqual(after.outside, [], 'ring and readout in view');
+      assert.equal(after.scrollY, 0, 'no scroll');
+      assert.equal(after.sideways, false, 'nothing overflows sideways');
+      if (!phone) {
+        // The load chart is on the first screen too.
+        assert.deepEqual((await fits(page, ['canvas.load'])).outside, [], 'load chart in view');
+      }
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      await b.context.close();
+    }
+  });
+}
+
+test('mod-N: the from → to table shows moves between untouched servers, marked as such', async () => {
+  const b = await openBrowser({ width: 1440, height: 900 });
+  try {
+    const { page } = b;
+    await page.goto(`${server.origin}/?algo=modn&nodes=A,B,C,D&keys=key-{i}:0..2000`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForSelector('.readout table.flows');
+    const text = await page.textContent('.readout');
+    const between = Number(text.match(/between servers the change left alone: ([\d,]+)/)[1].replace(/,/g, ''));
+    assert.ok(between > 500, `mod-N moves keys between A..D: ${between}`);
+    // Cells between two of A..D are marked; their sum is the between count.
+    const marked = await page.$$eval('.readout td.between', (tds) => tds.map((t) => Number(t.textContent.replace(/,/g, ''))));
+    assert.equal(marked.reduce((a, c) => a + c, 0), between);
+    await screenshot(page, '41-modn-flows');
+  } finally {
+    await b.context.close();
+  }
+});
+
+// Tours that fit (issue 16): at every step of every tour, in both languages, the narration,
+// Previous/Next and the outlined element are in view together without scrolling, on a
+// laptop and in presentation mode on a small and a large projector.
+const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4 };
+const WALKS = [[1440, 900, false], [1280, 720, true], [1920, 1080, true]];
+for (const [width, height, present] of WALKS) {
+  for (const lang of ['en', 'zh-CN']) {
+    test(`${width}×${height}${present ? ', presenting' : ''}, ${lang}: every tour step fits the screen`, async () => {
+      const b = await openBrowser({ width, height });
+      try {
+        const { page } = b;
+        await page.goto(`${server.origin}/?tour=modn&lang=${lang}${present ? '&present=1' : ''}`);
+        await ready(page);
+        for (const [id, steps] of Object.entries(TOURS)) {
+          for (let k = 1; k <= steps; k++) {
+            await page.waitForFunction(([tour, step]) => {
+              const t = document.querySelector('section.tour');
+              return t && t.dataset.tour === tour && t.dataset.step === String(step) && !document.querySelector('.summary progress')
+                && t.querySelector('.narration').textContent.trim().length > 0;
+            }, [id, k], { timeout: 60000 });
+            const where = `${id} step ${k}`;
+            const f = await fits(page, ['section.tour .narration', 'section.tour button.prev', 'section.tour button.next', '.focus']);
+            if (f.outside.length || f.scrollY !== 0) {
+              await page.screenshot({ path: `target/e2e/45-tour-misfit-${width}x${height}-${lang}-${id}-${k}.png` });
+            }
+            assert.deepEqual(f.outside, [], `${where}: in view`);
+            assert.equal(f.scrollY, 0, `${where}: no scroll`);
+            assert.equal(f.sideways, false, `${where}: nothing overflows sideways`);
+            if (k === 1 || k === steps) await page.screenshot({ path: `target/e2e/45-tour-${width}x${height}-${lang}-${id}-${k}.png` });
+            if (!(id === 'stale' && k === steps)) await page.keyboard.press('ArrowRight');
+          }
+        }
+        assert.deepEqual(b.problems.console, []);
+      } finally {
+        await b.context.close();
+      }
+    });
+  }
+}
