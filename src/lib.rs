@@ -7,6 +7,7 @@
 pub mod chart;
 pub mod engine;
 pub mod file;
+pub mod host;
 pub mod i18n;
 pub mod link;
 pub mod readout;

@@ -265,6 +265,17 @@ pub struct Words {
     pub moved_ideal: &'static str,
     /// Figure: keys that stayed.
     pub stayed: &'static str,
+    /// A small embed's button words: add a server, remove the last one, open the full page.
+    pub add_short: &'static str,
+    /// See [`add_short`](Self::add_short).
+    pub remove_short: &'static str,
+    /// See [`add_short`](Self::add_short).
+    pub open_full_short: &'static str,
+    /// A small embed's one line before any change: what to do.
+    pub embed_idle: &'static str,
+    /// A small embed's one line after a change: moved, keys, and the ideal if defined
+    /// ("1,204 of 5,000 moved — ideal 1,000").
+    pub moved_short: fn(&str, &str, Option<&str>) -> String,
     /// The readout's heading: what the last change moved.
     pub readout_heading: &'static str,
     /// Before any change: what the readout will show.
@@ -275,6 +286,8 @@ pub struct Words {
     pub readout_ideal: fn(&str, &str) -> String,
     /// Keys moved between servers the change left alone.
     pub readout_between: fn(&str) -> String,
+    /// The switch that keeps the moved keys marked on the ring until the next change.
+    pub mark_moved: &'static str,
     /// The from → to table's caption.
     pub flows_caption: &'static str,
     /// The corner cell: rows are old owners, columns new owners.

@@ -4,6 +4,7 @@
 mod charts;
 mod compare;
 mod controls;
+mod host_bridge;
 mod readout;
 mod ring_canvas;
 mod ring_view;
@@ -32,7 +33,7 @@ pub use compare::CompareView;
 pub use controls::{
     lookup_box, scenario_controls, server_actions, server_controls, swatch, ScenarioProps,
 };
-pub use readout::readout_card;
+pub use readout::{moved_short, readout_card};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
 pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
@@ -324,6 +325,8 @@ fn use_shortcuts(
 /// same actions as the controls; Next from a finished step applies only its own changes.
 struct TourControl {
     position: Option<Position>,
+    /// Go to a step (a host page's command).
+    go: Callback<Position>,
     /// Go `delta` steps (±1).
     step: Callback<isize>,
     /// Open a tour at step 1 (`None` leaves the tour, keeping the state).
@@ -392,7 +395,7 @@ fn use_tour(
         })
     };
     let open = {
-        let position = position.clone();
+        let (position, go) = (position.clone(), go.clone());
         Callback::from(move |id: Option<TourId>| match id {
             Some(tour) => go.emit(Position { tour, step: 1 }),
             None => position.set(None),
@@ -400,6 +403,7 @@ fn use_tour(
     };
     TourControl {
         position: *position,
+        go,
         step,
         open,
     }
@@ -474,6 +478,11 @@ pub fn App() -> Html {
     let help = use_state(|| false);
     let embed = link.embed;
     let playing = use_state(|| false);
+    let show_moved = use_state(|| true);
+    let toggle_marks = {
+        let show_moved = show_moved.clone();
+        Callback::from(move |()| show_moved.set(!*show_moved))
+    };
     let speed = use_state(|| 1.0f64);
     let zoom_request = use_state(|| (0u32, 0i8));
     let frozen_ms = link.freeze_ms;
@@ -497,6 +506,7 @@ pub fn App() -> Html {
         compare: *compare,
     };
     use_url_sync(state, params);
+    host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
     let page_key = {
         let (tour_step, present, help) = (tour.step.clone(), present.clone(), help.clone());
@@ -635,31 +645,40 @@ pub fn App() -> Html {
         }
     });
     let ring = html! {
-        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} />
+        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved} />
     };
     if embed {
+        // A frame in a documentation page: the ring, worded buttons, and one line that
+        // always says what moved; from 720×460 up, the readout, the load chart and the
+        // table (folded) beside it. Nothing scrolls inside the frame.
         return html! {
             <ContextProvider<Look> context={look}>
             <div class={classes}>
                 <main class="layout">
                     <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
                         {ring}
+                        {moved_short(w, state)}
                         <div class="embed-bar">
                             <button type="button" class="primary" title={w.add_server_hint} aria-label={w.add_server}
-                                onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+"}<span class="word">{" "}{w.add_server}</span></button>
+                                onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+ "}<span class="word">{w.add_server}</span><span class="short">{w.add_short}</span></button>
                             <button type="button" title={w.remove_server_hint} aria-label={w.remove_server}
-                                onclick={dispatch.reform(|_| Action::RemoveLast)}>{"−"}<span class="word">{" "}{w.remove_server}</span></button>
+                                onclick={dispatch.reform(|_| Action::RemoveLast)}>{"− "}<span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
                             <button type="button" class="play" aria-pressed={playing.to_string()} title={w.play_hint}
                                 onclick={toggle_play.reform(|_| ())}>{ if *playing { w.pause } else { w.play } }</button>
-                            <a class="open-full" href={full_page} target="_blank" rel="noopener">{w.open_full}</a>
+                            <a class="open-full" href={full_page} target="_blank" rel="noopener">
+                                <span class="word">{w.open_full}</span><span class="short">{w.open_full_short}</span></a>
                         </div>
                         {for tour_panel}
                         {status}
                     </section>
                     <aside class="panel">
                         {for error}
-                        {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
+                        {readout_card(w, state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
                         {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                        <details class="card folded">
+                            <summary><h2>{w.keys_per_server}</h2></summary>
+                            {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
+                        </details>
                     </aside>
                 </main>
             </div>
@@ -714,7 +733,7 @@ pub fn App() -> Html {
                             {server_actions(w, state, &dispatch)}
                             {status}
                             {for error.clone()}
-                            {readout_card(w, state, focused(Focus::Readout))}
+                            {readout_card(w, state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
                             {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                         </div>
                     </section>

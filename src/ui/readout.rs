@@ -89,7 +89,12 @@ fn flows_table(w: &'static Words, r: &Readout) -> Html {
 }
 
 /// What the last change moved, or what this panel will show once something changes.
-pub fn readout_card(w: &'static Words, state: &PageState, focused: bool) -> Html {
+pub fn readout_card(
+    w: &'static Words,
+    state: &PageState,
+    focused: bool,
+    marks: (bool, &Callback<()>),
+) -> Html {
     // After a change the heading names it ("Added K"), as the status line does.
     let heading = state.last.as_ref().map_or_else(
         || w.readout_heading.to_owned(),
@@ -111,6 +116,12 @@ pub fn readout_card(w: &'static Words, state: &PageState, focused: bool) -> Html
                         <span class={classes!("between", (r.between_survivors > 0).then_some("bad"))}>{between}</span>
                     </p>
                     if !r.cells.is_empty() { {flows_table(w, &r)} }
+                    if r.moved > 0 {
+                        <label class="mark-moved">
+                            <input type="checkbox" checked={marks.0} onchange={marks.1.reform(|_| ())} />
+                            {" "}{w.mark_moved}
+                        </label>
+                    }
                 </>
             }
         }
@@ -121,4 +132,18 @@ pub fn readout_card(w: &'static Words, state: &PageState, focused: bool) -> Html
             {body}
         </section>
     }
+}
+
+/// A small embed's one line: "1,204 of 5,000 moved — ideal 1,000" after a change (what to
+/// do before one), never hidden, whatever the frame's size.
+pub fn moved_short(w: &'static Words, state: &PageState) -> Html {
+    let text = match state.readout() {
+        Some(r) => (w.moved_short)(
+            &group_thousands(r.moved),
+            &group_thousands(r.keys),
+            r.ideal.map(group_thousands).as_deref(),
+        ),
+        None => w.embed_idle.to_owned(),
+    };
+    html! { <p class={classes!("moved-short", state.last.is_none().then_some("idle"))}>{text}</p> }
 }

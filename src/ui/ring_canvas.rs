@@ -421,10 +421,23 @@ fn draw_centre(
     let algo = sim.settings().algo;
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
+    // Both lines stay inside the inner circle: a line too wide is drawn smaller, and left
+    // out when it would be unreadable (a small embed).
+    let room = g.radius * 1.15;
+    let fitted = |text: &str, px: f64, bold: bool| -> Option<f64> {
+        ctx.set_font(&font(px, bold));
+        let wide = ctx.measure_text(text).map_or(0.0, |m| m.width());
+        let px = if wide > room { px * room / wide } else { px };
+        (px >= 8.0).then(|| {
+            ctx.set_font(&font(px, bold));
+            px
+        })
+    };
+    let title = algorithm_title(w, algo);
     ctx.set_fill_style_str(p.text);
-    ctx.set_font(&font(font_px * 1.25, true));
-    let _ = ctx.fill_text(algorithm_title(w, algo), g.cx, g.cy - font_px * 0.9);
-    ctx.set_font(&font(font_px * 0.9, false));
+    if fitted(title, font_px * 1.25, true).is_some() {
+        let _ = ctx.fill_text(title, g.cx, g.cy - font_px * 0.9);
+    }
     ctx.set_fill_style_str(p.muted);
     let keys = group_thousands(sim.keys().len() as u64);
     let line = match algo {
@@ -436,7 +449,9 @@ fn draw_centre(
         Algorithm::Slots => (w.centre_slots)(sim.servers().len(), &keys),
         _ => (w.centre_other)(sim.servers().len(), &keys),
     };
-    let _ = ctx.fill_text(&line, g.cx, g.cy + font_px * 0.6);
+    if fitted(&line, font_px * 0.9, false).is_some() {
+        let _ = ctx.fill_text(&line, g.cx, g.cy + font_px * 0.6);
+    }
 }
 
 /// What moves on top of the static layer.
@@ -447,6 +462,8 @@ pub struct Overlay<'a> {
     pub moved: &'a [Walker],
     /// The idle stream.
     pub idle: &'a [Walker],
+    /// Keep the moved keys marked, where they sit, once their walk is over.
+    pub marks: bool,
 }
 
 /// Draws the overlay for one frame.
@@ -487,6 +504,18 @@ pub fn draw_overlay(
             .map(|w| {
                 let (x, y) = g.point(walk_position(w.from, w.to, walked), inner + s.band * 0.2);
                 (if walked < 0.15 { w.was } else { w.now }, x, y)
+            })
+            .collect();
+        fill_dots(ctx, &mut dots, dot * 1.3, true, p);
+    } else if o.marks {
+        // Until the next change, each moved key stays marked where it sits, outlined, in
+        // its new owner's colour.
+        let mut dots: Vec<(ServerId, f64, f64)> = o
+            .moved
+            .iter()
+            .map(|w| {
+                let (x, y) = g.point(w.from, inner + s.band * 0.2);
+                (w.now, x, y)
             })
             .collect();
         fill_dots(ctx, &mut dots, dot * 1.3, true, p);

@@ -17,7 +17,9 @@ use yew::prelude::*;
 use super::ring_canvas::{draw_overlay, draw_static, Overlay};
 use super::{use_look, Look};
 use crate::render::gesture::{Gesture, Gestures};
-use crate::render::scene::{self, idle_walkers, moved_walkers, Clock, Scale, Walker, MAX_KEY_DOTS};
+use crate::render::scene::{
+    self, idle_walkers, moved_walkers, Clock, Scale, Walker, HIGHLIGHT_MS, MAX_KEY_DOTS, WALK_MS,
+};
 use crate::render::{RingGeometry, Viewport};
 use crate::state::{Goal, PageState};
 
@@ -36,6 +38,9 @@ pub struct RingProps {
     /// parameter: every frame is then the same picture, for tests and screenshots.
     #[prop_or_default]
     pub frozen_ms: Option<f64>,
+    /// Keep the last change's moved keys marked after their walk.
+    #[prop_or(true)]
+    pub show_moved: bool,
 }
 
 /// The two canvases and what needs redrawing.
@@ -59,6 +64,7 @@ struct Motion {
     playing: bool,
     speed: f64,
     frozen_ms: Option<f64>,
+    show_moved: bool,
 }
 
 impl Motion {
@@ -183,22 +189,26 @@ impl Renderer {
         // While a change is being computed, the last change's walk ends (cleared once): each
         // frame drawn would be time taken from the work, and the keys are about to move again.
         let clock = self.motion.clock(now);
-        let animating = state.pending.is_none() && (clock.is_animating() || state.lookup.is_some());
+        let idle = state.pending.is_none();
+        let animating = idle && (clock.is_animating() || state.lookup.is_some());
+        let marks = idle && self.motion.show_moved && !self.motion.moved.is_empty();
         if !(animating || self.layers.overlay_dirty) {
             return;
         }
-        // Redraw while something moves, then clear once more when it stops.
+        // Redraw while something moves, then once more when it stops (clear, or the moved
+        // keys' marks, which then stay without a redraw per frame).
         self.layers.overlay_dirty = animating;
         let Some(ctx) = context(&overlay) else {
             return;
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, w, h);
-        if animating {
+        if animating || marks {
             let moving = Overlay {
                 clock,
                 moved: &self.motion.moved,
                 idle: &self.motion.idle,
+                marks,
             };
             draw_overlay(&ctx, &g, &s, &state, &moving, self.look.theme.palette());
         }
@@ -265,6 +275,17 @@ fn record_drawn(canvas: &HtmlCanvasElement, state: &PageState) {
             let _ = perf.mark("ring-painted");
         }
     }
+}
+
+/// Whether the reader's system asks for less motion (`prefers-reduced-motion: reduce`).
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
 }
 
 /// The page's clock in milliseconds (`performance.now()`).
@@ -401,15 +422,23 @@ pub fn RingView(props: &RingProps) -> Html {
             renderer.borrow_mut().adopt(state, *look)
         });
     }
+    // A reader who asked for less motion sees each change's final state at once: the
+    // clock stands past the walk and the glow (the moved keys stay marked).
+    let reduced = *use_memo((), |_| prefers_reduced_motion());
+    let frozen_ms = props
+        .frozen_ms
+        .or(reduced.then_some(HIGHLIGHT_MS.max(WALK_MS) * 4.0));
     {
         let renderer = renderer.clone();
         let inputs = (
             props.playing,
             props.speed.to_bits(),
-            props.frozen_ms.map(f64::to_bits),
+            frozen_ms.map(f64::to_bits),
+            props.show_moved,
         );
-        use_effect_with(inputs, move |&(playing, speed, frozen)| {
+        use_effect_with(inputs, move |&(playing, speed, frozen, show_moved)| {
             let mut r = renderer.borrow_mut();
+            r.motion.show_moved = show_moved;
             r.motion.playing = playing;
             r.motion.speed = f64::from_bits(speed);
             r.motion.frozen_ms = frozen.map(f64::from_bits);

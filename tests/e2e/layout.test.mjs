@@ -3,7 +3,7 @@
 // are in view together, without scrolling, at laptop, projector and phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, fits } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, fits, paintedPixels } from './harness.mjs';
 
 let server;
 before(async () => { server = await serveDist(); });
@@ -121,3 +121,35 @@ for (const [width, height, present] of WALKS) {
     });
   }
 }
+
+test('moved keys stay marked after their walk, until hidden or the next change', async () => {
+  const b = await openBrowser({ width: 1440, height: 900 });
+  try {
+    const { page } = b;
+    // The clock stands 20 s after each change: well past the walk and the glow.
+    await page.goto(`${server.origin}/?nodes=A,B,C,D&keys=key-{i}:0..2000&freeze=20000`);
+    await ready(page);
+    const overlay = () => paintedPixels(page, 'canvas.ring-overlay');
+    assert.equal(await overlay(), 0, 'nothing marked before a change');
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForSelector('.readout .mark-moved input:checked');
+    await page.waitForFunction(() => {
+      const c = document.querySelector('canvas.ring-overlay');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) return true;
+      return false;
+    });
+    const marked = await overlay();
+    assert.ok(marked > 200, `moved keys marked: ${marked} px`);
+    await page.screenshot({ path: 'target/e2e/42-moved-marks.png' });
+    await page.click('.readout .mark-moved input');
+    await page.waitForFunction(() => {
+      const c = document.querySelector('canvas.ring-overlay');
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < d.length; i += 4) if (d[i]) return false;
+      return true;
+    });
+  } finally {
+    await b.context.close();
+  }
+});

@@ -1,0 +1,152 @@
+//! The embed's side of the host protocol ([`crate::host`]): in a frame, it carries out the
+//! commands its parent window posts (and only its parent's), and posts `ready`, `changed`,
+//! `resized` and `error` events back. Outside a frame it does nothing.
+
+use gloo_events::EventListener;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{MessageEvent, Window};
+use yew::prelude::*;
+
+use crate::engine::sim::Change;
+use crate::file::FieldValue;
+use crate::host::{self, HostCommand, Refusal, MAX_FIELDS, MAX_TEXT};
+use crate::i18n::Words;
+use crate::state::{Action, PageState};
+use crate::tour::Position;
+
+/// The parent window, when the page is in a frame.
+fn parent() -> Option<Window> {
+    let window = web_sys::window()?;
+    let parent = window.parent().ok()??;
+    (!js_sys::Object::is(parent.as_ref(), window.as_ref())).then_some(parent)
+}
+
+/// Posts one event (JSON text written by [`crate::host`]) to the parent.
+fn post(event: &str) {
+    if let (Some(parent), Ok(value)) = (parent(), js_sys::JSON::parse(event)) {
+        let _ = parent.post_message(&value, "*");
+    }
+}
+
+/// A message's own fields, as the browser parsed them; at most [`MAX_FIELDS`] + 1 are read
+/// and each text is cut at [`MAX_TEXT`] characters, whatever the sender posted.
+fn fields(data: &JsValue) -> Vec<(String, FieldValue)> {
+    let Some(object) = data.dyn_ref::<js_sys::Object>() else {
+        return Vec::new();
+    };
+    if js_sys::Array::is_array(data) {
+        return Vec::new();
+    }
+    let keys = js_sys::Object::keys(object);
+    let mut out = Vec::new();
+    for key in keys.iter().take(MAX_FIELDS + 1) {
+        let Some(name) = key.as_string() else {
+            continue;
+        };
+        let value = js_sys::Reflect::get(object, &key).unwrap_or(JsValue::NULL);
+        let value = if let Some(text) = value.as_string() {
+            FieldValue::Text(text.chars().take(MAX_TEXT).collect())
+        } else if let Some(n) = value.as_f64() {
+            FieldValue::Number(n)
+        } else {
+            FieldValue::Other("other")
+        };
+        out.push((name, value));
+    }
+    out
+}
+
+/// The action for a command (a tour step goes through `go`).
+fn carry_out(command: HostCommand, dispatch: &Callback<Action>, go: &Callback<Position>) {
+    match command {
+        HostCommand::Add(name) => dispatch.emit(Action::AddServer(name.unwrap_or_default())),
+        HostCommand::Remove(None) => dispatch.emit(Action::RemoveLast),
+        HostCommand::Remove(Some(name)) => dispatch.emit(Action::Apply(Change::Remove(name))),
+        HostCommand::Fail(name) => dispatch.emit(Action::Apply(Change::Fail(name))),
+        HostCommand::Recover(name) => dispatch.emit(Action::Apply(Change::Recover(name))),
+        HostCommand::Scenario(s) => dispatch.emit(Action::Load(*s)),
+        HostCommand::Step(p) => go.emit(p),
+    }
+}
+
+/// Listens to the parent's commands and tells it what happens.
+#[hook]
+pub fn use_host_bridge(
+    state: &PageState,
+    dispatch: &Callback<Action>,
+    go: &Callback<Position>,
+    w: &'static Words,
+) {
+    let framed = use_memo((), |_| parent().is_some());
+    {
+        let (dispatch, go, framed) = (dispatch.clone(), go.clone(), *framed);
+        use_effect_with(go.clone(), move |_| {
+            let window = web_sys::window().filter(|_| framed);
+            let listener = window.map(|w| {
+                EventListener::new(&w, "message", move |e| {
+                    let Some(e) = e.dyn_ref::<MessageEvent>() else {
+                        return;
+                    };
+                    let from_parent = match (e.source(), parent()) {
+                        (Some(source), Some(parent)) => {
+                            js_sys::Object::is(&source, parent.as_ref())
+                        }
+                        _ => false,
+                    };
+                    if !from_parent {
+                        return;
+                    }
+                    match host::read_command(&fields(&e.data())) {
+                        Ok(command) => carry_out(command, &dispatch, &go),
+                        Err(Refusal::Bad(message)) => post(&host::error_event(&message)),
+                        Err(Refusal::Foreign) => {}
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let busy = state.pending.is_some();
+    {
+        let (state, framed) = (state.clone(), *framed);
+        use_effect_with(
+            (state.version, busy, state.error.clone()),
+            move |&(version, busy, _)| {
+                if !framed || busy {
+                    return;
+                }
+                if let Some(last) = state.last.as_ref().filter(|_| version > 0) {
+                    post(&host::changed_event(
+                        w,
+                        &last.change,
+                        &last.movement,
+                        &|id| state.server_name(id),
+                    ));
+                } else {
+                    let names: Vec<String> =
+                        state.sim.servers().iter().map(|s| s.name.clone()).collect();
+                    post(&host::ready_event(&names, state.sim.keys().len()));
+                }
+                if let Some(error) = &state.error {
+                    post(&host::error_event(&crate::words::notice(w, error)));
+                }
+            },
+        );
+    }
+    // The height the content needs, after every render that changed it.
+    let sent = use_mut_ref(|| 0u32);
+    let framed = *framed;
+    use_effect(move || {
+        if !framed {
+            return;
+        }
+        let height = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.query_selector(".app").ok().flatten())
+            .map_or(0, |app| app.scroll_height().max(0) as u32);
+        if height > 0 && *sent.borrow() != height {
+            *sent.borrow_mut() = height;
+            post(&host::resized_event(height));
+        }
+    });
+}
