@@ -248,18 +248,8 @@ impl PageState {
         if self.sim.servers().len() >= PAGE_MAX_SERVERS {
             return String::new();
         }
-        let letters = ('A'..='Z')
-            .map(String::from)
-            .chain((27..1000).map(|i| format!("S{i}")));
-        let numbers = (1..1000).map(|i: u32| i.to_string());
         let identity = config.settings.hash == crate::engine::hash::HashFn::Identity;
-        let mut candidates: Box<dyn Iterator<Item = String>> = if identity {
-            Box::new(numbers.chain(letters))
-        } else {
-            Box::new(letters.chain(numbers))
-        };
-        candidates
-            .find(|n| config.accepts_new_server(n).is_ok())
+        crate::engine::scenario::suggest_name(identity, &|n| config.accepts_new_server(n).is_ok())
             .unwrap_or_default()
     }
 

@@ -28,6 +28,22 @@ pub fn percent(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
 }
 
+/// A measured time with two significant digits (`1,234.5` → `1,200`, `87.3` → `87`,
+/// `4.56` → `4.6`): the measurement is not more precise than that.
+pub fn significant(x: f64) -> String {
+    if x <= 0.0 || !x.is_finite() {
+        return "0".to_owned();
+    }
+    let digits = x.log10().floor() as i32;
+    if digits >= 1 {
+        let unit = 10f64.powi(digits - 1);
+        group_thousands(((x / unit).round() * unit) as u64)
+    } else {
+        let places = (1 - digits) as usize;
+        format!("{x:.places$}")
+    }
+}
+
 /// A mean count with the precision its size needs: `12,500` from 12,500.2, `33.3` from
 /// 33.33, `1.33` from 4/3 — never a whole number that hides a fraction a reader can see
 /// in the chart.
@@ -382,6 +398,15 @@ pub fn score_text(w: &Words, score: &Score) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn times_keep_two_significant_digits() {
+        assert_eq!(significant(1234.5), "1,200");
+        assert_eq!(significant(87.3), "87");
+        assert_eq!(significant(4.56), "4.6");
+        assert_eq!(significant(0.0123), "0.012");
+        assert_eq!(significant(0.0), "0");
+    }
 
     #[test]
     fn a_mean_keeps_the_digits_that_matter() {

@@ -5,8 +5,9 @@
 //! up. Times come from a clock the caller passes (`Instant` natively, `performance.now()` in
 //! the page), so this module stays pure and its counts are the same everywhere.
 
+use super::hash::HashFn;
 use super::placement::Algorithm;
-use super::scenario::Scenario;
+use super::scenario::{suggest_name, Scenario};
 use super::sim::{Change, Movement, Phase, Simulation, Work};
 
 /// The change every algorithm undergoes.
@@ -35,15 +36,9 @@ impl CompareChange {
         let first = scenario.nodes.first().map(|n| n.name.clone());
         Ok(match self {
             CompareChange::Add => {
-                let name = (1..)
-                    .map(|i| {
-                        if i == 1 {
-                            "new".to_owned()
-                        } else {
-                            format!("new{i}")
-                        }
-                    })
-                    .find(|n| scenario.nodes.iter().all(|s| &s.name != n))
+                // The page's suggested name, so the comparison's add is the page's add.
+                let identity = scenario.settings.hash == HashFn::Identity;
+                let name = suggest_name(identity, &|n| scenario.nodes.iter().all(|s| s.name != n))
                     .ok_or("no free name")?;
                 Change::add(name)
             }
@@ -74,7 +69,8 @@ pub struct CompareRow {
     pub bytes: usize,
     /// Time to build the lookup structure, in milliseconds.
     pub build_ms: f64,
-    /// Time per key lookup, in nanoseconds (over up to [`TIMED_LOOKUPS`] keys).
+    /// Time per key lookup, in nanoseconds (up to [`TIMED_LOOKUPS`] keys, looked up again
+    /// and again until [`MIN_TIMED_MS`] have passed).
     pub lookup_ns: f64,
 }
 
@@ -84,6 +80,47 @@ impl CompareRow {
         self.moved as f64 / self.keys.max(1) as f64
     }
 }
+
+/// What the comparison concludes: the algorithm closest to the ideal among those that
+/// move no key between servers the change left alone, and the best balanced among those.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Verdict {
+    /// Moved closest to the ideal share (fewest moved, when there is no ideal).
+    pub closest: Algorithm,
+    /// Lowest peak/mean.
+    pub balanced: Algorithm,
+    /// How many algorithms moved keys between untouched servers (left out).
+    pub inconsistent: usize,
+}
+
+/// The verdict over `rows`, ranked by what matters when a cluster changes: a consistent
+/// algorithm first (no moves between untouched servers — an algorithm that reshuffles them
+/// is never "best", however balanced), then how far the moved share is from the ideal
+/// (under-filling the new server is as wrong as over-moving), then balance. `None` when no
+/// algorithm is consistent.
+pub fn verdict(rows: &[CompareRow]) -> Option<Verdict> {
+    let consistent: Vec<&CompareRow> = rows.iter().filter(|r| r.between_survivors == 0).collect();
+    let distance = |r: &CompareRow| (r.moved_fraction() - r.ideal.unwrap_or(0.0)).abs();
+    let closest = consistent.iter().min_by(|a, b| {
+        distance(a)
+            .total_cmp(&distance(b))
+            .then(a.peak_to_mean.total_cmp(&b.peak_to_mean))
+    })?;
+    let balanced = consistent
+        .iter()
+        .min_by(|a, b| a.peak_to_mean.total_cmp(&b.peak_to_mean))?;
+    Some(Verdict {
+        closest: closest.algo,
+        balanced: balanced.algo,
+        inconsistent: rows.len() - consistent.len(),
+    })
+}
+
+/// The least time the lookups of one algorithm are timed for (ms): the browser's clock
+/// ticks in 0.1 ms steps, under 1% of this.
+pub const MIN_TIMED_MS: f64 = 20.0;
+/// The most lookups timed for one algorithm, however slow the clock says they are.
+pub const MAX_TIMED_LOOKUPS: usize = 5_000_000;
 
 /// The most keys timed for the lookup column.
 pub const TIMED_LOOKUPS: usize = 100_000;
@@ -228,12 +265,22 @@ fn measure(
         .iter()
         .map(|&id| sim.key_name(id))
         .collect();
+    // The lookups are repeated until they have taken MIN_TIMED_MS: a browser's clock ticks
+    // in 0.1 ms steps, which must stay under 1% of the time measured.
     let t1 = now();
     let mut check = 0u64;
-    for (name, &pos) in names.iter().zip(&keys.positions[..timed]) {
-        check = check.wrapping_add(u64::from(placement.owner(name, pos)));
+    let mut lookups = 0usize;
+    let mut lookup_ms = 0.0;
+    while timed > 0 && lookups < MAX_TIMED_LOOKUPS {
+        for (name, &pos) in names.iter().zip(&keys.positions[..timed]) {
+            check = check.wrapping_add(u64::from(placement.owner(name, pos)));
+        }
+        lookups += timed;
+        lookup_ms = now() - t1;
+        if lookup_ms >= MIN_TIMED_MS {
+            break;
+        }
     }
-    let lookup_ms = now() - t1;
     std::hint::black_box(check);
     Ok(CompareRow {
         algo,
@@ -248,13 +295,60 @@ fn measure(
         lookup_ns: if timed == 0 {
             0.0
         } else {
-            lookup_ms * 1e6 / timed as f64
+            lookup_ms * 1e6 / lookups as f64
         },
     })
 }
 
 #[cfg(test)]
 mod tests {
+
+    /// A clock that advances 10 ms each time it is read, so the lookup timing's loop ends
+    /// after two rounds, as it would on a real clock.
+    fn ticking() -> impl Fn() -> f64 {
+        let t = std::cell::Cell::new(0.0);
+        move || {
+            t.set(t.get() + 10.0);
+            t.get()
+        }
+    }
+
+    fn row(algo: Algorithm, moved: u64, between: u64, peak: f64) -> CompareRow {
+        CompareRow {
+            algo,
+            moved,
+            keys: 1000,
+            ideal: Some(0.2),
+            between_survivors: between,
+            peak_to_mean: peak,
+            stddev: 0.0,
+            bytes: 0,
+            build_ms: 0.0,
+            lookup_ns: 0.0,
+        }
+    }
+
+    #[test]
+    fn the_verdict_passes_over_reshuffling_and_under_filling() {
+        let rows = [
+            // Mod-N: perfectly balanced, but reshuffles untouched servers.
+            row(Algorithm::ModN, 790, 593, 1.0),
+            // Multi-probe: fewest moved, by under-filling the new server (ideal 200).
+            row(Algorithm::MultiProbe, 137, 0, 1.10),
+            row(Algorithm::Ring, 241, 0, 1.20),
+            row(Algorithm::Jump, 205, 0, 1.02),
+        ];
+        let v = verdict(&rows).unwrap();
+        assert_eq!(v.closest, Algorithm::Jump, "205 is nearest the ideal 200");
+        assert_eq!(v.balanced, Algorithm::Jump, "mod-N is left out");
+        assert_eq!(v.inconsistent, 1);
+        assert_eq!(
+            verdict(&rows[..1]),
+            None,
+            "no consistent algorithm, no verdict"
+        );
+    }
+
     use super::*;
 
     fn scenario() -> Scenario {
@@ -268,7 +362,7 @@ mod tests {
 
     #[test]
     fn adding_a_server_ranks_the_algorithms_as_their_papers_say() {
-        let clock = || 0.0;
+        let clock = ticking();
         let row = |a| compare_one(&scenario(), a, &CompareChange::Add, &clock).unwrap();
         // mod N moves almost everything; the consistent ones about 1/(N+1).
         let modn = row(Algorithm::ModN);
@@ -283,8 +377,15 @@ mod tests {
         ] {
             let r = row(a);
             assert_eq!(r.between_survivors, 0, "{a} is monotone");
+            // Multi-probe places each server at one point, so the newcomer's share hangs on
+            // its name: "G" (the page's next name, which compare now adds too) draws 5.3%.
+            let band = if a == Algorithm::MultiProbe {
+                0.1
+            } else {
+                0.05
+            };
             assert!(
-                (r.moved_fraction() - 1.0 / 7.0).abs() < 0.05,
+                (r.moved_fraction() - 1.0 / 7.0).abs() < band,
                 "{a}: {}",
                 r.moved_fraction()
             );
@@ -296,7 +397,7 @@ mod tests {
 
     #[test]
     fn removing_the_first_server_shows_what_jump_pays() {
-        let clock = || 0.0;
+        let clock = ticking();
         let jump =
             compare_one(&scenario(), Algorithm::Jump, &CompareChange::Remove, &clock).unwrap();
         assert!(
@@ -311,7 +412,7 @@ mod tests {
 
     #[test]
     fn small_steps_give_the_same_rows_as_one_go() {
-        let clock = || 0.0;
+        let clock = ticking();
         let algos = Algorithm::ALL.to_vec();
         let mut stepped =
             CompareWork::new(&scenario(), &CompareChange::Add, algos.clone(), 100).unwrap();
@@ -334,7 +435,7 @@ mod tests {
 
     #[test]
     fn the_structures_report_their_bytes() {
-        let clock = || 0.0;
+        let clock = ticking();
         let row = |a| compare_one(&scenario(), a, &CompareChange::Fail, &clock).unwrap();
         assert_eq!(row(Algorithm::Maglev).bytes, 251 * 2);
         assert_eq!(

@@ -601,6 +601,23 @@ pub const QUERY_VALUE: &AsciiSet = &CONTROLS
     .add(b'^')
     .add(b'|');
 
+/// The name the page offers for the next server, and the one `compare` adds: the first of
+/// A…Z, S27, S28, … and then 1, 2, … (numbers first under the identity hash, whose vnode
+/// labels must be numbers) for which `free` holds. One rule, so "add a server" is the same
+/// change in the page and in the comparison.
+pub fn suggest_name(identity: bool, free: &dyn Fn(&str) -> bool) -> Option<String> {
+    let letters = ('A'..='Z')
+        .map(String::from)
+        .chain((27..1000).map(|i| format!("S{i}")));
+    let numbers = (1..1000).map(|i: u32| i.to_string());
+    let mut candidates: Box<dyn Iterator<Item = String>> = if identity {
+        Box::new(numbers.chain(letters))
+    } else {
+        Box::new(letters.chain(numbers))
+    };
+    candidates.find(|n| free(n))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

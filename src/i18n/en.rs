@@ -297,10 +297,16 @@ pub static WORDS: Words = Words {
         "Build ms",
     ],
     comparing: |done, total| format!("Comparing: {done} of {total} algorithms…"),
-    compare_verdict: |fewest, pct, balanced, peak| {
-        format!("Fewest keys moved: {fewest} ({pct}). Best balance: {balanced} (peak / mean {peak}).")
+    compare_verdict: |closest, pct, ideal, balanced, peak, inconsistent| {
+        let left_out = match inconsistent {
+            0 => String::new(),
+            1 => " 1 algorithm moved keys between servers the change left alone and is left out.".to_owned(),
+            n => format!(" {n} algorithms moved keys between servers the change left alone and are left out."),
+        };
+        format!("Nearest the ideal {ideal} without moving keys between untouched servers: {closest} ({pct}). Best balance among those: {balanced} (peak / mean {peak}).{left_out}")
     },
     compare_chart_label: "Scatter chart: each algorithm's keys moved against its peak-to-mean load; lower left is better",
+    ideal_word: "ideal",
     compare_axes: ["→ keys moved (%)", "↑ peak / mean"],
 
     tours: "Guided tour",

@@ -521,10 +521,14 @@ pub struct Words {
     pub compare_columns: [&'static str; 8],
     /// Progress: done, total.
     pub comparing: fn(usize, usize) -> String,
-    /// The verdict: fewest moved (algorithm, percent), best balance (algorithm, peak/mean).
-    pub compare_verdict: fn(&str, &str, &str, &str) -> String,
+    /// The verdict: the consistent algorithm nearest the ideal (algorithm, moved percent,
+    /// ideal percent), the best balanced of those (algorithm, peak/mean), and how many
+    /// moved keys between untouched servers.
+    pub compare_verdict: fn(&str, &str, &str, &str, &str, usize) -> String,
     /// The compare chart's description.
     pub compare_chart_label: &'static str,
+    /// The word by the compare chart's line at the ideal share moved.
+    pub ideal_word: &'static str,
     /// The compare chart's axes: x, y.
     pub compare_axes: [&'static str; 2],
 

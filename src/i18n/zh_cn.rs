@@ -359,10 +359,16 @@ pub static WORDS: Words = Words {
         "构建毫秒",
     ],
     comparing: |done, total| format!("正在比较：{total} 个算法中已完成 {done} 个…"),
-    compare_verdict: |fewest, pct, balanced, peak| {
-        format!("迁移最少：{fewest}（{pct}）。最均衡：{balanced}（峰值 / 平均 {peak}）。")
+    compare_verdict: |closest, pct, ideal, balanced, peak, inconsistent| {
+        let left_out = if inconsistent == 0 {
+            String::new()
+        } else {
+            format!("另有 {inconsistent} 个算法在未受变更影响的服务器之间迁移了键，不参与评选。")
+        };
+        format!("不在未受变更影响的服务器之间迁移键、且最接近理想值 {ideal} 的是：{closest}（{pct}）。其中最均衡：{balanced}（峰值 / 平均 {peak}）。{left_out}")
     },
     compare_chart_label: "散点图：每个算法迁移的键比例与峰值 / 平均负载；越靠左下越好",
+    ideal_word: "理想",
     compare_axes: ["→ 迁移的键（%）", "↑ 峰值 / 平均"],
 
     tours: "导览",

@@ -75,3 +75,51 @@ pub const LIGHT: Palette = Palette {
     outline: "#111827",
     chart: chart::LIGHT,
 };
+
+/// The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21).
+pub fn contrast(a: &str, b: &str) -> f64 {
+    fn luminance(hex: &str) -> f64 {
+        let channel = |i: usize| {
+            let v = f64::from(u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0)) / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
+    }
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hex(c: plotters::style::RGBColor) -> String {
+        format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
+    }
+
+    /// Every word drawn on a canvas — server labels (text ink), the centre lines, ticks
+    /// (muted), the charts' axis labels — reads at 4.5:1 or better on its background, in
+    /// both themes (presentation mode draws with the same palettes, larger).
+    #[test]
+    fn canvas_text_has_enough_contrast_in_both_themes() {
+        assert!((contrast("#000000", "#ffffff") - 21.0).abs() < 1e-9);
+        for theme in [Theme::Dark, Theme::Light] {
+            let p = theme.palette();
+            for (what, ink) in [("text", p.text), ("muted", p.muted)] {
+                let c = contrast(ink, p.background);
+                assert!(
+                    c >= 4.5,
+                    "{theme:?} {what} {ink} on {}: {c:.2}",
+                    p.background
+                );
+            }
+            let chart = p.chart;
+            let c = contrast(&hex(chart.foreground), &hex(chart.background));
+            assert!(c >= 4.5, "{theme:?} chart labels: {c:.2}");
+        }
+    }
+}

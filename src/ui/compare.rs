@@ -12,7 +12,7 @@ use yew::prelude::*;
 use super::ring_view::now_ms;
 use super::use_look;
 use crate::chart::{scatter, scatter_labels};
-use crate::engine::compare::{CompareChange, CompareRow, CompareWork};
+use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Words;
@@ -103,20 +103,23 @@ pub fn CompareView(props: &CompareProps) -> Html {
     };
     let total = Algorithm::ALL.len();
     let busy = rows.len() < total && error.is_none();
-    // The verdict: fewest moved among all, best balance (lowest peak/mean).
-    let fewest = rows.iter().min_by(|a, b| a.moved.cmp(&b.moved));
-    let balanced = rows
-        .iter()
-        .min_by(|a, b| a.peak_to_mean.total_cmp(&b.peak_to_mean));
-    let verdict = match (fewest, balanced, busy) {
-        (Some(f), Some(b), false) => Some((w.compare_verdict)(
-            algorithm_title(w, f.algo),
-            &percent(f.moved_fraction()),
-            algorithm_title(w, b.algo),
-            &format!("{:.3}", b.peak_to_mean),
-        )),
-        _ => None,
-    };
+    // The verdict (engine::compare::verdict): consistent first, then nearest the ideal,
+    // then balance.
+    let judged = (!busy).then(|| verdict(&rows)).flatten();
+    let verdict_text = judged.map(|v| {
+        let closest = rows.iter().find(|r| r.algo == v.closest);
+        let balanced = rows.iter().find(|r| r.algo == v.balanced);
+        (w.compare_verdict)(
+            algorithm_title(w, v.closest),
+            &closest.map_or_else(String::new, |r| percent(r.moved_fraction())),
+            &closest
+                .and_then(|r| r.ideal)
+                .map_or_else(|| "—".to_owned(), percent),
+            algorithm_title(w, v.balanced),
+            &balanced.map_or_else(String::new, |r| format!("{:.3}", r.peak_to_mean)),
+            v.inconsistent,
+        )
+    });
     let points: Vec<(String, f64, f64)> = rows
         .iter()
         .map(|r| {
@@ -145,7 +148,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 <p class="working" role="status">{(w.comparing)(rows.len(), total)}
                     <progress max={total.to_string()} value={rows.len().to_string()}></progress></p>
             }
-            if let Some(v) = verdict {
+            if let Some(v) = verdict_text {
                 <p class="verdict" role="status">{v}</p>
             }
             <table class="compared">
@@ -156,8 +159,8 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 <tbody>
                     { for rows.iter().map(|r| {
                         let ideal = r.ideal.map_or_else(|| "—".to_owned(), percent);
-                        let best_moved = fewest.is_some_and(|f| f.moved == r.moved);
-                        let best_balance = balanced.is_some_and(|b| b.peak_to_mean == r.peak_to_mean);
+                        let best_moved = judged.is_some_and(|v| v.closest == r.algo);
+                        let best_balance = judged.is_some_and(|v| v.balanced == r.algo);
                         html! {
                             <tr data-algo={r.algo.name()}>
                                 <th scope="row">{algorithm_title(w, r.algo)}</th>
@@ -166,7 +169,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
                                 <td class={classes!("num", "peak", best_balance.then_some("best"))}>{format!("{:.3}", r.peak_to_mean)}</td>
                                 <td class="num">{format!("{:.1}", r.stddev)}</td>
-                                <td class="num">{format!("{:.0}", r.lookup_ns)}</td>
+                                <td class="num">{crate::words::significant(r.lookup_ns)}</td>
                                 <td class="num">{group_thousands(r.bytes as u64)}</td>
                                 <td class="num">{format!("{:.2}", r.build_ms)}</td>
                             </tr>
@@ -175,14 +178,14 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 </tbody>
             </table>
             if !points.is_empty() {
-                {scatter_chart(w, &points)}
+                {scatter_chart(w, &points, rows.first().and_then(|r| r.ideal).map(|i| 100.0 * i))}
             }
         </section>
     }
 }
 
 /// Moved % against peak/mean, one labelled dot per algorithm, as SVG (a plain function).
-fn scatter_chart(w: &Words, points: &[(String, f64, f64)]) -> Html {
+fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -> Html {
     let (width, height, pad) = (640.0, 300.0, 36.0);
     let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
@@ -198,6 +201,11 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)]) -> Html {
                 <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{x_max:.0}%")}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{format!("{y_max:.2}")}</text>
+                // The ideal share moved: a consistent, balanced algorithm sits on this line.
+                if let Some(x) = ideal.map(|i| pad + i / x_max * (width - 2.0 * pad)).filter(|x| *x <= width - pad) {
+                    <line class="ideal" x1={f(x)} y1={f(pad)} x2={f(x)} y2={f(height - pad)} />
+                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{format!("{} {:.1}%", w.ideal_word, ideal.unwrap_or(0.0))}</text>
+                }
                 { for placed.iter().map(|(x, y)| html! {
                     <circle cx={f(*x)} cy={f(*y)} r="5" />
                 }) }

@@ -388,8 +388,13 @@ fn draw_server_labels(
         ctx.set_stroke_style_str(if up { p.outline } else { &colour });
         ctx.stroke();
     }
+    // Labels are written in the text ink (legible on either theme, whatever the server's
+    // colour) after a swatch of the server's colour, which the label's box makes room for.
     ctx.set_font(&font(s.font_px, true));
-    for placed in place_labels(g, s, &markers, ticks, &measurer(ctx)) {
+    let swatch = s.font_px * 0.95;
+    let measure = measurer(ctx);
+    let with_swatch = |t: &str| measure(t) + swatch;
+    for placed in place_labels(g, s, &markers, ticks, &with_swatch) {
         let colour = server_colour(placed.server);
         if placed.displaced {
             // A thin leader from the marker to the label's nearest corner.
@@ -404,8 +409,17 @@ fn draw_server_labels(
             ctx.set_stroke_style_str(&colour);
             ctx.stroke();
         }
+        let r = placed.label.rect;
+        let side = swatch * 0.7;
         ctx.set_fill_style_str(&colour);
-        fill_label(ctx, &placed.label);
+        ctx.fill_rect(r.x, r.y + (r.h - side) / 2.0, side, side);
+        ctx.set_line_width(1.0);
+        ctx.set_stroke_style_str(p.outline);
+        ctx.stroke_rect(r.x, r.y + (r.h - side) / 2.0, side, side);
+        ctx.set_fill_style_str(p.text);
+        ctx.set_text_align("left");
+        ctx.set_text_baseline("middle");
+        let _ = ctx.fill_text(&placed.label.text, r.x + swatch, r.y + r.h / 2.0);
     }
 }
 

@@ -268,6 +268,7 @@ test('the compare view runs one change through every algorithm, as the command l
     moved: Number(tr.querySelector('td.moved').textContent.split(' ')[0].replace(/,/g, '')),
     between: Number(tr.querySelector('td.between').textContent.replace(/,/g, '')),
     peak: tr.querySelector('td.peak').textContent,
+    title: tr.querySelector('th').textContent,
   })));
   const report = cli(['compare', ...scenario, '--format', 'json']);
   assert.deepEqual(rows.map((r) => r.algo), report.map((r) => r.algo));
@@ -277,7 +278,20 @@ test('the compare view runs one change through every algorithm, as the command l
     assert.equal(r.between, c.moved_between_survivors, r.algo);
     assert.equal(r.peak, c.peak_to_mean.toFixed(3), r.algo);
   }
-  assert.match(await page.textContent('.compare .verdict'), /^Fewest keys moved: .+\. Best balance: .+ \(peak \/ mean \d\.\d{3}\)\.$/);
+  // The verdict, computed here from the table with the intended rule: among the algorithms
+  // that move no key between untouched servers, the one nearest the ideal 1/7, then the
+  // best balanced of those; mod-N (and any other reshuffler) is never named.
+  const consistent = rows.filter((r) => r.between === 0);
+  const ideal = 20000 / 7;
+  const nearest = [...consistent].sort((a, b) => Math.abs(a.moved - ideal) - Math.abs(b.moved - ideal) || Number(a.peak) - Number(b.peak))[0];
+  const balanced = [...consistent].sort((a, b) => Number(a.peak) - Number(b.peak))[0];
+  const esc = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const verdictText = await page.textContent('.compare .verdict');
+  assert.match(verdictText, new RegExp(`^Nearest the ideal 14\\.3% without moving keys between untouched servers: ${esc(nearest.title)} \\(\\d+\\.\\d%\\)\\. Best balance among those: ${esc(balanced.title)} \\(peak / mean ${balanced.peak}\\)\\.`));
+  assert.doesNotMatch(verdictText, /hash mod N:|: hash mod N/);
+  const reshufflers = rows.length - consistent.length;
+  assert.ok(reshufflers >= 1, 'mod-N reshuffles');
+  assert.match(verdictText, new RegExp(` ${reshufflers} algorithms? moved keys between servers the change left alone`));
   assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 16);
   await screenshot(page, '29-compare-add');
   // Remove the first server: jump renumbers the rest, and the table says so.
