@@ -268,9 +268,11 @@ impl Tour {
                 Step::new(Table).load(SEED_000),
                 Step::new(Table).change(Change::Remove("127.1.1.1#A".into())),
                 Step::new(Table).change(Change::add("127.5.5.5#E")),
+                // The keys first, then F: the step's status line and readout are then the
+                // add the narration names (the counts are the same either way).
                 Step::new(Table)
-                    .change(Change::add("127.6.6.6#F"))
-                    .change(keys("0..100000")),
+                    .change(keys("0..100000"))
+                    .change(Change::add("127.6.6.6#F")),
             ],
             TourId::Carp => vec![
                 Step::new(Lookup).load(CARP).lookup("user:42"),
@@ -456,6 +458,9 @@ pub struct Facts {
     pub peak_mean: String,
     /// The busiest server's share of the keys.
     pub busiest_pct: String,
+    /// The server owning the largest share of the ring, and that share (as the share
+    /// table writes it), when the algorithm has a ring.
+    pub top_share: (String, String),
     /// Live servers.
     pub servers: usize,
     /// Vnodes per server.
@@ -511,6 +516,16 @@ impl Facts {
             store,
             ..Facts::default()
         };
+        if let Some(shares) = sim.ring_shares() {
+            let top = sim
+                .servers()
+                .iter()
+                .map(|s| (s, shares.get(usize::from(s.id)).copied().unwrap_or(0.0)))
+                .max_by(|a, b| a.1.total_cmp(&b.1));
+            if let Some((server, share)) = top {
+                facts.top_share = (server.name.clone(), format!("{:.2}%", 100.0 * share));
+            }
+        }
         if let Some(last) = &state.last {
             let m = &last.movement;
             let stayed = m.keys.saturating_sub(m.moved);

@@ -136,7 +136,7 @@ pub static WORDS: Words = Words {
         "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
         "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
         "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
-        "CARP (seed 004): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
+        "CARP (as in the Redis-cache post on SegmentFault): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
         "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
         "Jump hash (Lamping & Veach): a few steps of a random walk pick the key's bucket among the N servers in list order; adding server N+1 takes 1/(N+1) of the keys, and no memory is needed — but only the last server can leave cheaply.",
         "Multi-probe (Appleton & O'Reilly): one point per server; each key probes the ring 21 times and the probe nearest to a server point wins — balance like 100 vnodes with one point each.",
@@ -329,40 +329,40 @@ pub static WORDS: Words = Words {
             title: "The ring: only the neighbours' keys move",
             steps: &[
                 |f| format!("Objects and caches are hashed onto the same circle of positions 0 … 2³²−1. Each object walks clockwise to the first cache it meets and is stored there: cache_A holds {}, cache_B {} and cache_C {}.", f.count("cache_A"), f.count("cache_B"), f.count("cache_C")),
-                |f| format!("Remove cache_B: only the {} object(s) it held move, all to the next cache clockwise, {}. Every other object stays where it was.", f.moved, f.moved_to.join(", ")),
+                |f| format!("Remove cache_B: only what it held moves — {} — all to the next cache clockwise, {}. Every other object stays where it was.", if f.moved == "1" { "1 object".to_owned() } else { format!("{} objects", f.moved) }, f.moved_to.join(", ")),
                 |f| format!("Add cache_D: it takes only the objects between itself and the cache before it, counter-clockwise — {} of {}, all from {}. Nothing else moves.", f.moved, f.keys, f.moved_from.join(", ")),
             ],
         },
         TourWords {
             title: "Virtual nodes balance the ring",
             steps: &[
-                |f| format!("Seed 002's ring: four servers, one point each, hashed with Java's String.hashCode as the seed does. The {} user keys are far from balanced: {} holds {} ({}), {} only {}.", f.keys, f.busiest.0, f.busiest.1, f.busiest_pct, f.quietest.0, f.quietest.1),
-                |f| format!("A better hash (xxh3) does not fix it: with only four points the arcs between them are unequal, so {} still holds {} keys ({}). The standard deviation of the counts is {}.", f.busiest.0, f.busiest.1, f.busiest_pct, f.stddev),
+                |f| format!("The ring of the post “Consistent HASH”: four servers, one point each, hashed with Java's String.hashCode as the post does. The {} user keys are far from balanced: {} holds {} ({}), {} only {}.", f.keys, f.busiest.0, f.busiest.1, f.busiest_pct, f.quietest.0, f.quietest.1),
+                |f| format!("A better hash (xxh3) does not fix it: with only four points the arcs between them are unequal, so {} holds {} keys ({}). The standard deviation of the counts is {}.", f.busiest.0, f.busiest.1, f.busiest_pct, f.stddev),
                 |f| format!("Virtual nodes: each server is placed {} times, as 192.168.0.1#0, 192.168.0.1#1, …, so it owns several shorter arcs spread round the ring. The standard deviation is now {}.", f.vnodes, f.stddev),
-                |f| format!("With {} virtual nodes per server (seed 000 recommends 100–200) the arcs even out: the standard deviation falls to {} and peak / mean to {}.", f.vnodes, f.stddev, f.peak_mean),
+                |f| format!("With {} virtual nodes per server (the post “Redis consistent hashing” recommends 100–200) the arcs even out: the standard deviation falls to {} and peak / mean to {}.", f.vnodes, f.stddev, f.peak_mean),
                 |f| format!("Add a fifth server: it takes {} keys ({}; ideal {}) — a little from every server, since its points are spread round the ring — and no key moves between the old servers.", f.moved, f.moved_pct, f.ideal_pct),
             ],
         },
         TourWords {
             title: "How many virtual nodes? σ against vnodes",
             steps: &[
-                |f| format!("Seed 003's experiment: {} servers, keys key-0, key-1, …, and the standard deviation σ of the keys per server as the virtual nodes per server grow from 1 to 1,000. The measured curve falls like 1/√v (dashed) and flattens out around 100–200 vnodes: beyond that, more vnodes cost memory and buy little balance.", f.servers),
-                |f| format!("The ring itself with {} virtual nodes per server: {} keys, σ = {}, peak / mean {} — the flat end of the curve.", f.vnodes, f.keys, f.stddev, f.peak_mean),
+                |f| format!("The experiment of the post “Consistent hashing in Java, tested by standard deviation”: {} servers, keys key-0, key-1, …, and the standard deviation σ of the keys per server as the virtual nodes per server grow from 1 to 1,000. The measured curve falls like 1/√v (dashed) and flattens out around 100–200 vnodes: beyond that, more vnodes cost memory and buy little balance.", f.servers),
+                |f| format!("The ring itself with {} virtual nodes per server: {} keys, σ = {}, peak / mean {}. The curve is near its flat end, yet the picture is lopsided: this weak hash (Hutool's FNV) puts the vnodes in clumps, and {} owns {} of the ring. More vnodes cannot fix a hash that clusters.", f.vnodes, f.keys, f.stddev, f.peak_mean, f.top_share.0, f.top_share.1),
             ],
         },
         TourWords {
-            title: "Seed 000's Java example, count for count",
+            title: "The Java example of “Redis consistent hashing”, count for count",
             steps: &[
-                |f| format!("Seed 000's Java example: four servers with 200 virtual nodes each, MurmurHash64A, {} keys. The table shows exactly the counts the seed prints: A {}, B {}, C {}, D {}.", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("Remove A: its {} keys go to the three others, and the counts are again the seed's: B {}, C {}, D {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("Add E: it takes {} keys from B, C and D. The seed prints B {}, C {}, D {}, E {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
-                |f| format!("Add F and double the business to {} keys: B {}, C {}, D {}, E {}, F {} — the seed's last table, count for count.", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
+                |f| format!("The Java example of the post “Redis consistent hashing”: four servers with 200 virtual nodes each, MurmurHash64A, {} keys. The table shows exactly the counts the post prints: A {}, B {}, C {}, D {}.", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
+                |f| format!("Remove A: its {} keys go to the three others, and the counts are again the post's: B {}, C {}, D {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
+                |f| format!("Add E: it takes {} keys from B, C and D. The post prints B {}, C {}, D {}, E {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
+                |f| format!("Add F and double the business to {} keys: B {}, C {}, D {}, E {}, F {} — the post's last table, count for count.", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
             ],
         },
         TourWords {
             title: "CARP: the best score wins",
             steps: &[
-                |f| format!("CARP (seed 004): every server scores a key with MD5(server name + key), and the smallest digest wins. The table under the lookup shows all {} scores for user:42: {} wins.", f.servers, f.owner()),
+                |f| format!("CARP, as the Redis-cache post on SegmentFault uses it: every server scores a key with MD5(server name + key), and the smallest digest wins. The table under the lookup shows all {} scores for user:42: {} wins.", f.servers, f.owner()),
                 |f| format!("Add redis5: a key moves only where redis5's score beats the old winner's — {} of {} keys ({}; ideal {}), all of them to {}.", f.moved, f.keys, f.moved_pct, f.ideal_pct, f.moved_to.join(", ")),
             ],
         },
@@ -377,7 +377,7 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "The stale-data defect",
             steps: &[
-                |f| format!("Seed 000 §6. key2 hashes onto {}'s arc, so the write key2 = {} is stored on {}.", f.owner(), f.held("NODE2"), f.owner()),
+                |f| format!("The post “Redis consistent hashing”, §6: key2 hashes onto {}'s arc, so the write key2 = {} is stored on {}.", f.owner(), f.held("NODE2"), f.owner()),
                 |f| format!("NODE2 fails. Its keys walk on clockwise, so the next write, key2 = {}, is stored on {}. NODE2 still holds the old value, {}.", f.held(f.owner()), f.owner(), f.held("NODE2")),
                 |f| format!("NODE2 recovers and takes its arc back: reads of key2 go to {} again and return {}, the stale value, while NODE3 holds {}. The two copies disagree.", f.owner(), f.read_value(), f.held("NODE3")),
                 |f| format!("What real systems do: when a node recovers, what was written to its arc meanwhile is migrated back to it (or its old copy is invalidated first). Migrated here: NODE2 holds {} and a read of key2 returns {}.", f.held("NODE2"), f.read_value()),

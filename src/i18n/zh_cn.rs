@@ -19,9 +19,9 @@ pub static WORDS: Words = Words {
     col_ideal: "理想",
     badge_down: "宕机",
     weight_of: |name| format!("{name} 的权重"),
-    fail: "宕机",
+    fail: "使宕机",
     recover: "恢复",
-    fail_server: |name| format!("让 {name} 宕机"),
+    fail_server: |name| format!("使宕机：{name}"),
     recover_server: |name| format!("恢复 {name}"),
     fail_hint: "宕机：恢复之前，它的键转到别的服务器",
     recover_hint: "恢复：它取回自己的键",
@@ -131,7 +131,7 @@ pub static WORDS: Words = Words {
         "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
         "每个键放到编号为 hash(key) mod N 的服务器上。添加或删除服务器会改变 N，几乎所有键都会迁移。",
         "每个键用 hash(服务器 + 键) 给所有服务器打分，归得分最高者；新服务器只拿走它现在胜出的那些键。",
-        "CARP（种子文章 004）：每个键归 MD5(服务器 + 键) 最小的服务器；新服务器大约拿走 1/(N+1) 的键。",
+        "CARP（思否上那篇 Redis 缓存文章的做法）：每个键归 MD5(服务器 + 键) 最小的服务器；新服务器大约拿走 1/(N+1) 的键。",
         "Redis Cluster：键的槽号是 CRC16(key) mod 16384，每个主节点负责连续的槽段；添加主节点会把整段的槽迁给它。",
         "跳跃一致性哈希（Lamping 与 Veach）：几步随机跳跃就在按列表顺序排列的 N 台服务器中选出键的桶；加入第 N+1 台只拿走 1/(N+1) 的键，而且不占内存 —— 但只有最后一台能低成本地离开。",
         "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
@@ -398,24 +398,24 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "虚拟节点让哈希环均衡",
             steps: &[
-                |f| format!("种子文章 002 的哈希环：四台服务器，每台一个点，像原文一样用 Java 的 String.hashCode 计算。{} 个用户键分布极不均衡：{} 有 {} 个（{}），{} 只有 {} 个。", f.keys, f.busiest.0, f.busiest.1, f.busiest_pct, f.quietest.0, f.quietest.1),
-                |f| format!("换一个更好的哈希函数（xxh3）也解决不了：只有四个点时，点之间的弧段长短不一，所以 {} 仍有 {} 个键（{}）。各服务器键数的标准差是 {}。", f.busiest.0, f.busiest.1, f.busiest_pct, f.stddev),
+                |f| format!("文章《一致性哈希》的哈希环：四台服务器，每台一个点，像原文一样用 Java 的 String.hashCode 计算。{} 个用户键分布极不均衡：{} 有 {} 个（{}），{} 只有 {} 个。", f.keys, f.busiest.0, f.busiest.1, f.busiest_pct, f.quietest.0, f.quietest.1),
+                |f| format!("换一个更好的哈希函数（xxh3）也解决不了：只有四个点时，点之间的弧段长短不一，所以 {} 有 {} 个键（{}）。各服务器键数的标准差是 {}。", f.busiest.0, f.busiest.1, f.busiest_pct, f.stddev),
                 |f| format!("虚拟节点：每台服务器放到环上 {} 次，名为 192.168.0.1#0、192.168.0.1#1 ……，于是它拥有分散在环上的几段较短的弧。标准差现在是 {}。", f.vnodes, f.stddev),
-                |f| format!("每台服务器 {} 个虚拟节点时（种子文章 000 建议 100～200 个），弧段趋于均匀：标准差降到 {}，峰值 / 平均降到 {}。", f.vnodes, f.stddev, f.peak_mean),
+                |f| format!("每台服务器 {} 个虚拟节点时（文章《Redis 一致性哈希算法》建议 100～200 个），弧段趋于均匀：标准差降到 {}，峰值 / 平均降到 {}。", f.vnodes, f.stddev, f.peak_mean),
                 |f| format!("添加第五台服务器：它拿走 {} 个键（{}；理想 {}）—— 因为它的点分散在环上，所以从每台服务器各拿一点，旧服务器之间没有键迁移。", f.moved, f.moved_pct, f.ideal_pct),
             ],
         },
         TourWords {
             title: "虚拟节点要多少个？标准差随虚拟节点数的变化",
             steps: &[
-                |f| format!("种子文章 003 的实验：{} 台服务器，键为 key-0、key-1 ……，每台服务器的虚拟节点数从 1 增加到 1,000，看各服务器键数的标准差 σ。实测曲线按 1/√v（虚线）下降，在 100～200 个虚拟节点附近变平：再多的虚拟节点只会多占内存，均衡性几乎不再提高。", f.servers),
-                |f| format!("哈希环本身，每台服务器 {} 个虚拟节点：{} 个键，σ = {}，峰值 / 平均 {} —— 正是曲线平坦的那一端。", f.vnodes, f.keys, f.stddev, f.peak_mean),
+                |f| format!("文章《Java 一致性哈希算法及测试标准差》的实验：{} 台服务器，键为 key-0、key-1 ……，每台服务器的虚拟节点数从 1 增加到 1,000，看各服务器键数的标准差 σ。实测曲线按 1/√v（虚线）下降，在 100～200 个虚拟节点附近变平：再多的虚拟节点只会多占内存，均衡性几乎不再提高。", f.servers),
+                |f| format!("哈希环本身，每台服务器 {} 个虚拟节点：{} 个键，σ = {}，峰值 / 平均 {}。曲线已接近平坦，图却是偏的：这个较弱的哈希函数（Hutool 的 FNV）把虚拟节点聚成一团，{} 占了环的 {}。哈希函数本身聚集时，再多的虚拟节点也无济于事。", f.vnodes, f.keys, f.stddev, f.peak_mean, f.top_share.0, f.top_share.1),
             ],
         },
         TourWords {
-            title: "种子文章 000 的 Java 示例，逐个数字对照",
+            title: "《Redis 一致性哈希算法》的 Java 示例，逐个数字对照",
             steps: &[
-                |f| format!("种子文章 000 的 Java 示例：四台服务器，每台 200 个虚拟节点，MurmurHash64A，{} 个键。表中的数字与原文打印的完全一致：A {}、B {}、C {}、D {}。", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
+                |f| format!("文章《Redis 一致性哈希算法》的 Java 示例：四台服务器，每台 200 个虚拟节点，MurmurHash64A，{} 个键。表中的数字与原文打印的完全一致：A {}、B {}、C {}、D {}。", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
                 |f| format!("删除 A：它的 {} 个键迁往其余三台，数字仍与原文一致：B {}、C {}、D {}。", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
                 |f| format!("添加 E：它从 B、C、D 拿走 {} 个键。原文打印 B {}、C {}、D {}、E {}。", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
                 |f| format!("添加 F，业务量加倍到 {} 个键：B {}、C {}、D {}、E {}、F {} —— 与原文最后一张表逐个相同。", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
@@ -424,7 +424,7 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "CARP：得分最好的胜出",
             steps: &[
-                |f| format!("CARP（种子文章 004）：每台服务器用 MD5(服务器名 + 键) 给键打分，摘要最小者胜出。查找框下的表列出了 user:42 的全部 {} 个得分：{} 胜出。", f.servers, f.owner()),
+                |f| format!("CARP（思否上那篇 Redis 缓存文章的做法）：每台服务器用 MD5(服务器名 + 键) 给键打分，摘要最小者胜出。查找框下的表列出了 user:42 的全部 {} 个得分：{} 胜出。", f.servers, f.owner()),
                 |f| format!("添加 redis5：只有 redis5 的得分胜过原胜者时键才迁移 —— {} 个键中的 {} 个（{}；理想 {}），全部迁往 {}。", f.keys, f.moved, f.moved_pct, f.ideal_pct, f.moved_to.join("、")),
             ],
         },
@@ -439,7 +439,7 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "数据不一致的缺陷",
             steps: &[
-                |f| format!("种子文章 000 第 6 节。key2 哈希到 {} 的弧段上，所以写入 key2 = {} 存在 {} 上。", f.owner(), f.held("NODE2"), f.owner()),
+                |f| format!("文章《Redis 一致性哈希算法》第 6 节：key2 哈希到 {} 的弧段上，所以写入 key2 = {} 存在 {} 上。", f.owner(), f.held("NODE2"), f.owner()),
                 |f| format!("NODE2 宕机。它的键顺时针继续走，所以下一次写入 key2 = {} 存到了 {} 上。NODE2 上还留着旧值 {}。", f.held(f.owner()), f.owner(), f.held("NODE2")),
                 |f| format!("NODE2 恢复，收回它的弧段：读 key2 又回到 {}，返回过期的值 {}，而 NODE3 上是 {}。两份数据不一致。", f.owner(), f.read_value(), f.held("NODE3")),
                 |f| format!("实际系统的做法：节点恢复时，把这段时间写到它弧段上的数据迁回给它（或先让它的旧数据失效）。这里做了迁移：NODE2 上是 {}，读 key2 返回 {}。", f.held("NODE2"), f.read_value()),
