@@ -96,7 +96,12 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         .x_label_area_size(font_px * 2)
         .y_label_area_size(font_px * 5)
         .build_cartesian_2d((0..n - 1).into_segmented(), 0u64..y_max)?;
-    let labels: Vec<String> = bars.iter().map(|b| b.label.clone()).collect();
+    // Each label gets its bar's width: a longer name keeps its head and its tail (where
+    // names differ: "127.1.1.1#A" → "1…1#A" in five, "server-10" → "se…r-10" in seven).
+    let plot_px = f64::from(area.dim_in_pixel().0) - f64::from(font_px) * 5.0 - 16.0;
+    let per_label = plot_px / f64::from(n.max(1)) - 8.0;
+    let max_chars = (per_label / (f64::from(font_px) * 0.66)).floor().max(2.0) as usize;
+    let labels: Vec<String> = bars.iter().map(|b| shorten(&b.label, max_chars)).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -106,10 +111,7 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         .label_style(font.clone())
         .x_labels(bars.len().min(24))
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels
-                .get(*i as usize)
-                .map(|l| shorten(l, 10))
-                .unwrap_or_default(),
+            SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
             _ => String::new(),
         })
         .y_labels(5)
@@ -281,14 +283,20 @@ fn segment_index(v: &SegmentValue<i32>) -> usize {
     }
 }
 
+/// `label` in at most `max` characters: its head, "…", and its tail, the tail twice the
+/// head (names of one cluster share a prefix and differ at the end).
 fn shorten(label: &str, max: usize) -> String {
-    if label.chars().count() <= max {
-        label.to_owned()
-    } else {
-        let mut s: String = label.chars().take(max - 1).collect();
-        s.push('…');
-        s
+    let chars: Vec<char> = label.chars().collect();
+    if chars.len() <= max {
+        return label.to_owned();
     }
+    let keep = max.max(2) - 1;
+    let tail = (keep * 2).div_ceil(3);
+    let head = keep - tail;
+    let mut s: String = chars[..head].iter().collect();
+    s.push('…');
+    s.extend(&chars[chars.len() - tail..]);
+    s
 }
 
 #[cfg(test)]
@@ -310,6 +318,15 @@ mod tests {
                 rgb: (86, 180, 233),
             },
         ]
+    }
+
+    #[test]
+    fn long_names_keep_their_distinct_ends() {
+        assert_eq!(shorten("127.1.1.1#A", 6), "1….1#A");
+        assert_eq!(shorten("127.1.1.1#A", 5), "1…1#A");
+        assert_eq!(shorten("server-10", 7), "se…r-10");
+        assert_eq!(shorten("A", 2), "A");
+        assert_eq!(shorten("ABCDEF", 2), "…F");
     }
 
     #[test]

@@ -292,7 +292,7 @@ pub struct Words {
     pub flows_caption: &'static str,
     /// The corner cell: rows are old owners, columns new owners.
     pub flows_corner: &'static str,
-    /// The corner cell when the table is one row: after an add, every sender a column.
+    /// The corner cell when the table is turned: after a removal, every receiver a row.
     pub flows_corner_transposed: &'static str,
     /// A folded row or column: this many other servers.
     pub flows_others: fn(usize) -> String,

@@ -88,7 +88,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
 /// Keys per server, with the previous counts as ghosts, and the balance figures.
 pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
     let state = &props.state;
-    let bars: Vec<LoadBar> = state
+    let mut bars: Vec<LoadBar> = state
         .sim
         .servers()
         .iter()
@@ -99,6 +99,16 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
             rgb: server_rgb(s.id),
         })
         .collect();
+    // A server the last change took away keeps its "before" outline (and no bar), so the
+    // chart shows where its keys came from.
+    if let Some(last) = &state.last {
+        bars.extend(last.gone.iter().map(|(id, name)| LoadBar {
+            label: format!("{name} ✕"),
+            count: 0,
+            before: state.count_before(*id),
+            rgb: server_rgb(*id),
+        }));
+    }
     let stats = state.sim.stats();
     let stayed = state.last.as_ref().map_or("—".to_owned(), |l| {
         group_thousands(l.movement.keys.saturating_sub(l.movement.moved))

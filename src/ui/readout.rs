@@ -21,9 +21,10 @@ fn party(w: &Words, p: &Party) -> (String, Html) {
     }
 }
 
-/// The from → to table: rows are the old owners, columns the new ones — or, after an add
-/// (every key to one server), one row with a column per sender, which fits beside the ring
-/// and on a phone where a column of ten rows would not.
+/// The from → to table: rows are the old owners, columns the new ones — except after a
+/// removal or failure (every key from one server), where the receivers are listed down and
+/// the one sender heads the column: the side with several servers always runs down, which
+/// fits beside the ring and on a phone.
 fn flows_table(w: &'static Words, r: &Readout) -> Html {
     let head = |p: &Party, scope: &'static str| {
         let (name, colour) = party(w, p);
@@ -39,12 +40,14 @@ fn flows_table(w: &'static Words, r: &Readout) -> Html {
             </td>
         }
     };
-    let transposed = r.to.len() == 1 && r.from.len() > 1;
+    let transposed = r.from.len() == 1 && r.to.len() > 1;
     let (corner, heads, rows) = if transposed {
-        let heads: Html = r.from.iter().map(|p| head(p, "col")).collect();
-        let rows = html! {
-            <tr>{head(&r.to[0], "row")}{ for (0..r.from.len()).map(|row| cell(row, 0)) }</tr>
-        };
+        let heads = head(&r.from[0], "col");
+        let rows: Html =
+            r.to.iter()
+                .enumerate()
+                .map(|(col, p)| html! { <tr>{head(p, "row")}{cell(0, col)}</tr> })
+                .collect();
         (w.flows_corner_transposed, heads, rows)
     } else {
         let heads: Html = r.to.iter().map(|p| head(p, "col")).collect();

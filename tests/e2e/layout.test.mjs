@@ -35,11 +35,11 @@ for (const [width, height] of SIZES) {
       assert.match(readout, new RegExp(`${moved} of 100,000 keys moved \\(\\d+\\.\\d%\\)`));
       assert.match(readout, /ideal 9,091 \(9\.1%\)/);
       assert.match(readout, /between servers the change left alone: 0/);
-      // The from → to table after an add is one row, "to K", with a column per sender (the
-      // four largest and the others folded); the cells add up to the moved count.
-      const into = await page.$$eval('.readout table.flows tbody th', (ths) => ths.map((t) => t.textContent.trim()));
+      // The from → to table after an add: one column, K, and a row per sender (the four
+      // largest and the others folded); the cells add up to the moved count.
+      const into = await page.$$eval('.readout table.flows thead th', (ths) => ths.map((t) => t.textContent.trim()));
       assert.deepEqual(into, ['K']);
-      const senders = await page.$$eval('.readout table.flows thead th', (ths) => ths.map((t) => t.textContent.trim()));
+      const senders = await page.$$eval('.readout table.flows tbody th', (ths) => ths.map((t) => t.textContent.trim()));
       assert.equal(senders.length, 5);
       assert.equal(senders[4], '6 others');
       const cells = await page.$$eval('.readout table.flows tbody td', (tds) => tds.map((t) => Number(t.textContent.replace(/,/g, '')) || 0));
