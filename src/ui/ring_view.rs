@@ -169,6 +169,7 @@ impl Renderer {
         let (w, h, dpr) = self.layers.size;
         let (g, s) = self.geometry();
         if self.layers.static_dirty {
+            let started = now_ms();
             if let Some(ctx) = context(&canvas) {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
                 draw_static(
@@ -183,6 +184,8 @@ impl Renderer {
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
             record_drawn(&canvas, &state);
+            // How long the static layer took, for the page measurement.
+            let _ = canvas.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms() - started));
             self.layers.static_dirty = false;
             self.layers.overlay_dirty = true;
         }
