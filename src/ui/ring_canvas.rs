@@ -255,17 +255,25 @@ fn draw_keys(
     let bin_span = span as f64 / bins as f64;
     let width = (bin_span / RING_SPAN * TAU * inner + 0.6).min(s.width);
     ctx.set_line_width(width);
-    for (bin, &(count, owner)) in profile.iter().enumerate() {
-        if count == 0 {
-            continue;
-        }
-        let pos = f64::from(from) + (bin as f64 + 0.5) * bin_span;
-        let angle = pos / RING_SPAN * TAU;
-        let len = depth * (count as f64 / peak);
-        let (sn, cs) = angle.sin_cos();
+    // One path per owner (as the band does): a stroke per bin cost the page's first frame
+    // at a million keys ~1,400 strokes to rasterise.
+    let mut owners: Vec<ServerId> = profile.iter().filter(|b| b.0 > 0).map(|b| b.1).collect();
+    owners.sort_unstable();
+    owners.dedup();
+    for owner in owners {
         ctx.begin_path();
-        ctx.move_to(g.cx + inner * sn, g.cy - inner * cs);
-        ctx.line_to(g.cx + (inner - len) * sn, g.cy - (inner - len) * cs);
+        for (bin, &(count, _)) in profile
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.0 > 0 && b.1 == owner)
+        {
+            let pos = f64::from(from) + (bin as f64 + 0.5) * bin_span;
+            let angle = pos / RING_SPAN * TAU;
+            let len = depth * (count as f64 / peak);
+            let (sn, cs) = angle.sin_cos();
+            ctx.move_to(g.cx + inner * sn, g.cy - inner * cs);
+            ctx.line_to(g.cx + (inner - len) * sn, g.cy - (inner - len) * cs);
+        }
         ctx.set_stroke_style_str(&owner_colour(owner, p));
         ctx.stroke();
     }
