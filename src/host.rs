@@ -178,9 +178,7 @@ pub fn changed_event(
     m: &Movement,
     name: &dyn Fn(crate::engine::ring::ServerId) -> String,
 ) -> String {
-    let ideal = m.ideal_fraction.map_or("null".to_owned(), |f| {
-        ((f * m.keys as f64).round() as u64).to_string()
-    });
+    let ideal = m.ideal_keys().map_or("null".to_owned(), |n| n.to_string());
     let flows: Vec<String> = m
         .flows
         .iter()

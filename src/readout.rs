@@ -113,7 +113,7 @@ impl Readout {
         Readout {
             moved: m.moved,
             keys: m.keys,
-            ideal: m.ideal_fraction.map(|f| (f * m.keys as f64).round() as u64),
+            ideal: m.ideal_keys(),
             ideal_fraction: m.ideal_fraction,
             between_survivors: m.between_survivors,
             from,

@@ -177,6 +177,12 @@ pub struct Movement {
 }
 
 impl Movement {
+    /// What a minimally disruptive, balanced scheme would move, in keys, when defined.
+    pub fn ideal_keys(&self) -> Option<u64> {
+        self.ideal_fraction
+            .map(|f| (f * self.keys as f64).round() as u64)
+    }
+
     /// Whether the change left server `id` alone (see [`survivors`](Self::survivors)).
     pub fn survives(&self, id: ServerId) -> bool {
         self.survivors.binary_search(&id).is_ok()

@@ -133,10 +133,19 @@ pub fn use_host_bridge(
             },
         );
     }
-    // The height the content needs, after every render that changed it.
+    // The height the content needs, measured after the renders that can change it (a
+    // change landing, work starting or ending, a message shown or dismissed) — not after
+    // every render: each stepped-work progress line re-renders the page, and reading the
+    // height forces a layout.
     let sent = use_mut_ref(|| 0u32);
     let framed = *framed;
-    use_effect(move || {
+    let shown = (
+        state.version,
+        busy,
+        state.error.is_some(),
+        state.lookup.is_some(),
+    );
+    use_effect_with(shown, move |_| {
         if !framed {
             return;
         }

@@ -140,12 +140,16 @@ pub fn readout_card(
 /// A small embed's one line: "1,204 of 5,000 moved — ideal 1,000" after a change (what to
 /// do before one), never hidden, whatever the frame's size.
 pub fn moved_short(w: &'static Words, state: &PageState) -> Html {
-    let text = match state.readout() {
-        Some(r) => (w.moved_short)(
-            &group_thousands(r.moved),
-            &group_thousands(r.keys),
-            r.ideal.map(group_thousands).as_deref(),
-        ),
+    // Only the totals: no need to build the from → to table here.
+    let text = match &state.last {
+        Some(last) => {
+            let m = &last.movement;
+            (w.moved_short)(
+                &group_thousands(m.moved),
+                &group_thousands(m.keys),
+                m.ideal_keys().map(group_thousands).as_deref(),
+            )
+        }
         None => w.embed_idle.to_owned(),
     };
     html! { <p class={classes!("moved-short", state.last.is_none().then_some("idle"))}>{text}</p> }
