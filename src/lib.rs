@@ -10,6 +10,7 @@ pub mod file;
 pub mod host;
 pub mod i18n;
 pub mod link;
+pub mod math;
 pub mod readout;
 pub mod render;
 pub mod state;

@@ -9,7 +9,7 @@
 //! `location`.
 
 use crate::engine::scenario::{repeated_names, Scenario, PARAMS, QUERY_VALUE};
-use crate::engine::text::quote;
+use crate::engine::text::{parse_decimal, quote};
 use crate::i18n::Lang;
 use crate::render::palette::Theme;
 use crate::state::Notice;
@@ -68,8 +68,8 @@ impl Link {
         };
         let mut freeze_ms = None;
         for (_, v) in page.iter().filter(|(k, _)| k == "freeze") {
-            match v.trim().parse::<f64>() {
-                Ok(t) if (0.0..=MAX_FREEZE_MS).contains(&t) => freeze_ms = Some(t),
+            match parse_decimal(v.trim()) {
+                Some(t) if (0.0..=MAX_FREEZE_MS).contains(&t) => freeze_ms = Some(t),
                 _ => problems.push(format!(
                     "freeze {} must be a number of milliseconds from 0 to {MAX_FREEZE_MS}",
                     quote(v)

@@ -392,7 +392,7 @@ impl PageState {
             if matches!(pending.goal, Goal::Open(_)) {
                 // The link's scenario cannot be built: show the default, say why.
                 let mut fallback = PageState::new(&Scenario::default())
-                    .expect("the default scenario always builds");
+                    .unwrap_or_else(|e| panic!("the default scenario always builds: {e}"));
                 fallback.error = Some(Notice::LinkNotLoaded(vec![e]));
                 return fallback;
             }

@@ -241,7 +241,11 @@ impl Tour {
     /// The tour with this id.
     pub fn get(id: TourId) -> Tour {
         use Focus::*;
-        let keys = |spec: &str| Change::SetKeys(KeySpec::parse(spec).expect("a valid key spec"));
+        let keys = |spec: &str| {
+            Change::SetKeys(
+                KeySpec::parse(spec).unwrap_or_else(|e| panic!("a valid key spec: {e}")),
+            )
+        };
         let steps = match id {
             TourId::ModN => vec![
                 Step::new(Lookup).load(MODN).lookup("6"),
@@ -327,8 +331,8 @@ impl Tour {
             .find(|&i| self.steps[i].load.is_some())
             .unwrap_or(0);
         let pairs = self.steps[start].load.unwrap_or(&[]);
-        let scenario =
-            Scenario::from_pairs(pairs.iter().copied()).expect("every tour's scenario is valid");
+        let scenario = Scenario::from_pairs(pairs.iter().copied())
+            .unwrap_or_else(|e| panic!("every tour's scenario is valid: {e}"));
         let changes: Vec<Change> = self.steps[start..k]
             .iter()
             .flat_map(|s| s.changes.iter().cloned())

@@ -8,6 +8,7 @@ use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
 use crate::i18n::{reason, Words};
+use crate::math;
 use crate::state::Notice;
 
 /// `12345` → `12,345`.
@@ -34,7 +35,7 @@ pub fn significant(x: f64) -> String {
     if x <= 0.0 || !x.is_finite() {
         return "0".to_owned();
     }
-    let digits = x.log10().floor() as i32;
+    let digits = math::log10(x).floor() as i32;
     if digits >= 1 {
         let unit = 10f64.powi(digits - 1);
         group_thousands(((x / unit).round() * unit) as u64)

@@ -5,6 +5,7 @@
 //! previous counts as outlined "ghost" bars so a change's movement is visible, and the mean
 //! as a dashed line.
 
+use crate::math;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -167,7 +168,7 @@ pub fn sweep_layout(
     let y_max = points.iter().map(|p| p.1).fold(1.0, f64::max) * 1.1;
     let at = |v: f64, sigma: f64| {
         (
-            pad + v.log10() / 3.0 * (width - 2.0 * pad),
+            pad + math::log10(v) / 3.0 * (width - 2.0 * pad),
             height - pad - sigma.min(y_max) / y_max * (height - 2.0 * pad),
         )
     };

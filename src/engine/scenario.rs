@@ -20,7 +20,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::placement::{weighted_vnodes, Algorithm, LabelTemplate};
-use super::text::{first_hidden, quote};
+use super::text::{first_hidden, parse_decimal, quote};
 
 /// The most servers a scenario may have.
 pub const MAX_SERVERS: usize = 10_000;
@@ -97,7 +97,8 @@ impl Default for Settings {
             hash: HashFn::Xxh3,
             vnodes: 10,
             label: LabelTemplate::default(),
-            keys: KeySpec::parse("key-{i}:0..1000").expect("default key spec"),
+            keys: KeySpec::parse("key-{i}:0..1000")
+                .unwrap_or_else(|e| panic!("default key spec: {e}")),
             seed: 1,
             probes: super::multiprobe::DEFAULT_PROBES,
             table: super::maglev::PAGE_TABLE,
@@ -172,7 +173,7 @@ pub fn validate_name(name: &str) -> Result<String, String> {
 
 /// Parses a weight: a number in (0, 100].
 pub fn parse_weight(text: &str) -> Result<f64, String> {
-    let Ok(w) = text.trim().parse::<f64>() else {
+    let Some(w) = parse_decimal(text.trim()) else {
         return Err(format!(
             "weight {} is not a number; use a number above 0 and at most {MAX_WEIGHT}",
             quote(text)
@@ -259,8 +260,8 @@ pub fn parse_table(text: &str) -> Result<u32, String> {
 
 /// Parses bounded loads' balance factor `c`: a number from 1 to 10.
 pub fn parse_balance(text: &str) -> Result<f64, String> {
-    match text.trim().parse::<f64>() {
-        Ok(c) if (1.0..=MAX_BALANCE).contains(&c) => Ok(c),
+    match parse_decimal(text.trim()) {
+        Some(c) if (1.0..=MAX_BALANCE).contains(&c) => Ok(c),
         _ => Err(format!(
             "c {} must be a number from 1 to {MAX_BALANCE}, e.g. 1.25",
             quote(text)

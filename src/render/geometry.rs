@@ -5,6 +5,7 @@
 //! The ring's convention everywhere: position 0 at 12 o'clock, increasing clockwise, one
 //! full turn = 2^32.
 
+use crate::math;
 use std::f64::consts::TAU;
 
 use crate::engine::ring::{ServerId, NO_OWNER};
@@ -37,14 +38,17 @@ impl RingGeometry {
     /// The point at `radius` on the ray through `position`.
     pub fn point(&self, position: u32, radius: f64) -> (f64, f64) {
         let a = angle_of(position);
-        (self.cx + radius * a.sin(), self.cy - radius * a.cos())
+        (
+            self.cx + radius * math::sin(a),
+            self.cy - radius * math::cos(a),
+        )
     }
 
     /// The ring position under a pixel and its distance from the centre.
     pub fn position_at(&self, x: f64, y: f64) -> (u32, f64) {
         let (dx, dy) = (x - self.cx, y - self.cy);
         // `0.0 - dy`, not `-dy`: at the centre, atan2(0, -0) would be π (6 o'clock).
-        let angle = dx.atan2(0.0 - dy).rem_euclid(TAU);
+        let angle = math::wrap(math::atan2(dx, 0.0 - dy), TAU);
         (position_of(angle), dx.hypot(dy))
     }
 }
@@ -143,13 +147,13 @@ pub fn visible_arc(g: &RingGeometry, width: f64, height: f64) -> (u32, u64) {
     let corners = [(0.0, 0.0), (width, 0.0), (0.0, height), (width, height)];
     let angles: Vec<f64> = corners
         .iter()
-        .map(|&(x, y)| (x - g.cx).atan2(-(y - g.cy)).rem_euclid(TAU))
+        .map(|&(x, y)| math::wrap(math::atan2(x - g.cx, -(y - g.cy)), TAU))
         .collect();
     let reference = angles[0];
     let rel: Vec<f64> = angles
         .iter()
         .map(|a| {
-            let d = (a - reference).rem_euclid(TAU);
+            let d = math::wrap(a - reference, TAU);
             if d > TAU / 2.0 {
                 d - TAU
             } else {
@@ -180,7 +184,7 @@ pub fn angle_of(position: u32) -> f64 {
 
 /// The ring position at an angle (radians clockwise from 12 o'clock), wrapping.
 pub fn position_of(angle: f64) -> u32 {
-    let turn = angle.rem_euclid(TAU) / TAU;
+    let turn = math::wrap(angle, TAU) / TAU;
     ((turn * RING_SPAN) as u64 % (1 << 32)) as u32
 }
 
@@ -225,7 +229,10 @@ const PALETTE: [&str; 16] = [
 pub fn server_colour(id: ServerId) -> String {
     match PALETTE.get(usize::from(id)) {
         Some(c) => (*c).to_owned(),
-        None => format!("hsl({:.0} 70% 60%)", (f64::from(id) * 137.508) % 360.0),
+        None => format!(
+            "hsl({:.0} 70% 60%)",
+            math::wrap(f64::from(id) * 137.508, 360.0)
+        ),
     }
 }
 
@@ -236,7 +243,7 @@ pub fn server_rgb(id: ServerId) -> (u8, u8, u8) {
             let v = u32::from_str_radix(&c[1..], 16).unwrap_or(0x999999);
             ((v >> 16) as u8, (v >> 8) as u8, v as u8)
         }
-        None => hsl_to_rgb((f64::from(id) * 137.508) % 360.0, 0.7, 0.6),
+        None => hsl_to_rgb(math::wrap(f64::from(id) * 137.508, 360.0), 0.7, 0.6),
     }
 }
 

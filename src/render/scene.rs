@@ -3,6 +3,7 @@
 //! a tick label, or the canvas edge), keys in motion, the animation clock, and what is
 //! under the pointer. `ui::ring_canvas` strokes the result.
 
+use crate::math;
 use std::f64::consts::TAU;
 
 use super::{angle_of, nearest, RingGeometry, RING_SPAN};
@@ -233,7 +234,7 @@ impl Rect {
 /// The box of a text of `width` × `height` hung outside the ring at the point (`x`, `y`)
 /// on the ray at `angle`: it grows away from the centre on the side it stands.
 fn hang(x: f64, y: f64, angle: f64, width: f64, height: f64) -> Rect {
-    let (sin, cos) = angle.sin_cos();
+    let (sin, cos) = (math::sin(angle), math::cos(angle));
     let left = if sin > 0.3 {
         x
     } else if sin < -0.3 {
@@ -354,7 +355,7 @@ pub fn place_labels(
         });
         let found = outside.chain(inside).find_map(|(r, nudge, inward)| {
             let a = angle + nudge * step;
-            let (x, y) = (g.cx + r * a.sin(), g.cy - r * a.cos());
+            let (x, y) = (g.cx + r * math::sin(a), g.cy - r * math::cos(a));
             let facing = if inward { a + TAU / 2.0 } else { a };
             let rect = hang(x, y, facing, w, h);
             let free =

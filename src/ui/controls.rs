@@ -15,6 +15,7 @@ use crate::engine::scenario::{
     parse_balance, parse_probes, parse_table, parse_vnodes, parse_weight, Scenario,
 };
 use crate::engine::sim::{Change, Server};
+use crate::engine::text::parse_decimal;
 use crate::render::server_colour;
 use crate::state::{Action, PageState};
 use crate::words::group_thousands;
@@ -232,7 +233,7 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     let on_balance = reload(on_action, scenario, parse_balance, |s, v| s.settings.c = v);
     let on_speed = props
         .on_speed
-        .reform(|e: Event| select_value(&e).parse().unwrap_or(1.0));
+        .reform(|e: Event| parse_decimal(&select_value(&e)).unwrap_or(1.0));
     let algo = sim.settings().algo;
     html! {
         <section class="card settings">

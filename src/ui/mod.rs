@@ -105,7 +105,8 @@ fn initial_state(link: &Link) -> PageState {
 }
 
 fn default_state() -> PageState {
-    PageState::new(&Scenario::default()).expect("the default scenario always builds")
+    PageState::new(&Scenario::default())
+        .unwrap_or_else(|e| panic!("the default scenario always builds: {e}"))
 }
 
 /// The browser's preferred languages, most preferred first.

@@ -8,6 +8,7 @@
 //! on top of a copy of it: the arcs that changed hands (fading), keys walking clockwise to
 //! their owner, and the looked-up key — a pure function of (state, view, clock).
 
+use crate::math;
 use std::f64::consts::TAU;
 
 use web_sys::CanvasRenderingContext2d;
@@ -130,7 +131,7 @@ fn draw_buckets(
         let mid = start + (sweep - gap) / 2.0;
         if holder == Some(NO_OWNER) && r * sweep > width * 0.6 {
             // A removed bucket: a cross over its cell.
-            let (x, y) = (g.cx + r * mid.cos(), g.cy + r * mid.sin());
+            let (x, y) = (g.cx + r * math::cos(mid), g.cy + r * math::sin(mid));
             let d = (width * 0.3).min(r * sweep * 0.3);
             ctx.begin_path();
             ctx.move_to(x - d, y - d);
@@ -144,7 +145,11 @@ fn draw_buckets(
         }
         if cells <= 32 {
             let lr = r - width * 0.5 - s.tick_font_px() * 0.8;
-            let _ = ctx.fill_text(&i.to_string(), g.cx + lr * mid.cos(), g.cy + lr * mid.sin());
+            let _ = ctx.fill_text(
+                &i.to_string(),
+                g.cx + lr * math::cos(mid),
+                g.cy + lr * math::sin(mid),
+            );
         }
     }
 }
@@ -158,7 +163,7 @@ fn circle(ctx: &CanvasRenderingContext2d, g: &RingGeometry, r: f64) {
 fn arc_path(ctx: &CanvasRenderingContext2d, g: &RingGeometry, r: f64, after: u32, upto: u32) {
     let start = canvas_angle(after);
     let sweep = arc_len(after, upto) as f64 / RING_SPAN * TAU;
-    ctx.move_to(g.cx + r * start.cos(), g.cy + r * start.sin());
+    ctx.move_to(g.cx + r * math::cos(start), g.cy + r * math::sin(start));
     let _ = ctx.arc(g.cx, g.cy, r, start, start + sweep);
 }
 
@@ -234,7 +239,7 @@ fn draw_keys(
                 // The name sits inside the dot, toward the centre: beside it at the sides
                 // of the ring, below or above it at the top and bottom.
                 let pos = keys.positions[place];
-                let side = (f64::from(pos) / RING_SPAN * TAU).sin();
+                let side = math::sin(f64::from(pos) / RING_SPAN * TAU);
                 let (align, gap) = match side {
                     v if v > 0.5 => ("right", 4.0),
                     v if v < -0.5 => ("left", 4.0),
@@ -270,7 +275,7 @@ fn draw_keys(
             let pos = f64::from(from) + (bin as f64 + 0.5) * bin_span;
             let angle = pos / RING_SPAN * TAU;
             let len = depth * (count as f64 / peak);
-            let (sn, cs) = angle.sin_cos();
+            let (sn, cs) = (math::sin(angle), math::cos(angle));
             ctx.move_to(g.cx + inner * sn, g.cy - inner * cs);
             ctx.line_to(g.cx + (inner - len) * sn, g.cy - (inner - len) * cs);
         }
