@@ -121,6 +121,9 @@ pub struct Step {
     pub focus: Focus,
     /// What happens to the stored data (stale-data story).
     pub store: &'static [StoreEvent],
+    /// The class predicts how many keys this step's change moves: the step before asks
+    /// for a guess, this one reveals it beside the answer and the ideal.
+    pub predict: bool,
 }
 
 impl Step {
@@ -131,7 +134,14 @@ impl Step {
             lookup: None,
             focus,
             store: &[],
+            predict: false,
         }
+    }
+
+    /// The class guesses this step's movement before it is shown.
+    fn predicted(mut self) -> Step {
+        self.predict = true;
+        self
     }
 
     fn load(mut self, pairs: &'static [(&'static str, &'static str)]) -> Step {
@@ -249,12 +259,14 @@ impl Tour {
         let steps = match id {
             TourId::ModN => vec![
                 Step::new(Lookup).load(MODN).lookup("6"),
-                Step::new(Ring).change(Change::add("4")),
+                Step::new(Ring).change(Change::add("4")).predicted(),
                 Step::new(Lookup).lookup("20"),
             ],
             TourId::Ring => vec![
                 Step::new(Ring).load(RING),
-                Step::new(Ring).change(Change::Remove("cache_B".into())),
+                Step::new(Ring)
+                    .change(Change::Remove("cache_B".into()))
+                    .predicted(),
                 Step::new(Ring).change(Change::add("cache_D")),
             ],
             TourId::Vnodes => vec![
@@ -262,7 +274,7 @@ impl Tour {
                 Step::new(Table).change(Change::SetHash(HashFn::Xxh3)),
                 Step::new(Ring).load(SEED_002_VNODES),
                 Step::new(Load).change(Change::SetVnodes(150)),
-                Step::new(Load).change(Change::add("10.0.0.5")),
+                Step::new(Load).change(Change::add("10.0.0.5")).predicted(),
             ],
             TourId::Sweep => vec![
                 Step::new(Sweep).load(SEED_003),
@@ -280,12 +292,12 @@ impl Tour {
             ],
             TourId::Carp => vec![
                 Step::new(Lookup).load(CARP).lookup("user:42"),
-                Step::new(Load).change(Change::add("redis5")),
+                Step::new(Load).change(Change::add("redis5")).predicted(),
             ],
             TourId::Slots => vec![
                 Step::new(Lookup).load(SLOTS).lookup("{user1}.following"),
                 Step::new(Lookup).lookup("{user1}.followers"),
-                Step::new(Load).change(Change::add("node-7003")),
+                Step::new(Load).change(Change::add("node-7003")).predicted(),
             ],
             TourId::Stale => vec![
                 Step::new(Store)
@@ -321,6 +333,13 @@ impl Tour {
     /// Step `k` (1-based, clamped to the tour).
     pub fn step(&self, k: usize) -> &Step {
         &self.steps[k.clamp(1, self.len()) - 1]
+    }
+
+    /// The change the class is asked to predict at step `k`: the next step's, when that
+    /// step is a prediction.
+    pub fn prediction_at(&self, k: usize) -> Option<&Change> {
+        let next = self.steps.get(k)?;
+        next.predict.then(|| next.changes.last()).flatten()
     }
 
     /// How to reach step `k` (1-based) from nothing.

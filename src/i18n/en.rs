@@ -316,6 +316,11 @@ pub static WORDS: Words = Words {
     next: "Next →",
     next_tour: |title| format!("Next story: {title} →"),
     leave_tour: "Leave tour",
+    predict_add: |name, total| format!("Predict first: when Next adds {name}, how many of the {total} keys will move?"),
+    predict_remove: |name, total| format!("Predict first: when Next removes {name}, how many of the {total} keys will move?"),
+    predict_label: "Your guess (keys)",
+    reveal: |guess, moved, pct, ideal| format!("You guessed {guess}. Moved: {moved} ({pct}) — the ideal is {ideal}."),
+    no_guess: "Nobody guessed this time: the answer is in the readout.",
     tour_words: [
         TourWords {
             title: "hash mod N: almost every key moves",

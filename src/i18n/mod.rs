@@ -547,6 +547,16 @@ pub struct Words {
     pub next_tour: fn(&str) -> String,
     /// Leave the tour, keep the state.
     pub leave_tour: &'static str,
+    /// Before a predicted step: how many of TOTAL keys will adding NAME move?
+    pub predict_add: fn(&str, &str) -> String,
+    /// Before a predicted step: how many of TOTAL keys will removing NAME move?
+    pub predict_remove: fn(&str, &str) -> String,
+    /// The guess field's label.
+    pub predict_label: &'static str,
+    /// At a predicted step: the guess, the keys moved, their percentage, and the ideal.
+    pub reveal: fn(&str, &str, &str, &str) -> String,
+    /// At a predicted step without a guess: nothing to compare.
+    pub no_guess: &'static str,
     /// The tours, in [`crate::tour::TourId::ALL`] order.
     pub tour_words: [TourWords; 8],
     /// The stale-data table: caption for a key.

@@ -378,6 +378,11 @@ pub static WORDS: Words = Words {
     next: "下一步 →",
     next_tour: |title| format!("下一个故事：{title} →"),
     leave_tour: "退出导览",
+    predict_add: |name, total| format!("先预测：点“下一步”加入 {name} 后，{total} 个键中会有多少个迁移？"),
+    predict_remove: |name, total| format!("先预测：点“下一步”移除 {name} 后，{total} 个键中会有多少个迁移？"),
+    predict_label: "你的猜测（键数）",
+    reveal: |guess, moved, pct, ideal| format!("你猜 {guess}。实际迁移 {moved}（{pct}），理想值为 {ideal}。"),
+    no_guess: "这次没有猜测：答案见结果卡片。",
     tour_words: [
         TourWords {
             title: "哈希取模：几乎所有键都要迁移",

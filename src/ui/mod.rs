@@ -485,6 +485,8 @@ pub fn App() -> Html {
         Callback::from(move |()| show_moved.set(!*show_moved))
     };
     let speed = use_state(|| 1.0f64);
+    // The class's guess before a predicted tour step, and the step it is for.
+    let guess = use_state(|| None::<(Position, u64)>);
     let zoom_request = use_state(|| (0u32, 0i8));
     let frozen_ms = link.freeze_ms;
     let state = &store.0;
@@ -613,8 +615,26 @@ pub fn App() -> Html {
             <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
         </p>
     });
-    let tour_panel = tour.position.map(|position| html! {
-        {tour_panel(w, &TourPanelProps { state: state.clone(), position, on_step: tour.step.clone(), on_open: tour.open.clone() })}
+    let tour_panel = tour.position.map(|position| {
+        // The guess belongs to the predicted step: the next one while asking, this one
+        // while revealing.
+        let about = Tour::get(position.tour)
+            .prediction_at(position.step)
+            .and_then(|_| position.moved(1))
+            .unwrap_or(position);
+        let on_guess = {
+            let guess = guess.clone();
+            Callback::from(move |g: Option<u64>| guess.set(g.map(|g| (about, g))))
+        };
+        let props = TourPanelProps {
+            state: state.clone(),
+            position,
+            on_step: tour.step.clone(),
+            on_open: tour.open.clone(),
+            guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
+            on_guess,
+        };
+        tour_panel(w, &props)
     });
     let beside = |f: Focus| focused(f) && !*compare;
     let lookup = lookup_box(

@@ -4,9 +4,11 @@
 
 use yew::prelude::*;
 
+use crate::engine::sim::Change;
 use crate::i18n::Words;
 use crate::state::PageState;
 use crate::tour::{Facts, Position, StoreView, Tour, TourId};
+use crate::words::{group_thousands, percent};
 
 /// Props of [`TourPicker`].
 #[derive(Properties, PartialEq)]
@@ -52,6 +54,11 @@ pub struct TourPanelProps {
     pub on_step: Callback<isize>,
     /// Leaves the tour (with `None`).
     pub on_open: Callback<Option<TourId>>,
+    /// The class's guess for the step it is about: the next step when this one asks for a
+    /// prediction, this step when it reveals one.
+    pub guess: Option<u64>,
+    /// A new guess (`None`: the field was cleared).
+    pub on_guess: Callback<Option<u64>>,
 }
 
 /// The narration of the current step, with its counter and buttons.
@@ -62,6 +69,15 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
     let busy = props.state.pending.is_some();
     let facts = Facts::read(&props.state, tour.store_at(p.step));
     let narration = words.steps.get(p.step - 1).map(|n| n(&facts));
+    let prediction = (!busy)
+        .then(|| {
+            tour.prediction_at(p.step)
+                .map(|c| predict_form(w, props, c))
+        })
+        .flatten();
+    let reveal = (!busy && tour.step(p.step).predict)
+        .then(|| reveal_line(w, props))
+        .flatten();
     html! {
         <section class="tour" aria-labelledby="tour-title" data-tour={p.tour.id()} data-step={p.step.to_string()}>
             <header>
@@ -71,6 +87,8 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
             <p class="narration" role="status" aria-live="polite" aria-busy={busy.to_string()}>
                 { if busy { String::new() } else { narration.unwrap_or_default() } }
             </p>
+            {for prediction}
+            {for reveal}
             <nav class="tour-buttons">
                 <button type="button" class="prev" disabled={p.moved(-1).is_none() || busy}
                     onclick={props.on_step.reform(|_| -1)}>{w.previous}</button>
@@ -85,6 +103,58 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
             </nav>
         </section>
     }
+}
+
+/// The question before a predicted step, with a number field for the class's guess;
+/// Enter goes to the step that answers it.
+fn predict_form(w: &'static Words, props: &TourPanelProps, change: &Change) -> Html {
+    let total = props.state.sim.keys().len() as u64;
+    let total_text = group_thousands(total);
+    let question = match change {
+        Change::Remove(name) => (w.predict_remove)(name, &total_text),
+        Change::Add { name, .. } => (w.predict_add)(name, &total_text),
+        _ => return Html::default(),
+    };
+    let on_input = props.on_guess.reform(|e: InputEvent| {
+        let text = e
+            .target_unchecked_into::<web_sys::HtmlInputElement>()
+            .value();
+        text.trim().parse::<u64>().ok()
+    });
+    let on_submit = props.on_step.reform(|e: SubmitEvent| {
+        e.prevent_default();
+        1
+    });
+    html! {
+        <form class="predict" onsubmit={on_submit}>
+            <p id="predict-question">{question}</p>
+            <label>
+                <span>{w.predict_label}</span>
+                <input type="number" inputmode="numeric" min="0" max={total.to_string()} step="1"
+                    aria-describedby="predict-question"
+                    value={props.guess.map(|g| g.to_string()).unwrap_or_default()} oninput={on_input} />
+            </label>
+        </form>
+    }
+}
+
+/// At a predicted step: the guess beside what moved and the ideal.
+fn reveal_line(w: &'static Words, props: &TourPanelProps) -> Option<Html> {
+    let r = props.state.readout()?;
+    let text = match props.guess {
+        Some(guess) => (w.reveal)(
+            &group_thousands(guess),
+            &group_thousands(r.moved),
+            &percent(r.fraction()),
+            &r.ideal
+                .map(group_thousands)
+                .unwrap_or_else(|| "—".to_owned()),
+        ),
+        None => w.no_guess.to_owned(),
+    };
+    Some(
+        html! { <p class={classes!("reveal", props.guess.is_none().then_some("muted"))}>{text}</p> },
+    )
 }
 
 /// What each server stores for the stale-data story's key, and what a read returns (a

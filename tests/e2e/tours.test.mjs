@@ -157,3 +157,35 @@ test('a teacher presses → from the first story to the last, in Chinese, presen
   assert.match(await page.evaluate(() => location.search), /tour=stale&step=4/);
   await screenshot(page, '44-teacher-walk-end');
 });
+
+test('the class predicts, then the next step reveals the guess beside the answer', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=carp&lang=en`);
+  await ready(page);
+  await atStep(page, 1);
+  const question = await page.textContent('form.predict p');
+  assert.match(question, /when Next adds redis5, how many of the 10,000 keys will move\?/);
+  const field = page.getByLabel('Your guess (keys)');
+  assert.equal(await field.getAttribute('max'), '10000');
+  // Typing digits goes to the field, not to the shortcuts (0 would reset the zoom).
+  await field.fill('2500');
+  await field.press('Enter');
+  await atStep(page, 2);
+  assert.equal(await page.locator('form.predict').count(), 0, 'the last step asks nothing');
+  const moved = (await page.textContent('.readout .moved-line')).match(/[\d,]+/)[0];
+  const reveal = await page.textContent('section.tour .reveal');
+  assert.match(reveal, new RegExp(`^You guessed 2,500\\. Moved: ${moved} \\(\\d+\\.\\d%\\) — the ideal is 2,000\\.$`));
+  await screenshot(page, '46-tour-carp-reveal-en');
+  // Back and forward keep the guess; a step reached without one says so, in Chinese too.
+  await page.keyboard.press('ArrowLeft');
+  await atStep(page, 1);
+  assert.equal(await page.inputValue('form.predict input'), '2500');
+  await page.goto(`${server.origin}/?tour=ring&step=2&lang=zh-CN`);
+  await ready(page);
+  await atStep(page, 2);
+  assert.match(await page.textContent('section.tour .reveal'), /这次没有猜测/);
+  await page.goto(`${server.origin}/?tour=ring&lang=zh-CN`);
+  await ready(page);
+  await atStep(page, 1);
+  assert.match(await page.textContent('form.predict p'), /移除 cache_B 后，4 个键中会有多少个迁移/);
+});
