@@ -2,7 +2,7 @@
 //!
 //! A link carries the scenario (the parameters of [`crate::engine::scenario`], shared with
 //! the command line) and the page's own parameters (`freeze`, `lang`, `tour`, `step`,
-//! `embed`, `theme` and `present`). Reading one never fails:
+//! `embed`, `theme`, `present`, `view` and `notes`). Reading one never fails:
 //! every problem is collected with a message that says what is allowed, and the page
 //! decides what to show. Names that are neither are ignored, since sites that link here
 //! may decorate the URL. Pure, so it is tested natively; the page only reads and writes
@@ -16,8 +16,8 @@ use crate::state::Notice;
 use crate::tour::{read_position, Position};
 
 /// The page-only parameters (not part of the scenario).
-pub const PAGE_PARAMS: [&str; 8] = [
-    "freeze", "lang", "tour", "step", "embed", "theme", "present", "view",
+pub const PAGE_PARAMS: [&str; 9] = [
+    "freeze", "lang", "tour", "step", "embed", "theme", "present", "view", "notes",
 ];
 
 /// The longest `freeze` value, in milliseconds.
@@ -42,6 +42,8 @@ pub struct Link {
     pub present: bool,
     /// `view=compare`: the algorithm comparison instead of the ring.
     pub compare: bool,
+    /// `notes=1`: the presenter's notes for the tour, following the presenting window.
+    pub notes: bool,
     /// Every problem found, one message each.
     pub problems: Vec<String>,
 }
@@ -111,7 +113,7 @@ impl Link {
                 false
             }
         };
-        let (embed, present) = (flag("embed"), flag("present"));
+        let (embed, present, notes) = (flag("embed"), flag("present"), flag("notes"));
         let compare = match value("view").map(str::trim) {
             None | Some("ring") => false,
             Some("compare") => true,
@@ -129,6 +131,7 @@ impl Link {
             embed,
             present,
             compare,
+            notes,
             problems,
         }
     }

@@ -619,6 +619,17 @@ pub struct Position {
 }
 
 impl Position {
+    /// The position as the tour windows tell each other: `"carp 2"`.
+    pub fn to_message(self) -> String {
+        format!("{} {}", self.tour.id(), self.step)
+    }
+
+    /// A position told by another window; `None` for anything that is not one.
+    pub fn from_message(text: &str) -> Option<Position> {
+        let (tour, step) = text.split_once(' ')?;
+        read_position(tour, Some(step)).ok()
+    }
+
     /// One step forward (`delta` 1) or back (−1). The tours run on into each other in
     /// menu order, so a class can press → from the first story to the last; `None` before
     /// the first step of the first tour and after the last step of the last.
@@ -856,5 +867,40 @@ mod tests {
         assert!(read_position("java", Some("9"))
             .unwrap_err()
             .contains("1 to 4 or last"));
+    }
+
+    #[test]
+    fn the_class_predicts_an_add_or_a_remove_in_five_tours() {
+        let mut asked = Vec::new();
+        for id in TourId::ALL {
+            let tour = Tour::get(id);
+            for k in 1..=tour.len() {
+                if let Some(change) = tour.prediction_at(k) {
+                    assert!(
+                        matches!(change, Change::Add { .. } | Change::Remove(_)),
+                        "{id:?} {k}"
+                    );
+                    asked.push((id, k));
+                }
+            }
+        }
+        use TourId::*;
+        assert_eq!(
+            asked,
+            [(ModN, 1), (Ring, 1), (Vnodes, 4), (Carp, 1), (Slots, 2)]
+        );
+    }
+
+    #[test]
+    fn windows_tell_each_other_positions() {
+        let p = Position {
+            tour: TourId::Carp,
+            step: 2,
+        };
+        assert_eq!(p.to_message(), "carp 2");
+        assert_eq!(Position::from_message("carp 2"), Some(p));
+        for bad in ["carp", "carp 9", "nope 1", "", "carp two"] {
+            assert_eq!(Position::from_message(bad), None, "{bad}");
+        }
     }
 }

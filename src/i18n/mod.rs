@@ -557,6 +557,40 @@ pub struct Words {
     pub reveal: fn(&str, &str, &str, &str) -> String,
     /// At a predicted step without a guess: nothing to compare.
     pub no_guess: &'static str,
+    /// The speaker-notes button and the notes window's heading.
+    pub notes: &'static str,
+    /// The speaker-notes button's tooltip.
+    pub notes_hint: &'static str,
+    /// The notes window: how it follows the presenting window.
+    pub notes_follow: &'static str,
+    /// The notes window without a tour.
+    pub notes_no_tour: &'static str,
+    /// Point at WHAT.
+    pub notes_point: fn(&str) -> String,
+    /// The next step does WHAT.
+    pub notes_next: fn(&str) -> String,
+    /// The next step looks up KEY.
+    pub notes_lookup: fn(&str) -> String,
+    /// The next step loads another scenario.
+    pub notes_new_scenario: &'static str,
+    /// The next step changes nothing on screen (only the text goes on).
+    pub notes_same: &'static str,
+    /// The last step of the last tour.
+    pub notes_end: &'static str,
+    /// What a tour step points at, in the notes: the ring.
+    pub focus_ring: &'static str,
+    /// … the readout.
+    pub focus_readout: &'static str,
+    /// … the keys-per-server table.
+    pub focus_table: &'static str,
+    /// … the load chart.
+    pub focus_load: &'static str,
+    /// … the lookup.
+    pub focus_lookup: &'static str,
+    /// … the stored values.
+    pub focus_store: &'static str,
+    /// … the sweep chart.
+    pub focus_sweep: &'static str,
     /// The tours, in [`crate::tour::TourId::ALL`] order.
     pub tour_words: [TourWords; 8],
     /// The stale-data table: caption for a key.

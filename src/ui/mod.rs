@@ -5,6 +5,7 @@ mod charts;
 mod compare;
 mod controls;
 mod host_bridge;
+mod notes;
 mod readout;
 mod ring_canvas;
 mod ring_view;
@@ -134,6 +135,7 @@ struct PageParams {
     present: bool,
     embed: bool,
     compare: bool,
+    notes: bool,
 }
 
 impl PageParams {
@@ -148,6 +150,7 @@ impl PageParams {
             ("present", flag(self.present)),
             ("embed", flag(self.embed)),
             ("view", self.compare.then(|| "compare".to_owned())),
+            ("notes", flag(self.notes)),
         ]
     }
 }
@@ -270,6 +273,7 @@ fn use_shortcuts(
     zoom_request: &UseStateHandle<(u32, i8)>,
     page_key: &Callback<String>,
     touring: bool,
+    steps_only: bool,
 ) {
     let (dispatch, playing, zoom_request, page_key) = (
         dispatch.clone(),
@@ -278,7 +282,13 @@ fn use_shortcuts(
         page_key.clone(),
     );
     use_effect_with(
-        (*playing, *zoom_request, page_key.clone(), touring),
+        (
+            *playing,
+            *zoom_request,
+            page_key.clone(),
+            touring,
+            steps_only,
+        ),
         move |_| {
             let document = web_sys::window().and_then(|w| w.document());
             // Not passive: Space and a tour's arrows and Page keys (a clicker's) must not scroll.
@@ -292,6 +302,16 @@ fn use_shortcuts(
                             return;
                         };
                         if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
+                            return;
+                        }
+                        // The notes window only turns the tour's pages: its state must
+                        // stay the presenting window's.
+                        let key = e.key();
+                        let turning = matches!(
+                            key.as_str(),
+                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp"
+                        );
+                        if steps_only && !turning {
                             return;
                         }
                         let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
@@ -485,6 +505,8 @@ pub fn App() -> Html {
         Callback::from(move |()| show_moved.set(!*show_moved))
     };
     let speed = use_state(|| 1.0f64);
+    // This window opened speaker notes: its tour steps are told to them.
+    let notes_opened = use_state(|| false);
     // The class's guess before a predicted tour step, and the step it is for.
     let guess = use_state(|| None::<(Position, u64)>);
     let zoom_request = use_state(|| (0u32, 0i8));
@@ -507,7 +529,9 @@ pub fn App() -> Html {
         present: *present,
         embed,
         compare: *compare,
+        notes: link.notes,
     };
+    notes::use_tour_channel(link.notes || *notes_opened, tour.position, &tour.go);
     use_url_sync(state, params);
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
@@ -529,6 +553,7 @@ pub fn App() -> Html {
         &zoom_request,
         &page_key,
         tour.position.is_some(),
+        link.notes,
     );
     let theme = theme_choice.unwrap_or(*system);
     let look = Look {
@@ -589,6 +614,32 @@ pub fn App() -> Html {
         link::query(&scenario, &set, &[])
     };
     let full_page = address(&share_query(false));
+    let open_notes = {
+        let (notes_opened, url) = (
+            notes_opened.clone(),
+            address(&link::query(
+                &scenario,
+                &PageParams {
+                    notes: true,
+                    present: false,
+                    embed: false,
+                    ..params
+                }
+                .pairs(),
+                &[],
+            )),
+        );
+        Callback::from(move |()| {
+            notes_opened.set(true);
+            if let Some(window) = web_sys::window() {
+                let _ = window.open_with_url_and_target_and_features(
+                    &url,
+                    "hashring-lab-notes",
+                    "popup,width=960,height=720",
+                );
+            }
+        })
+    };
     let title = (w.embed_title)(
         words::algorithm_title(w, scenario.settings.algo),
         scenario.nodes.len(),
@@ -633,6 +684,7 @@ pub fn App() -> Html {
             on_open: tour.open.clone(),
             guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
             on_guess,
+            on_notes: (!link.notes).then(|| open_notes.clone()),
         };
         tour_panel(w, &props)
     });
@@ -668,6 +720,22 @@ pub fn App() -> Html {
     let ring = html! {
         <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved} />
     };
+    if link.notes {
+        let picker = tour_picker(
+            w,
+            &TourPickerProps {
+                position: tour.position,
+                on_open: tour.open.clone(),
+            },
+        );
+        return html! {
+            <ContextProvider<Look> context={look}>
+            <div class={classes!("app", "notes", present.then_some("present"))}>
+                {notes::notes_view(w, tour.position, tour_panel, picker)}
+            </div>
+            </ContextProvider<Look>>
+        };
+    }
     if embed {
         // A frame in a documentation page: the ring, worded buttons, and one line that
         // always says what moved; from 720×460 up, the readout, the load chart and the

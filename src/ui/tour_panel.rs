@@ -59,6 +59,8 @@ pub struct TourPanelProps {
     pub guess: Option<u64>,
     /// A new guess (`None`: the field was cleared).
     pub on_guess: Callback<Option<u64>>,
+    /// Opens the speaker notes (absent in the notes window itself).
+    pub on_notes: Option<Callback<()>>,
 }
 
 /// The narration of the current step, with its counter and buttons.
@@ -99,6 +101,10 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
                         _ => w.next.to_owned(),
                     } }
                 </button>
+                if let Some(on_notes) = &props.on_notes {
+                    <button type="button" class="link notes-button" title={w.notes_hint}
+                        onclick={on_notes.reform(|_| ())}>{w.notes}</button>
+                }
                 <button type="button" class="link leave" onclick={props.on_open.reform(|_| None)}>{w.leave_tour}</button>
             </nav>
         </section>

@@ -211,3 +211,36 @@ test('axe finds no serious or critical violation', async () => {
     assert.deepEqual(await axeViolations(page), [], query || 'default page');
   }
 });
+
+test('speaker notes follow the presenting window, and turn its pages', async () => {
+  const { page, context } = browser;
+  await page.goto(`${server.origin}/?tour=carp&lang=en`);
+  await ready(page);
+  await page.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
+  const [notes] = await Promise.all([
+    context.waitForEvent('page'),
+    page.getByRole('button', { name: 'Speaker notes' }).click(),
+  ]);
+  await notes.waitForLoadState();
+  assert.match(notes.url(), /notes=1/);
+  await notes.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
+  // The same narration as the presenter's, what to point at, and what Next does.
+  assert.equal(await notes.textContent('section.tour .narration'), await page.textContent('section.tour .narration'));
+  assert.equal(await notes.textContent('.notes-tips .point'), 'Point at: the lookup and its explanation.');
+  assert.equal(await notes.textContent('.notes-tips .next'), 'Next step: Added redis5.');
+  assert.match(await notes.textContent('form.predict p'), /adds redis5/);
+  assert.equal(await notes.locator('canvas').count(), 0, 'the notes draw no ring');
+  // The presenter steps on: the notes follow.
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await notes.waitForSelector('section.tour[data-step="2"] .narration:not(:empty)');
+  await page.waitForSelector('section.tour[data-step="2"] .narration:not(:empty)');
+  assert.equal(await notes.textContent('section.tour .narration'), await page.textContent('section.tour .narration'));
+  assert.equal(await notes.textContent('.notes-tips .next'), 'Next step: a new scenario, look up {user1}.following.');
+  await screenshot(notes, '57-speaker-notes');
+  // ← in the notes turns the presenter's page back; A there adds nothing.
+  await notes.keyboard.press('a');
+  await notes.keyboard.press('ArrowLeft');
+  await page.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
+  assert.equal((await tableCounts(page)).length, 4);
+  await notes.close();
+});
