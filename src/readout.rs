@@ -72,7 +72,7 @@ impl Readout {
                 }
             }
             // Largest first; ties by id, so the table is the same every time.
-            sums.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            sums.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
             sums
         };
         let senders = totals(|f| f.from);

@@ -331,8 +331,11 @@ pub fn place_labels(
 ) -> Vec<ServerLabel> {
     let h = s.font_px * 1.25;
     let mut taken: Vec<Rect> = obstacles.to_vec();
-    let mut order: Vec<&(ServerId, u32, String)> = markers.iter().collect();
-    order.sort_by_key(|m| m.1);
+    // Ties keep the markers' order: the index breaks them (an unstable sort is one less
+    // sort algorithm in the page).
+    let mut order: Vec<(usize, &(ServerId, u32, String))> = markers.iter().enumerate().collect();
+    order.sort_unstable_by_key(|(i, m)| (m.1, *i));
+    let order = order.into_iter().map(|(_, m)| m);
     let base = g.radius + s.band * 1.4;
     // Angular nudges: about a line height along the ring at the base radius.
     let step = (h / base.max(1.0)).min(0.3);
