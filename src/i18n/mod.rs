@@ -476,7 +476,7 @@ pub struct Words {
     /// The shortcuts button and dialog title.
     pub shortcuts: &'static str,
     /// (keys, what they do), in order.
-    pub shortcut_list: [(&'static str, &'static str); 9],
+    pub shortcut_list: [(&'static str, &'static str); 10],
     /// Closes a dialog.
     pub close: &'static str,
     /// The export card's heading.
@@ -557,6 +557,14 @@ pub struct Words {
     pub reveal: fn(&str, &str, &str, &str) -> String,
     /// At a predicted step without a guess: nothing to compare.
     pub no_guess: &'static str,
+    /// The QR code button and dialog title.
+    pub qr_code: &'static str,
+    /// The QR code button's tooltip.
+    pub qr_hint: &'static str,
+    /// Under the QR code: what it opens.
+    pub qr_caption: &'static str,
+    /// The link is too long for a QR code.
+    pub qr_too_long: &'static str,
     /// The speaker-notes button and the notes window's heading.
     pub notes: &'static str,
     /// The speaker-notes button's tooltip.

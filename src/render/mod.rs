@@ -6,6 +6,7 @@
 mod geometry;
 pub mod gesture;
 pub mod palette;
+pub mod qr;
 pub mod scene;
 
 pub use geometry::*;

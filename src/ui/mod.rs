@@ -37,7 +37,7 @@ pub use controls::{
 pub use readout::{moved_short, readout_card};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
-pub use tools::{ExportCard, ShareCard, ShortcutsDialog};
+pub use tools::{ExportCard, QrDialog, ShareCard, ShortcutsDialog};
 pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourPickerProps};
 
 /// Mounts the app on the page's body.
@@ -497,6 +497,7 @@ pub fn App() -> Html {
     let present = use_state(|| link.present);
     let compare = use_state(|| link.compare);
     let help = use_state(|| false);
+    let qr = use_state(|| false);
     let embed = link.embed;
     let playing = use_state(|| false);
     let show_moved = use_state(|| true);
@@ -536,14 +537,19 @@ pub fn App() -> Html {
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
     let page_key = {
-        let (tour_step, present, help) = (tour.step.clone(), present.clone(), help.clone());
+        let (tour_step, present, help, qr) =
+            (tour.step.clone(), present.clone(), help.clone(), qr.clone());
         Callback::from(move |key: String| match key.as_str() {
             "ArrowRight" | "PageDown" => tour_step.emit(1),
             "ArrowLeft" | "PageUp" => tour_step.emit(-1),
             "f" | "F" => toggle_fullscreen(),
             "p" | "P" => present.set(!*present),
             "?" => help.set(!*help),
-            "Escape" => help.set(false),
+            "q" | "Q" => qr.set(!*qr),
+            "Escape" => {
+                help.set(false);
+                qr.set(false);
+            }
             _ => {}
         })
     };
@@ -614,6 +620,17 @@ pub fn App() -> Html {
         link::query(&scenario, &set, &[])
     };
     let full_page = address(&share_query(false));
+    // Phones in the room open the same view, not presentation mode.
+    let phone_link = {
+        let mut set = PageParams {
+            present: false,
+            embed: false,
+            ..params
+        }
+        .pairs();
+        set.push(("freeze", None));
+        address(&link::query(&scenario, &set, &[]))
+    };
     let open_notes = {
         let (notes_opened, url) = (
             notes_opened.clone(),
@@ -791,6 +808,10 @@ pub fn App() -> Html {
                     </button>
                     <button type="button" class="present-button" aria-pressed={present.to_string()} title={w.present_hint}
                         onclick={toggle_present}>{ if *present { w.end_present } else { w.present } }</button>
+                    if *present {
+                        <button type="button" class="qr-button" title={w.qr_hint}
+                            onclick={let qr = qr.clone(); move |_| qr.set(true)}>{w.qr_code}</button>
+                    }
                     <button type="button" class="help-button" title={w.shortcuts} aria-label={w.shortcuts}
                         onclick={let help = help.clone(); move |_| help.set(true)}>{"?"}</button>
                     <label class="lang">
@@ -837,12 +858,16 @@ pub fn App() -> Html {
                     if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
                         <SweepPanel scenario={scenario.clone()} />
                     }
-                    <ShareCard link={full_page.clone()} embed_link={address(&share_query(true))} title={title} />
+                    <ShareCard link={full_page.clone()} embed_link={address(&share_query(true))} title={title}
+                        on_qr={let qr = qr.clone(); Callback::from(move |()| qr.set(true))} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
                 </div>
             </main>
             if *help {
                 <ShortcutsDialog on_close={let help = help.clone(); move |_| help.set(false)} />
+            }
+            if *qr {
+                <QrDialog link={phone_link} on_close={let qr = qr.clone(); move |_| qr.set(false)} />
             }
         </div>
         </ContextProvider<Look>>

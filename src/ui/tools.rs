@@ -15,6 +15,7 @@ use yew::prelude::*;
 
 use super::use_lang;
 use crate::file::{csv_field, read_scenario, scenario_json, FieldValue};
+use crate::render::qr::qr_picture;
 use crate::state::{Action, Notice, PageState};
 use crate::words::group_thousands;
 
@@ -316,6 +317,8 @@ pub struct ShareProps {
     pub embed_link: String,
     /// The iframe's title.
     pub title: String,
+    /// Shows the link as a QR code.
+    pub on_qr: Callback<()>,
 }
 
 /// Copy the link or the `<iframe>` code for the current view.
@@ -352,6 +355,7 @@ pub fn ShareCard(props: &ShareProps) -> Html {
             <div class="pair">
                 <input id="share-link" type="text" readonly=true value={props.link.clone()} />
                 <button type="button" onclick={copy("link", props.link.clone())}>{w.copy_link}</button>
+                <button type="button" title={w.qr_hint} onclick={props.on_qr.reform(|_| ())}>{w.qr_code}</button>
                 {mark("link")}
             </div>
             <label for="embed-code">{w.embed_field}</label>
@@ -364,16 +368,23 @@ pub fn ShareCard(props: &ShareProps) -> Html {
     }
 }
 
-/// Props of [`ShortcutsDialog`].
+/// Props of [`Dialog`].
 #[derive(Properties, PartialEq)]
-pub struct ShortcutsProps {
+pub struct DialogProps {
+    /// The heading's id (the dialog's accessible name).
+    pub title_id: AttrValue,
+    /// The heading.
+    pub title: AttrValue,
     /// Closes the dialog.
     pub on_close: Callback<()>,
+    /// What it shows.
+    pub children: Html,
 }
 
-/// The list of keyboard shortcuts (`?`), closed with Esc or its button.
+/// A modal dialog over the page: its heading, its content and a Close button that has the
+/// focus from the start (Esc closes it too, through the page's shortcuts).
 #[component]
-pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
+pub fn Dialog(props: &DialogProps) -> Html {
     let w = use_lang().words();
     let close = use_node_ref();
     {
@@ -386,17 +397,66 @@ pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
     }
     html! {
         <div class="backdrop">
-            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="shortcuts-title">
-                <h2 id="shortcuts-title">{w.shortcuts}</h2>
-                <table class="keys">
-                    <tbody>
-                        { for w.shortcut_list.iter().map(|(k, what)| html! {
-                            <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr>
-                        }) }
-                    </tbody>
-                </table>
+            <div class="dialog" role="dialog" aria-modal="true" aria-labelledby={props.title_id.clone()}>
+                <h2 id={props.title_id.clone()}>{props.title.clone()}</h2>
+                {props.children.clone()}
                 <button type="button" ref={close} class="primary" onclick={props.on_close.reform(|_| ())}>{w.close}</button>
             </div>
         </div>
+    }
+}
+
+/// Props of [`ShortcutsDialog`] and [`QrDialog`].
+#[derive(Properties, PartialEq)]
+pub struct ShortcutsProps {
+    /// Closes the dialog.
+    pub on_close: Callback<()>,
+}
+
+/// The list of keyboard shortcuts (`?`), closed with Esc or its button.
+#[component]
+pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
+    let w = use_lang().words();
+    html! {
+        <Dialog title_id="shortcuts-title" title={w.shortcuts} on_close={props.on_close.clone()}>
+            <table class="keys">
+                <tbody>
+                    { for w.shortcut_list.iter().map(|(k, what)| html! {
+                        <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr>
+                    }) }
+                </tbody>
+            </table>
+        </Dialog>
+    }
+}
+
+/// Props of [`QrDialog`].
+#[derive(Properties, PartialEq)]
+pub struct QrProps {
+    /// The link to encode.
+    pub link: AttrValue,
+    /// Closes the dialog.
+    pub on_close: Callback<()>,
+}
+
+/// The link as a large QR code (`Q`), for the phones in a classroom.
+#[component]
+pub fn QrDialog(props: &QrProps) -> Html {
+    let w = use_lang().words();
+    let picture = use_memo(props.link.clone(), |link| qr_picture(link));
+    html! {
+        <Dialog title_id="qr-title" title={w.qr_code} on_close={props.on_close.clone()}>
+            if let Some(p) = picture.as_ref() {
+                <p class="muted">{w.qr_caption}</p>
+                <svg class="qr" role="img" aria-label={props.link.clone()} viewBox={format!("0 0 {0} {0}", p.side)}
+                    shape-rendering="crispEdges">
+                    <rect width={p.side.to_string()} height={p.side.to_string()} fill="#fff" />
+                    <path d={p.path.clone()} fill="#000" />
+                </svg>
+                <p class="qr-link">{props.link.clone()}</p>
+            } else {
+                <p class="error">{w.qr_too_long}</p>
+            }
+        </Dialog>
     }
 }

@@ -10,6 +10,7 @@ import { serveDist, openBrowser, ready, tableCounts, screenshot, shots } from '.
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+const jsqrSource = await readFile(require.resolve('jsqr/dist/jsQR.js'), 'utf8');
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
@@ -243,4 +244,44 @@ test('speaker notes follow the presenting window, and turn its pages', async () 
   await page.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
   assert.equal((await tableCounts(page)).length, 4);
   await notes.close();
+});
+
+test('Q shows the link as a QR code that a phone reads back as the same view', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=carp&step=2&present=1&lang=en`);
+  await ready(page);
+  await page.waitForSelector('section.tour[data-step="2"] .narration:not(:empty)');
+  await page.keyboard.press('q');
+  const svg = page.locator('.dialog svg.qr');
+  await svg.waitFor();
+  await screenshot(page, '58-qr-present');
+  // Big enough for the back row: at least 40% of the window's height.
+  const box = await svg.boundingBox();
+  assert.ok(box.height >= 0.4 * page.viewportSize().height, JSON.stringify(box));
+  // Decoded the way a phone does (jsQR, from the pixels the browser draws).
+  await page.evaluate(jsqrSource);
+  const decoded = await page.evaluate(async () => {
+    const svg = document.querySelector('.dialog svg.qr');
+    const url = 'data:image/svg+xml;base64,' + btoa(new XMLSerializer().serializeToString(svg));
+    const img = new Image();
+    img.src = url;
+    await img.decode();
+    const side = 600;
+    const canvas = document.createElement('canvas');
+    canvas.width = canvas.height = side;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0, side, side);
+    const pixels = ctx.getImageData(0, 0, side, side);
+    return window.jsQR(pixels.data, side, side)?.data ?? null;
+  });
+  assert.ok(decoded, 'the QR code decodes');
+  const link = new URL(decoded);
+  assert.equal(link.origin + link.pathname, `${server.origin}/`);
+  assert.equal(link.searchParams.get('tour'), 'carp');
+  assert.equal(link.searchParams.get('step'), '2');
+  assert.equal(link.searchParams.get('present'), null, 'phones open the normal view');
+  assert.equal(await page.textContent('.dialog .qr-link'), decoded);
+  // Esc closes it; the Share card's button opens it too.
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('.dialog', { state: 'detached' });
 });
