@@ -206,10 +206,35 @@ test('presentation mode and the light theme, screenshots and axe', async () => {
 
 test('axe finds no serious or critical violation', async () => {
   const { page } = browser;
-  for (const query of ['', 'tour=java&step=2', 'lang=zh-CN', 'embed=1', 'present=1&tour=modn', 'theme=light', 'theme=dark']) {
+  for (const query of ['', 'tour=java&step=2', 'lang=zh-CN', 'embed=1', 'present=1&tour=modn', 'theme=light', 'theme=dark',
+    'tour=carp&lang=zh-CN']) {
     await page.goto(`${server.origin}/?${query}`);
     await ready(page);
     assert.deepEqual(await axeViolations(page), [], query || 'default page');
+  }
+  await page.goto(`${server.origin}/?view=compare`);
+  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
+    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  assert.deepEqual(await axeViolations(page), [], 'compare view');
+  await page.goto(`${server.origin}/?tour=carp&step=2`);
+  await ready(page);
+  // The QR dialog, the speaker notes and a 320×240 embed.
+  await page.keyboard.press('q');
+  await page.locator('.dialog svg.qr').waitFor();
+  assert.deepEqual(await axeViolations(page), [], 'QR dialog');
+  await page.goto(`${server.origin}/?notes=1&tour=vnodes&step=4`);
+  await page.waitForSelector('section.tour[data-step="4"] .narration:not(:empty)');
+  assert.deepEqual(await axeViolations(page), [], 'speaker notes');
+  const size = page.viewportSize();
+  await page.setViewportSize({ width: 320, height: 240 });
+  try {
+    await page.goto(`${server.origin}/?embed=1`);
+    await ready(page);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForFunction(() => /moved/.test(document.querySelector('.moved-short')?.textContent || ''));
+    assert.deepEqual(await axeViolations(page), [], '320×240 embed after a change');
+  } finally {
+    await page.setViewportSize(size);
   }
 });
 
