@@ -12,15 +12,13 @@ use yew::prelude::*;
 use super::ring_view::now_ms;
 use super::use_look;
 use crate::chart::{scatter, scatter_labels};
+use crate::engine::compare::TIMED_LOOKUPS;
 use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Words;
 use crate::state::STEP_COST;
 use crate::words::{algorithm_title, group_thousands, percent};
-
-/// Keys timed per algorithm for the lookup column (a step stays short even for CARP).
-const TIMED_LOOKUPS: usize = 20_000;
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -169,7 +167,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
                                 <td class={classes!("num", "peak", best_balance.then_some("best"))}>{format!("{:.3}", r.peak_to_mean)}</td>
                                 <td class="num">{format!("{:.1}", r.stddev)}</td>
-                                <td class="num">{crate::words::significant(r.lookup_ns)}</td>
+                                <td class="num ns">{crate::words::significant(r.lookup_ns)}</td>
                                 <td class="num">{group_thousands(r.bytes as u64)}</td>
                                 <td class="num">{format!("{:.2}", r.build_ms)}</td>
                             </tr>
