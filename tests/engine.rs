@@ -117,6 +117,20 @@ fn fail_and_recover_round_trip_to_the_same_owners() {
 }
 
 #[test]
+fn an_added_server_never_takes_a_removed_servers_id_or_colour() {
+    let mut s = sim(&[("nodes", "A,B,C"), ("keys", "0..100")]);
+    let id = |s: &Simulation, name: &str| s.servers().iter().find(|x| x.name == name).unwrap().id;
+    let b = id(&s, "B");
+    s.apply(&Change::Remove("B".into())).unwrap();
+    s.apply(&Change::add("D")).unwrap();
+    s.apply(&Change::Remove("D".into())).unwrap();
+    s.apply(&Change::add("E")).unwrap();
+    let ids: Vec<_> = ["A", "C", "E"].iter().map(|n| id(&s, n)).collect();
+    assert_eq!(ids, [0, 2, 4]);
+    assert_ne!(id(&s, "E"), b);
+}
+
+#[test]
 fn everything_down_means_nobody_owns_a_key() {
     let mut s = sim(&[("nodes", "A"), ("keys", "0..10")]);
     s.apply(&Change::Fail("A".into())).unwrap();

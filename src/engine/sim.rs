@@ -40,7 +40,8 @@ use super::text::quote;
 /// One server of the simulation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Server {
-    /// Stable id: indexes counts and picks the colour; the smallest free id is reused.
+    /// Stable id: indexes counts and picks the colour. An added server gets a new one (the
+    /// smallest free id only once every id up to `NO_OWNER` was used).
     pub id: ServerId,
     /// Unique name.
     pub name: String,
@@ -207,6 +208,9 @@ pub struct Config {
     servers: Vec<Server>,
     slot_table: Option<SlotTable>,
     book: Option<BucketBook>,
+    /// The id the next added server gets: one past every id used so far, so a new server
+    /// never takes a removed server's id — nor its colour, which the page picks by id.
+    next_id: ServerId,
 }
 
 impl Config {
@@ -224,11 +228,13 @@ impl Config {
                 up: n.up,
             })
             .collect();
+        let next_id = scenario.nodes.len() as ServerId;
         let mut config = Config {
             settings: scenario.settings.clone(),
             servers,
             slot_table: None,
             book: None,
+            next_id,
         };
         config.reset_slot_table();
         config.reset_book();
@@ -395,9 +401,12 @@ impl Config {
         match change {
             Change::Add { name, weight } => {
                 let name = self.accepts_new_server(name)?;
-                let id = (0..NO_OWNER)
-                    .find(|id| !self.servers.iter().any(|s| s.id == *id))
+                let free = |id: &ServerId| !self.servers.iter().any(|s| s.id == *id);
+                let id = (self.next_id..NO_OWNER)
+                    .chain(0..self.next_id)
+                    .find(free)
                     .ok_or("no free server id")?;
+                self.next_id = id.saturating_add(1);
                 self.servers.push(Server {
                     id,
                     name,

@@ -122,4 +122,93 @@ mod tests {
             assert!(c >= 4.5, "{theme:?} chart labels: {c:.2}");
         }
     }
+
+    /// CIELAB of an sRGB colour, after simulating a colour-vision deficiency (Machado,
+    /// Oliveira & Fernandes 2009, severity 1) when `cvd` is given.
+    fn lab(hex: &str, cvd: Option<[[f64; 3]; 3]>) -> [f64; 3] {
+        let v = u32::from_str_radix(&hex[1..], 16).unwrap();
+        let lin = |c: u32| {
+            let c = f64::from(c & 0xff) / 255.0;
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let mut rgb = [lin(v >> 16), lin(v >> 8), lin(v)];
+        if let Some(m) = cvd {
+            rgb =
+                m.map(|row| (row[0] * rgb[0] + row[1] * rgb[1] + row[2] * rgb[2]).clamp(0.0, 1.0));
+        }
+        let [r, g, b] = rgb;
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.9505;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.089;
+        let f = |t: f64| {
+            if t > 0.008856 {
+                t.cbrt()
+            } else {
+                7.787 * t + 16.0 / 116.0
+            }
+        };
+        [
+            116.0 * f(y) - 16.0,
+            500.0 * (f(x) - f(y)),
+            200.0 * (f(y) - f(z)),
+        ]
+    }
+
+    #[test]
+    fn the_first_twelve_server_colours_stay_apart_also_for_colour_blind_readers() {
+        use crate::render::PALETTE;
+        let deficiencies = [
+            ("normal", None, 20.0),
+            (
+                "deuteranopia",
+                Some([
+                    [0.367322, 0.860646, -0.227968],
+                    [0.280085, 0.672501, 0.047413],
+                    [-0.011820, 0.042940, 0.968881],
+                ]),
+                12.0,
+            ),
+            (
+                "protanopia",
+                Some([
+                    [0.152286, 1.052583, -0.204868],
+                    [0.114503, 0.786281, 0.099216],
+                    [-0.003882, -0.048116, 1.051998],
+                ]),
+                12.0,
+            ),
+            (
+                "tritanopia",
+                Some([
+                    [1.255528, -0.076749, -0.178779],
+                    [-0.078411, 0.930809, 0.147602],
+                    [0.004733, 0.691367, 0.303900],
+                ]),
+                12.0,
+            ),
+        ];
+        for (who, cvd, least) in deficiencies {
+            let labs: Vec<[f64; 3]> = PALETTE[..12].iter().map(|c| lab(c, cvd)).collect();
+            for i in 0..12 {
+                for j in i + 1..12 {
+                    let d = labs[i]
+                        .iter()
+                        .zip(&labs[j])
+                        .map(|(a, b)| (a - b).powi(2))
+                        .sum::<f64>()
+                        .sqrt();
+                    assert!(
+                        d >= least,
+                        "{who}: {} and {} are {d:.1} apart",
+                        PALETTE[i],
+                        PALETTE[j]
+                    );
+                }
+            }
+        }
+    }
 }
