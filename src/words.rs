@@ -111,15 +111,29 @@ pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
 /// What a change did, in a few words ("Added K").
 pub fn change_title(w: &Words, change: &Change) -> String {
     match change {
-        Change::Add { name, .. } => (w.added)(name),
-        Change::Remove(n) => (w.removed)(n),
-        Change::Fail(n) => (w.failed)(n),
-        Change::Recover(n) => (w.recovered)(n),
-        Change::SetWeight(n, x) => (w.weight_set)(n, *x),
+        Change::Add { name, .. } => (w.added)(&name_in_text(name)),
+        Change::Remove(n) => (w.removed)(&name_in_text(n)),
+        Change::Fail(n) => (w.failed)(&name_in_text(n)),
+        Change::Recover(n) => (w.recovered)(&name_in_text(n)),
+        Change::SetWeight(n, x) => (w.weight_set)(&name_in_text(n), *x),
         Change::SetVnodes(v) => (w.vnodes_set)(*v),
         Change::SetKeys(k) => (w.keys_set)(&k.to_string()),
         Change::SetAlgorithm(a) => (w.algorithm_set)(algorithm_title(w, *a)),
         Change::SetHash(h) => (w.hash_set)(h.name()),
+    }
+}
+
+/// A server name as a sentence writes it: quoted when it reads as a number ("to “0” 3,
+/// “1” 3" rather than "to 0 3, 1 3"), as it is otherwise.
+pub fn name_in_text(name: &str) -> String {
+    // Digits with at most one point: "4", "1.5" (an address such as 10.0.0.5 reads as one).
+    let numeric = name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_digit() || c == '.')
+        && name.matches('.').count() <= 1;
+    if numeric {
+        format!("“{name}”")
+    } else {
+        name.to_owned()
     }
 }
 
@@ -161,7 +175,7 @@ pub fn summarize(
                 let who = if id == NO_OWNER {
                     w.nobody.to_owned()
                 } else {
-                    name(id)
+                    name_in_text(&name(id))
                 };
                 format!("{who} {}", group_thousands(keys))
             })
@@ -476,6 +490,15 @@ mod tests {
                 words.scores
             );
             assert!(words.sentence.contains("weight"), "{}", words.sentence);
+        }
+    }
+
+    #[test]
+    fn names_that_read_as_numbers_are_quoted_in_sentences() {
+        assert_eq!(name_in_text("4"), "“4”");
+        assert_eq!(name_in_text("1.5"), "“1.5”");
+        for plain in ["A", "10.0.0.5", "127.1.1.1#A", "node-7000", "", "4a"] {
+            assert_eq!(name_in_text(plain), plain);
         }
     }
 }

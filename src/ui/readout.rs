@@ -10,7 +10,7 @@ use crate::i18n::Words;
 use crate::readout::{Party, Readout};
 use crate::render::server_colour;
 use crate::state::PageState;
-use crate::words::{change_title, group_thousands, percent};
+use crate::words::{change_title, group_thousands, name_in_text, percent};
 
 /// A party's name and swatch.
 fn party(w: &Words, p: &Party) -> (String, Html) {
@@ -70,8 +70,8 @@ fn flows_table(w: &'static Words, r: &Readout) -> Html {
             let n = r.cell(row, col);
             if n > 0 {
                 spoken.push((w.flow_words)(
-                    &party(w, from).0,
-                    &party(w, to).0,
+                    &name_in_text(&party(w, from).0),
+                    &name_in_text(&party(w, to).0),
                     &group_thousands(n),
                 ));
             }
