@@ -115,16 +115,51 @@ pub const PAGE_MAX_KEYS: usize = 1_000_000;
 /// [`crate::engine::scenario::MAX_SERVERS`]).
 pub const PAGE_MAX_SERVERS: usize = 100;
 
-/// One looked-up key and how its owner was found.
+/// One looked-up key and how its owner was found. The key stays pinned across changes:
+/// each change looks it up again and adds the owner to its history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Lookup {
     /// The key as typed (trimmed).
     pub key: String,
     /// The engine's account of the lookup.
     pub explanation: Explanation,
+    /// Its owner after each change since it was pinned, oldest first (the first entry has
+    /// no change: where it was pinned); at most [`MAX_HISTORY`] entries.
+    pub history: Vec<Visit>,
 }
 
+/// Where a pinned key was after one change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Visit {
+    /// The change (none for where the key was pinned).
+    pub change: Option<Change>,
+    /// Its owner's name then (`None`: nobody).
+    pub owner: Option<String>,
+    /// Where its owner point was (ring-shaped algorithms), for its walk.
+    pub point: Option<u32>,
+}
+
+/// The most changes a pinned key's history keeps.
+pub const MAX_HISTORY: usize = 12;
+
 impl Lookup {
+    /// The key's place now, as a step of its history after `change`.
+    fn visit(&self, change: Option<Change>, sim: &Simulation) -> Visit {
+        Visit {
+            change,
+            owner: sim.server(self.explanation.owner).map(|s| s.name.clone()),
+            point: self.owner_point(),
+        }
+    }
+
+    /// True when the last change gave the key another owner.
+    pub fn moved_last(&self) -> bool {
+        match self.history.as_slice() {
+            [.., before, now] => now.change.is_some() && before.owner != now.owner,
+            _ => false,
+        }
+    }
+
     /// The position of the ring point that owns the key (ring-shaped algorithms).
     pub fn owner_point(&self) -> Option<u32> {
         use crate::engine::placement::How;
@@ -460,10 +495,19 @@ impl PageState {
         };
         next.sim = Rc::new(sim);
         next.error = None;
-        next.lookup = self
-            .lookup
-            .as_ref()
-            .and_then(|l| lookup(&next.sim, &l.key).ok().map(Rc::new));
+        let change = next.last.as_ref().map(|l| l.change.clone());
+        next.lookup = self.lookup.as_ref().and_then(|l| {
+            let mut found = lookup(&next.sim, &l.key).ok()?;
+            // A change adds a step to the key's history; a new scenario starts it anew.
+            if let Some(change) = change.clone() {
+                let mut history = l.history.clone();
+                history.push(found.visit(Some(change), &next.sim));
+                let extra = history.len().saturating_sub(MAX_HISTORY);
+                history.drain(..extra);
+                found.history = history;
+            }
+            Some(Rc::new(found))
+        });
         next
     }
 
@@ -577,13 +621,16 @@ fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
     Ok(())
 }
 
-/// Looks `key` up in `sim` and words the answer.
+/// Looks `key` up in `sim` and pins it: its history starts here.
 pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
     let explanation = sim.explain(key)?;
-    Ok(Lookup {
+    let mut found = Lookup {
         key: key.to_owned(),
         explanation,
-    })
+        history: Vec::new(),
+    };
+    found.history = vec![found.visit(None, sim)];
+    Ok(found)
 }
 
 /// The key spec for the page's keys form: `count` keys named by `pattern`.

@@ -557,6 +557,14 @@ pub struct Words {
     pub reveal: fn(&str, &str, &str, &str) -> String,
     /// At a predicted step without a guess: nothing to compare.
     pub no_guess: &'static str,
+    /// A pinned key's history: its heading.
+    pub history_heading: &'static str,
+    /// … where it was pinned: on OWNER.
+    pub history_pinned: fn(&str) -> String,
+    /// … after CHANGE it moved to OWNER.
+    pub history_moved: fn(&str, &str) -> String,
+    /// … after CHANGE it stayed on OWNER.
+    pub history_stayed: fn(&str, &str) -> String,
     /// The QR code button and dialog title.
     pub qr_code: &'static str,
     /// The QR code button's tooltip.

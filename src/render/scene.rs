@@ -544,20 +544,35 @@ pub fn describe(
             }
         }
     }
+    let i = key_index_at(sim, g, s, x, y)?;
+    let keys = sim.keys();
+    let owner = sim.owners()[i];
+    Some((
+        (w.hover_key)(&sim.key_name(keys.ids[i])),
+        vec![
+            position_line(keys.positions[i]),
+            (w.hover_owner)(sim.server(owner).map_or(w.nobody, |s| s.name.as_str())),
+        ],
+    ))
+}
+
+/// The index of the key dot under pixel (x, y), if any: on the keys' circle, within a few
+/// pixels along the ring.
+fn key_index_at(sim: &Simulation, g: &RingGeometry, s: &Scale, x: f64, y: f64) -> Option<usize> {
+    let (pos, dist) = g.position_at(x, y);
+    let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
+    let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
     let inner = key_radius(g, s);
     if dist < inner + 2.0 && dist > inner - g.radius * 0.3 {
-        let keys = sim.keys();
-        let i = nearest(&keys.positions, pos, tolerance / 2)?;
-        let owner = sim.owners()[i];
-        return Some((
-            (w.hover_key)(&sim.key_name(keys.ids[i])),
-            vec![
-                position_line(keys.positions[i]),
-                (w.hover_owner)(sim.server(owner).map_or(w.nobody, |s| s.name.as_str())),
-            ],
-        ));
+        nearest(&sim.keys().positions, pos, tolerance / 2)
+    } else {
+        None
     }
-    None
+}
+
+/// The name of the key under pixel (x, y): the key a click pins.
+pub fn key_at(sim: &Simulation, g: &RingGeometry, s: &Scale, x: f64, y: f64) -> Option<String> {
+    key_index_at(sim, g, s, x, y).map(|i| sim.key_name(sim.keys().ids[i]))
 }
 
 #[cfg(test)]

@@ -17,7 +17,8 @@ use crate::engine::scenario::{
 use crate::engine::sim::{Change, Server};
 use crate::engine::text::parse_decimal;
 use crate::render::server_colour;
-use crate::state::{Action, PageState};
+use crate::state::{Action, Lookup, PageState};
+use crate::words::change_title;
 use crate::words::group_thousands;
 
 fn input_value(e: &Event) -> String {
@@ -334,7 +335,35 @@ pub fn keys_form(w: &'static Words, props: &KeysFormProps) -> Html {
     }
 }
 
-/// Type a key; see where it hashes and which server owns it, and why.
+/// A pinned key's owners, change by change (newest last), the moves marked.
+fn history(w: &'static Words, l: &Lookup) -> Html {
+    let owner = |o: &Option<String>| o.clone().unwrap_or_else(|| w.nobody.to_owned());
+    let mut before: Option<&Option<String>> = None;
+    let items: Html = l
+        .history
+        .iter()
+        .map(|v| {
+            let now = owner(&v.owner);
+            let moved = before.is_some_and(|b| *b != v.owner);
+            before = Some(&v.owner);
+            let text = match &v.change {
+                None => (w.history_pinned)(&now),
+                Some(c) if moved => (w.history_moved)(&change_title(w, c), &now),
+                Some(c) => (w.history_stayed)(&change_title(w, c), &now),
+            };
+            html! { <li class={classes!(moved.then_some("moved"))}>{text}</li> }
+        })
+        .collect();
+    html! {
+        <div class="history">
+            <p class="history-heading">{w.history_heading}{" — "}<code>{l.key.clone()}</code></p>
+            <ol>{items}</ol>
+        </div>
+    }
+}
+
+/// Type a key (or click its dot on the ring); see where it hashes and which server owns
+/// it, and why — and, once pinned, where each change sends it.
 pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
     let on_submit = props.on_action.reform(move |e: SubmitEvent| {
         e.prevent_default();
@@ -358,6 +387,7 @@ pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
             </form>
             if let Some(words) = explained {
                 <p class="explain" aria-live="polite">{words.sentence.clone()}</p>
+                {for state.lookup.as_ref().filter(|l| l.history.len() > 1).map(|l| history(w, l))}
                 if !words.scores.is_empty() {
                     <table class="scores">
                         <caption>{w.scores_caption}</caption>

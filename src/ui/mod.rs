@@ -735,7 +735,8 @@ pub fn App() -> Html {
         }
     });
     let ring = html! {
-        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved} />
+        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved}
+            on_pin={dispatch.reform(Action::Lookup)} />
     };
     if link.notes {
         let picker = tour_picker(

@@ -575,6 +575,18 @@ fn draw_lookup(
     let colour = owner_colour(l.explanation.owner, p);
     let position = l.explanation.position;
     let r = g.radius + s.band * 1.9;
+    // A followed key the last change moved: its old walk, dashed, to the old owner.
+    let before = l.history.iter().rev().nth(1).and_then(|v| v.point);
+    if let Some(old) = before.filter(|_| l.moved_last()) {
+        ctx.begin_path();
+        arc_path(ctx, g, r + s.band * 0.6, position, old);
+        ctx.set_line_width(2.0);
+        ctx.set_stroke_style_str(p.outline);
+        let dash = js_sys::Array::of2(&6.0.into(), &5.0.into());
+        let _ = ctx.set_line_dash(&dash);
+        ctx.stroke();
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
     if let Some(to) = l.owner_point() {
         // The path the key walks, as an arc outside the ring.
         ctx.begin_path();

@@ -41,6 +41,9 @@ pub struct RingProps {
     /// Keep the last change's moved keys marked after their walk.
     #[prop_or(true)]
     pub show_moved: bool,
+    /// A click or tap on a key dot pins that key (looks it up and follows it).
+    #[prop_or_default]
+    pub on_pin: Callback<String>,
 }
 
 /// The two canvases and what needs redrawing.
@@ -124,6 +127,12 @@ impl Renderer {
     }
 
     /// What is under the CSS pixel (`x`, `y`), for the card.
+    /// The key under (x, y), to pin.
+    fn key_at(&self, x: f64, y: f64) -> Option<String> {
+        let (g, s) = self.geometry();
+        scene::key_at(&self.state.as_ref()?.sim, &g, &s, x, y)
+    }
+
     fn describe(&self, x: f64, y: f64) -> Option<(String, Vec<String>)> {
         let (g, s) = self.geometry();
         scene::describe(
@@ -183,6 +192,9 @@ impl Renderer {
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
+            // Where the key dots sit (centre and radius, CSS pixels), for tests that click one.
+            let keys_at = format!("{:.1},{:.1},{:.1}", g.cx, g.cy, scene::key_radius(&g, &s));
+            let _ = canvas.set_attribute("data-keys-circle", &keys_at);
             record_drawn(&canvas, &state);
             // How long the static layer took, for the page measurement.
             let _ = canvas.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms() - started));
@@ -363,6 +375,7 @@ struct PointerCallbacks {
 fn use_pointer(
     renderer: Rc<RefCell<Renderer>>,
     hover: UseStateHandle<Option<(String, Vec<String>)>>,
+    on_pin: Callback<String>,
 ) -> PointerCallbacks {
     let down = {
         let renderer = renderer.clone();
@@ -390,9 +403,13 @@ fn use_pointer(
         let hover = hover.clone();
         Callback::from(move |e: PointerEvent| {
             let mut r = renderer.borrow_mut();
-            // A tap (touch has no hover) describes what is under the finger.
+            // A tap (touch has no hover) describes what is under the finger; on a key dot
+            // it also pins that key.
             if let Some((x, y)) = r.gestures.up(e.pointer_id()) {
                 hover.set(r.describe(x, y));
+                if let Some(key) = r.key_at(x, y) {
+                    on_pin.emit(key);
+                }
             }
         })
     };
@@ -465,7 +482,7 @@ pub fn RingView(props: &RingProps) -> Html {
         let renderer = renderer.clone();
         Callback::from(move |_: MouseEvent| renderer.borrow_mut().zoom_to_ring(factor))
     };
-    let pointer = use_pointer(renderer.clone(), hover.clone());
+    let pointer = use_pointer(renderer.clone(), hover.clone(), props.on_pin.clone());
     let sim = &props.state.sim;
     let label = (w.ring_label)(
         sim.servers().len(),

@@ -307,3 +307,34 @@ test('the compare view runs one change through every algorithm, as the command l
   await ready(page);
   assert.doesNotMatch(await page.evaluate(() => location.search), /view=compare/);
 });
+
+test('follow a key: a click on its dot pins it, and each change adds its owner to its history', async () => {
+  const { page } = browser;
+  const scenario = ['--nodes', 'A,B,C', '--keys', 'key-{i}:0..5'];
+  const [{ position, server: owner }] = cli(['locate', ...scenario, '--format', 'json', 'key-3']);
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=${encodeURIComponent('key-{i}:0..5')}`);
+  await ready(page);
+  // The dot of key-3, from its ring position and the circle the keys are drawn on.
+  const [cx, cy, r] = (await page.getAttribute('canvas.ring', 'data-keys-circle')).split(',').map(Number);
+  const angle = position / 2 ** 32 * 2 * Math.PI;
+  const box = await page.locator('canvas.ring').boundingBox();
+  await page.mouse.click(box.x + cx + r * Math.sin(angle), box.y + cy - r * Math.cos(angle));
+  await page.waitForFunction(() => /key-3/.test(document.querySelector('.lookup .explain')?.textContent || ''));
+  assert.match(await page.textContent('.lookup .explain'), new RegExp(`→ server ${owner}$`));
+  assert.equal(await page.locator('.lookup .history').count(), 0, 'no history before a change');
+  // Remove its owner: it must move, and the history says from where to where.
+  await page.getByRole('button', { name: `Remove ${owner}` }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.lookup .history li').length === 2);
+  const others = ['A', 'B', 'C'].filter((n) => n !== owner).join(',');
+  const [after] = cli(['locate', '--nodes', others, '--keys', 'key-{i}:0..5', '--format', 'json', 'key-3']);
+  const items = await page.$$eval('.lookup .history li', (lis) => lis.map((li) => [li.textContent, li.className]));
+  assert.deepEqual(items[0], [`pinned on ${owner}`, '']);
+  assert.deepEqual(items[1], [`Removed ${owner} → moved to ${after.server}`, 'moved']);
+  // Add a server that does not take it: it stays, and the list says so.
+  await page.fill('#new-server', owner);
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.lookup .history li').length === 3);
+  const third = await page.textContent('.lookup .history li:nth-child(3)');
+  assert.match(third, new RegExp(`^Added ${owner} → (moved to ${owner}|stayed on ${after.server})$`));
+  await screenshot(page, '36-follow-a-key');
+});
