@@ -326,6 +326,8 @@ pub static WORDS: Words = Words {
     history_pinned: |owner| format!("pinned on {owner}"),
     history_moved: |change, owner| format!("{change} → moved to {owner}"),
     history_stayed: |change, owner| format!("{change} → stayed on {owner}"),
+    print_handout: "Print handout",
+    print_hint: "Walks the tour and prints one page per step: the ring, the narration and what moved",
     qr_code: "QR code",
     qr_hint: "Show this view's link as a QR code, for phones in the room (Q)",
     qr_caption: "Scan to open exactly this view:",

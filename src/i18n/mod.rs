@@ -565,6 +565,10 @@ pub struct Words {
     pub history_moved: fn(&str, &str) -> String,
     /// … after CHANGE it stayed on OWNER.
     pub history_stayed: fn(&str, &str) -> String,
+    /// The print-handout button.
+    pub print_handout: &'static str,
+    /// Its tooltip.
+    pub print_hint: &'static str,
     /// The QR code button and dialog title.
     pub qr_code: &'static str,
     /// The QR code button's tooltip.

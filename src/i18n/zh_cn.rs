@@ -388,6 +388,8 @@ pub static WORDS: Words = Words {
     history_pinned: |owner| format!("固定时在 {owner}"),
     history_moved: |change, owner| format!("{change} → 迁移到 {owner}"),
     history_stayed: |change, owner| format!("{change} → 仍在 {owner}"),
+    print_handout: "打印讲义",
+    print_hint: "走完本导览并打印讲义：每步一页，包含哈希环、讲解和迁移结果",
     qr_code: "二维码",
     qr_hint: "把本视图的链接显示为二维码，方便教室里的手机打开（Q）",
     qr_caption: "扫码打开完全相同的视图：",

@@ -4,6 +4,7 @@
 mod charts;
 mod compare;
 mod controls;
+mod handout;
 mod host_bridge;
 mod notes;
 mod readout;
@@ -508,6 +509,8 @@ pub fn App() -> Html {
     let speed = use_state(|| 1.0f64);
     // This window opened speaker notes: its tour steps are told to them.
     let notes_opened = use_state(|| false);
+    // The tour's printable handout, while it is made and once it is.
+    let handout = use_state(|| None::<handout::Handout>);
     // The class's guess before a predicted tour step, and the step it is for.
     let guess = use_state(|| None::<(Position, u64)>);
     let zoom_request = use_state(|| (0u32, 0i8));
@@ -562,6 +565,8 @@ pub fn App() -> Html {
         link.notes,
     );
     let theme = theme_choice.unwrap_or(*system);
+    handout::use_handout(&handout, state, tour.position, theme, &tour.go);
+    handout::use_print_when_done(&handout);
     let look = Look {
         lang: *lang,
         theme,
@@ -702,6 +707,16 @@ pub fn App() -> Html {
             guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
             on_guess,
             on_notes: (!link.notes).then(|| open_notes.clone()),
+            on_print: (!link.notes).then(|| {
+                let handout = handout.clone();
+                Callback::from(move |()| {
+                    handout.set(Some(handout::Handout {
+                        tour: position.tour,
+                        back_to: position,
+                        pages: Vec::new(),
+                    }))
+                })
+            }),
         };
         tour_panel(w, &props)
     });
@@ -866,6 +881,9 @@ pub fn App() -> Html {
             </main>
             if *help {
                 <ShortcutsDialog on_close={let help = help.clone(); move |_| help.set(false)} />
+            }
+            if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
+                {handout::handout_view(w, h)}
             }
             if *qr {
                 <QrDialog link={phone_link} on_close={let qr = qr.clone(); move |_| qr.set(false)} />

@@ -61,6 +61,8 @@ pub struct TourPanelProps {
     pub on_guess: Callback<Option<u64>>,
     /// Opens the speaker notes (absent in the notes window itself).
     pub on_notes: Option<Callback<()>>,
+    /// Prints the tour's handout (absent in the notes window).
+    pub on_print: Option<Callback<()>>,
 }
 
 /// The narration of the current step, with its counter and buttons.
@@ -101,6 +103,10 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
                         _ => w.next.to_owned(),
                     } }
                 </button>
+                if let Some(on_print) = &props.on_print {
+                    <button type="button" class="link print-button" title={w.print_hint}
+                        onclick={on_print.reform(|_| ())}>{w.print_handout}</button>
+                }
                 if let Some(on_notes) = &props.on_notes {
                     <button type="button" class="link notes-button" title={w.notes_hint}
                         onclick={on_notes.reform(|_| ())}>{w.notes}</button>

@@ -189,3 +189,39 @@ test('the class predicts, then the next step reveals the guess beside the answer
   await atStep(page, 1);
   assert.match(await page.textContent('form.predict p'), /移除 cache_B 后，4 个键中会有多少个迁移/);
 });
+
+test('a tour prints as a handout: one page per step with its ring, narration and readout', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?tour=ring&step=2&lang=en`);
+  await ready(page);
+  await atStep(page, 2);
+  // The browser's print dialog is replaced by a counter (headless has none to show).
+  await page.evaluate(() => { window.printed = 0; window.print = () => { window.printed += 1; }; });
+  await page.getByRole('button', { name: 'Print handout' }).click();
+  await page.waitForFunction(() => window.printed === 1, null, { timeout: 60000 });
+  // Back where the presenter was.
+  await atStep(page, 2);
+  const pages = await page.$$eval('.handout .handout-page', (articles) => articles.map((a) => ({
+    step: a.dataset.step,
+    image: a.querySelector('img').src.length,
+    narration: a.querySelector('.narration').textContent,
+    readout: a.querySelector('.readout').textContent,
+  })));
+  assert.deepEqual(pages.map((p) => p.step), ['1', '2', '3']);
+  for (const p of pages) assert.ok(p.image > 5000, `step ${p.step}: a real picture (${p.image} bytes)`);
+  assert.match(pages[0].narration, /cache_A holds \d+, cache_B \d+ and cache_C \d+/);
+  assert.match(pages[1].narration, /^Remove cache_B/);
+  assert.match(pages[1].readout, /^Removed cache_B/);
+  assert.match(pages[2].readout, /^Added cache_D/);
+  // Each step's picture differs (the ring changed).
+  const images = await page.$$eval('.handout img', (imgs) => imgs.map((i) => i.src));
+  assert.equal(new Set(images).size, 3);
+  // Printed: the handout alone, a sheet per step.
+  const pdf = await page.pdf({ format: 'A4' });
+  const sheets = (pdf.toString('latin1').match(/\/Type\s*\/Page[^s]/g) || []).length;
+  assert.equal(sheets, 3);
+  await page.emulateMedia({ media: 'print' });
+  await screenshot(page, '47-handout-print');
+  await page.emulateMedia({ media: 'screen' });
+  assert.equal(await page.isVisible('.handout'), false, 'hidden on screen');
+});
