@@ -168,6 +168,15 @@ pub fn visible_arc(g: &RingGeometry, width: f64, height: f64) -> (u32, u64) {
     (from, span.min(1 << 32))
 }
 
+/// Where a key walking the shorter way round from `from` to `to` is at time `t` in 0..=1
+/// (eased in and out): between two fans, which have no clockwise meaning.
+pub fn walk_shorter(from: u32, to: u32, t: f64) -> u32 {
+    let t = t.clamp(0.0, 1.0);
+    let eased = t * t * (3.0 - 2.0 * t);
+    let distance = f64::from(to.wrapping_sub(from) as i32);
+    from.wrapping_add((distance * eased) as i64 as u32)
+}
+
 /// Where a key walking clockwise from `from` to `to` is at time `t` in 0..=1
 /// (eased in and out).
 pub fn walk_position(from: u32, to: u32, t: f64) -> u32 {

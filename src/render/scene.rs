@@ -149,8 +149,8 @@ pub fn visible_points(ring: &Ring, from: u32, span: u64) -> [std::ops::Range<usi
 /// multi-probe point, or (for the other per-key algorithms) evenly around the circle.
 pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
     // Bucket algorithms: at the angle of the server's bucket on the inner ring.
-    if let Some((holders, cells)) = sim.placement().buckets() {
-        let cells = u64::from(cells.max(1));
+    if let Some((holders, _)) = sim.placement().buckets() {
+        let cells = u64::from(display_cells(holders.len()));
         return holders
             .iter()
             .enumerate()
@@ -177,12 +177,21 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
                 })
                 .collect()
         }
-        // Maglev: each server's first cell of the table.
+        // Maglev: the server's cell nearest the spot its id gives it (its cells are spread
+        // over the whole table, so one is always near; the first ones all sit at 0).
         (Algorithm::Maglev, Some(ring), _) => sim
             .servers()
             .iter()
             .filter_map(|s| {
-                let p = ring.points().iter().find(|p| p.server == s.id)?;
+                let target = golden_position(s.id);
+                let p = ring
+                    .points()
+                    .iter()
+                    .filter(|p| p.server == s.id)
+                    .min_by_key(|p| {
+                        let d = p.position.wrapping_sub(target);
+                        d.min(d.wrapping_neg())
+                    })?;
                 Some((s.id, p.position))
             })
             .collect(),
@@ -192,14 +201,76 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .iter()
             .filter_map(|s| Some((s.id, sim.settings().hash.position(&s.name).ok()?)))
             .collect(),
-        _ => {
-            let n = sim.servers().len().max(1) as u64;
-            sim.servers()
-                .iter()
-                .enumerate()
-                .map(|(i, s)| (s.id, ((i as u64) * (1u64 << 32) / n) as u32))
-                .collect()
+        // Algorithms without ring positions (mod-N, rendezvous, CARP, the jump family):
+        // each server where its id puts it, so adding or removing one moves no other.
+        _ => sim
+            .servers()
+            .iter()
+            .map(|s| (s.id, golden_position(s.id)))
+            .collect(),
+    }
+}
+
+/// How many cells the inner ring of buckets is drawn with for `used` buckets: a power of
+/// two, at least 8, so adding a bucket (jump's n → n + 1) leaves every other where it was
+/// until the count passes a power of two; and buckets the algorithm only reserves
+/// (Anchor's and Dx's capacity) are not drawn as empty cells that squeeze the used ones
+/// together.
+pub fn display_cells(used: usize) -> u32 {
+    (used.max(1) as u32).next_power_of_two().max(8)
+}
+
+/// The golden angle's turn of 2³²: ids 0, 1, 2, … land spread round the ring, each new one
+/// in the widest gap left, whatever happened to the others.
+pub fn golden_position(id: ServerId) -> u32 {
+    u32::from(id).wrapping_mul(0x9E37_79B9)
+}
+
+/// Where keys are drawn when their algorithm gives them no ring position (mod-N,
+/// rendezvous, CARP, the jump family, the bucket algorithms): in a fan around their
+/// owner's marker, so a change shows each moved key leaving one fan for another — not at
+/// their hash, which means nothing to these algorithms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fans {
+    anchors: Vec<(ServerId, u32)>,
+    half_width: u32,
+}
+
+impl Fans {
+    /// The fans of `sim`'s servers, or `None` when its keys have ring positions.
+    pub fn of(sim: &Simulation) -> Option<Fans> {
+        if sim.ring().is_some() || sim.slot_table().is_some() {
+            return None;
         }
+        let mut anchors = marker_positions(sim);
+        anchors.sort_unstable_by_key(|a| a.1);
+        // Each fan takes 40% of the narrowest gap on either side of its marker.
+        let gap = anchors
+            .iter()
+            .zip(anchors.iter().cycle().skip(1))
+            .map(|(a, b)| b.1.wrapping_sub(a.1))
+            .filter(|&g| g > 0)
+            .min()
+            .unwrap_or(u32::MAX);
+        let half_width = (f64::from(gap) * 0.4).min(RING_SPAN / 12.0) as u32;
+        anchors.sort_unstable_by_key(|a| a.0);
+        Some(Fans {
+            anchors,
+            half_width,
+        })
+    }
+
+    /// Where key `key_id` owned by `owner` is drawn: in `owner`'s fan at a spot fixed by
+    /// the key, so the same key always sits at the same spot of a fan. A server the
+    /// change took away keeps the place its id gives it.
+    pub fn position(&self, owner: ServerId, key_id: u32) -> u32 {
+        let anchor = self
+            .anchors
+            .binary_search_by_key(&owner, |a| a.0)
+            .map_or_else(|_| golden_position(owner), |i| self.anchors[i].1);
+        let spot = (splitmix64(u64::from(key_id)) >> 11) as f64 / (1u64 << 53) as f64;
+        let offset = ((spot * 2.0 - 1.0) * f64::from(self.half_width)) as i64;
+        (i64::from(anchor) + offset).rem_euclid(1 << 32) as u32
     }
 }
 
@@ -381,13 +452,18 @@ pub fn place_labels(
     placed
 }
 
-/// A key in motion: from its own position clockwise to its owner's point.
+/// A key in motion: from its own position clockwise to its owner's point — or, drawn in
+/// fans, from its old owner's fan to its new one, the shorter way.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Walker {
-    /// Start position (the key's hash).
+    /// Start position (the key's hash, or its place in the old owner's fan).
     pub from: u32,
-    /// End position (the owning vnode or range end); equal to `from` for per-key algorithms.
+    /// End position (the owning vnode or range end, or its place in the new owner's fan).
     pub to: u32,
+    /// Where the key is drawn once the change is done: its hash, or `to` in fans.
+    pub rest: u32,
+    /// Walks the shorter way round (between fans), not clockwise.
+    pub direct: bool,
     /// Colour before (the old owner).
     pub was: ServerId,
     /// Colour after (the new owner).
@@ -406,23 +482,59 @@ pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) ->
     if m.moved_places.is_empty() || keys.is_empty() {
         return Vec::new();
     }
+    let fans = Fans::of(sim);
     let step = (m.moved_places.len() / cap.max(1)).max(1);
     (0..m.moved_places.len())
         .step_by(step)
         .take(cap)
         .filter_map(|i| {
             let place = *m.moved_places.get(i)? as usize;
-            let from = *keys.positions.get(place)?;
             let now = *sim.owners().get(place)?;
-            Some(Walker {
-                from,
-                to: walk_end(sim, from, now),
-                was: m.moved_from[i],
-                now,
-                phase: 0.0,
+            let was = m.moved_from[i];
+            Some(match &fans {
+                Some(fans) => {
+                    let id = keys.ids[place];
+                    let to = fans.position(now, id);
+                    Walker {
+                        from: fans.position(was, id),
+                        to,
+                        rest: to,
+                        direct: true,
+                        was,
+                        now,
+                        phase: 0.0,
+                    }
+                }
+                None => {
+                    let from = *keys.positions.get(place)?;
+                    Walker {
+                        from,
+                        to: walk_end(sim, from, now),
+                        rest: from,
+                        direct: false,
+                        was,
+                        now,
+                        phase: 0.0,
+                    }
+                }
             })
         })
         .collect()
+}
+
+/// Where each key is drawn: its ring position, or its place in its owner's fan.
+pub fn key_display_positions(sim: &Simulation) -> std::borrow::Cow<'_, [u32]> {
+    let keys = sim.keys();
+    match Fans::of(sim) {
+        None => std::borrow::Cow::Borrowed(&keys.positions),
+        Some(fans) => std::borrow::Cow::Owned(
+            keys.ids
+                .iter()
+                .zip(sim.owners())
+                .map(|(&id, &owner)| fans.position(owner, id))
+                .collect(),
+        ),
+    }
 }
 
 /// A steady sample of keys walking to their owners (the "play" animation).
@@ -431,16 +543,21 @@ pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
     if keys.is_empty() {
         return Vec::new();
     }
+    let fans = Fans::of(sim);
     let step = (keys.len() / cap.max(1)).max(1);
     (0..keys.len())
         .step_by(step)
         .take(cap)
         .map(|place| {
-            let from = keys.positions[place];
             let now = sim.owners()[place];
+            let from = fans
+                .as_ref()
+                .map_or(keys.positions[place], |f| f.position(now, keys.ids[place]));
             Walker {
                 from,
                 to: walk_end(sim, from, now),
+                rest: from,
+                direct: false,
                 was: now,
                 now,
                 phase: (splitmix64(place as u64) >> 11) as f64 / (1u64 << 53) as f64,
@@ -563,11 +680,23 @@ fn key_index_at(sim: &Simulation, g: &RingGeometry, s: &Scale, x: f64, y: f64) -
     let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
     let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
     let inner = key_radius(g, s);
-    if dist < inner + 2.0 && dist > inner - g.radius * 0.3 {
-        nearest(&sim.keys().positions, pos, tolerance / 2)
-    } else {
-        None
+    if !(dist < inner + 2.0 && dist > inner - g.radius * 0.3) {
+        return None;
     }
+    if Fans::of(sim).is_none() {
+        return nearest(&sim.keys().positions, pos, tolerance / 2);
+    }
+    // Keys in fans are drawn only while few: the nearest drawn one.
+    if sim.keys().len() > MAX_KEY_DOTS {
+        return None;
+    }
+    key_display_positions(sim)
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| (i, p.wrapping_sub(pos).min(pos.wrapping_sub(p))))
+        .filter(|&(_, d)| d <= tolerance / 2)
+        .min_by_key(|&(_, d)| d)
+        .map(|(i, _)| i)
 }
 
 /// The name of the key under pixel (x, y): the key a click pins.
@@ -787,5 +916,88 @@ mod tests {
             assert_eq!(ring.owner_of(w.from), w.now);
         }
         assert_eq!(idle_walkers(&state.sim, 240).len(), 240);
+    }
+
+    #[test]
+    fn per_key_algorithms_keep_their_markers_and_draw_keys_in_their_owners_fan() {
+        for algo in [
+            "modn",
+            "rendezvous",
+            "carp",
+            "jump",
+            "power",
+            "anchor",
+            "memento",
+            "dx",
+            "flip",
+        ] {
+            let before = crate::state::PageState::new(
+                &Scenario::from_pairs([("algo", algo), ("nodes", "A,B,C,D"), ("keys", "0..400")])
+                    .unwrap(),
+            )
+            .unwrap();
+            let after = before.reduce(crate::state::Action::Apply(
+                crate::engine::sim::Change::add("E"),
+            ));
+            // Adding E moves no other server's marker.
+            let (old, new) = (marker_positions(&before.sim), marker_positions(&after.sim));
+            for m in &old {
+                assert!(new.contains(m), "{algo}: {m:?} moved");
+            }
+            // Every key sits in its owner's fan, and fans do not overlap.
+            let fans = Fans::of(&after.sim).expect(algo);
+            let shown = key_display_positions(&after.sim);
+            for (place, &owner) in after.sim.owners().iter().enumerate() {
+                let (_, anchor) = *new.iter().find(|m| m.0 == owner).unwrap();
+                let off = shown[place]
+                    .wrapping_sub(anchor)
+                    .min(anchor.wrapping_sub(shown[place]));
+                assert!(
+                    off <= fans.half_width,
+                    "{algo}: key {place} outside its fan"
+                );
+            }
+            let mut anchors: Vec<u32> = new.iter().map(|m| m.1).collect();
+            anchors.sort_unstable();
+            for pair in anchors.windows(2) {
+                assert!(
+                    pair[1] - pair[0] > 2 * fans.half_width,
+                    "{algo}: fans overlap"
+                );
+            }
+            // A moved key walks from its old owner's fan to its new one.
+            for w in moved_walkers(&after.sim, after.last.as_deref(), 50) {
+                assert!(w.direct && w.rest == w.to, "{algo}");
+                if algo != "modn" {
+                    assert_eq!(w.now, 4, "{algo}: keys move only to E");
+                }
+            }
+        }
+        // Maglev's, Anchor's and Dx's markers spread (over the cells in use, with room to
+        // grow) instead of piling at 0.
+        for algo in ["maglev", "anchor", "dx"] {
+            let state = crate::state::PageState::new(
+                &Scenario::from_pairs([("algo", algo), ("nodes", "A,B,C,D"), ("keys", "0..100")])
+                    .unwrap(),
+            )
+            .unwrap();
+            let mut at: Vec<u32> = marker_positions(&state.sim).iter().map(|m| m.1).collect();
+            at.sort_unstable();
+            let widest = at.windows(2).map(|w| w[1] - w[0]).max().unwrap();
+            assert!(
+                at[3] - at[0] > 1 << 30,
+                "{algo}: {at:?} piled up (widest gap {widest})"
+            );
+        }
+        // The ring keeps its keys at their hash.
+        let ring = crate::state::PageState::new(
+            &Scenario::from_pairs([("nodes", "A,B"), ("keys", "0..10")]).unwrap(),
+        )
+        .unwrap();
+        assert!(Fans::of(&ring.sim).is_none());
+        assert_eq!(
+            &*key_display_positions(&ring.sim),
+            ring.sim.keys().positions.as_slice()
+        );
     }
 }

@@ -19,12 +19,13 @@ use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::i18n::Words;
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, key_radius, marker_positions, place_labels, tick_labels, visible_points,
-    zoom_buttons_rect, Clock, Label, Rect, Scale, Walker, MAX_KEY_DOTS, TICKS,
+    band_segments, display_cells, key_display_positions, key_radius, marker_positions,
+    place_labels, tick_labels, visible_points, zoom_buttons_rect, Clock, Fans, Label, Rect, Scale,
+    Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::{
-    canvas_angle, density_profile, server_colour, visible_arc, walk_position, RingGeometry,
-    RING_SPAN,
+    canvas_angle, density_profile, server_colour, visible_arc, walk_position, walk_shorter,
+    RingGeometry, RING_SPAN,
 };
 use crate::state::{Lookup, PageState};
 use crate::words::{algorithm_title, group_thousands};
@@ -74,8 +75,8 @@ pub fn draw_static(
             }
         }
     }
-    if let Some((holders, cells)) = state.sim.placement().buckets() {
-        draw_buckets(ctx, g, s, holders, cells, p);
+    if let Some((holders, _)) = state.sim.placement().buckets() {
+        draw_buckets(ctx, g, s, holders, display_cells(holders.len()), p);
     }
     draw_keys(ctx, g, s, state, from, span, p);
     let ticks = draw_ticks(ctx, g, s, p);
@@ -205,7 +206,13 @@ fn draw_keys(
     let sim = &state.sim;
     let keys = sim.keys();
     let inner = key_radius(g, s);
-    let [a, b] = if span >= 1 << 32 {
+    // Keys with no ring position sit in their owner's fan (all of them, while few).
+    let fans = Fans::of(sim).filter(|_| keys.len() <= MAX_KEY_DOTS);
+    let shown = match fans {
+        Some(_) => key_display_positions(sim),
+        None => std::borrow::Cow::Borrowed(keys.positions.as_slice()),
+    };
+    let [a, b] = if span >= 1 << 32 || fans.is_some() {
         [0..keys.len(), 0..0]
     } else {
         keys.places_in_arc(from.wrapping_sub(1), from.wrapping_add((span - 1) as u32))
@@ -226,7 +233,7 @@ fn draw_keys(
         let mut dots: Vec<(ServerId, f64, f64)> = places
             .iter()
             .map(|&place| {
-                let (x, y) = g.point(keys.positions[place], radius(place));
+                let (x, y) = g.point(shown[place], radius(place));
                 (sim.owners()[place], x, y)
             })
             .collect();
@@ -238,7 +245,7 @@ fn draw_keys(
             for &place in &places {
                 // The name sits inside the dot, toward the centre: beside it at the sides
                 // of the ring, below or above it at the top and bottom.
-                let pos = keys.positions[place];
+                let pos = shown[place];
                 let side = math::sin(f64::from(pos) / RING_SPAN * TAU);
                 let (align, gap) = match side {
                     v if v > 0.5 => ("right", 4.0),
@@ -529,7 +536,12 @@ pub fn draw_overlay(
             .moved
             .iter()
             .map(|w| {
-                let (x, y) = g.point(walk_position(w.from, w.to, walked), inner + s.band * 0.2);
+                let at = if w.direct {
+                    walk_shorter(w.from, w.to, walked)
+                } else {
+                    walk_position(w.from, w.to, walked)
+                };
+                let (x, y) = g.point(at, inner + s.band * 0.2);
                 (if walked < 0.15 { w.was } else { w.now }, x, y)
             })
             .collect();
@@ -541,7 +553,7 @@ pub fn draw_overlay(
             .moved
             .iter()
             .map(|w| {
-                let (x, y) = g.point(w.from, inner + s.band * 0.2);
+                let (x, y) = g.point(w.rest, inner + s.band * 0.2);
                 (w.now, x, y)
             })
             .collect();
