@@ -225,15 +225,18 @@ pub struct ScatterLabel {
 }
 
 /// Labels for scatter points at `placed` named `names`: points within `near` pixels of
-/// each other share one label (their names, a few to a line), and a label that would
-/// cover another moves down until it does not; one that would pass `width` goes to the
-/// left of its point. `char_px` and `line_px` size the text.
+/// each other share one label (their names, a few to a line). Each label takes the first
+/// spot round its point — right, left, above, below, the corners, then twice and three
+/// times as far — whose box covers no dot (radius `dot`), no other label, and stays inside
+/// the `size` (width, height) of the chart; with no such spot, the first one inside the
+/// chart. `char_px` and `line_px` size the text.
 pub fn scatter_labels(
     placed: &[(f64, f64)],
     names: &[&str],
     near: f64,
     (char_px, line_px): (f64, f64),
-    width: f64,
+    (width, height): (f64, f64),
+    dot: f64,
 ) -> Vec<ScatterLabel> {
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for i in 0..placed.len() {
@@ -246,32 +249,61 @@ pub fn scatter_labels(
             None => groups.push(vec![i]),
         }
     }
-    let mut boxes: Vec<(f64, f64, f64, f64)> = Vec::new();
+    type Box4 = (f64, f64, f64, f64);
+    let overlaps = |a: &Box4, b: &Box4| {
+        a.0 < b.0 + b.2 && b.0 < a.0 + a.2 && a.1 < b.1 + b.3 && b.1 < a.1 + a.3
+    };
+    let dots: Vec<Box4> = placed
+        .iter()
+        .map(|&(x, y)| (x - dot, y - dot, 2.0 * dot, 2.0 * dot))
+        .collect();
+    let mut boxes: Vec<Box4> = Vec::new();
     let mut out = Vec::new();
     for g in groups {
         let lines: Vec<String> = g
-            .chunks(3)
+            .chunks(4)
             .map(|c| c.iter().map(|&i| names[i]).collect::<Vec<_>>().join(", "))
             .collect();
         let widest = lines.iter().map(|l| l.chars().count()).max().unwrap_or(0) as f64;
         let (w, h) = (widest * char_px, lines.len() as f64 * line_px);
-        let (px, mut y) = (placed[g[0]].0, placed[g[0]].1 - 6.0);
-        let x = if px + 8.0 + w > width {
-            px - 8.0 - w
-        } else {
-            px + 8.0
-        };
-        let hits = |y: f64, b: &(f64, f64, f64, f64)| {
-            x < b.0 + b.2 && b.0 < x + w && y - line_px < b.1 + b.3 && b.1 < y - line_px + h
-        };
-        while boxes.iter().any(|b| hits(y, b)) {
-            y += line_px;
+        let (px, py) = placed[g[0]];
+        // Top-left corners round the point, nearest first.
+        let gap = dot + 3.0;
+        let mut spots = Vec::new();
+        for k in [1.0, 2.0, 3.0] {
+            let d = gap * k;
+            spots.extend([
+                (px + d, py - h / 2.0),
+                (px - d - w, py - h / 2.0),
+                (px - w / 2.0, py - d - h),
+                (px - w / 2.0, py + d),
+                (px + d, py - d - h),
+                (px - d - w, py - d - h),
+                (px + d, py + d),
+                (px - d - w, py + d),
+            ]);
         }
-        boxes.push((x, y - line_px, w, h));
+        let inside =
+            |&(x, y): &(f64, f64)| x >= 0.0 && y >= 0.0 && x + w <= width && y + h <= height;
+        let free = |&(x, y): &(f64, f64)| {
+            let b = (x, y, w, h);
+            !dots.iter().chain(&boxes).any(|o| overlaps(&b, o))
+        };
+        let (x, y) = spots
+            .iter()
+            .copied()
+            .find(|s| inside(s) && free(s))
+            .or_else(|| spots.iter().copied().find(inside))
+            .unwrap_or((
+                px.clamp(0.0, (width - w).max(0.0)),
+                py.clamp(0.0, (height - h).max(0.0)),
+            ));
+        boxes.push((x, y, w, h));
         out.push(ScatterLabel {
             points: g,
             lines,
-            at: (x, y),
+            // The first line's baseline, a little above the box's bottom edge of line one.
+            at: (x, y + line_px * 0.8),
         });
     }
     out
@@ -350,23 +382,42 @@ mod tests {
     }
 
     #[test]
-    fn close_points_share_a_label_and_labels_do_not_cover_each_other() {
+    fn scatter_labels_cover_no_dot_no_label_and_stay_in_the_chart() {
         let placed = [
             (100.0, 100.0),
             (103.0, 101.0),
             (300.0, 50.0),
             (101.0, 112.0),
+            (630.0, 5.0),
+            (120.0, 100.0),
         ];
-        let names = ["jump", "flip", "ring", "power"];
-        let labels = scatter_labels(&placed, &names, 8.0, (7.0, 14.0), 640.0);
-        assert_eq!(labels.len(), 3);
-        assert_eq!(labels[0].lines, vec!["jump, flip"]);
-        assert_eq!(labels[2].points, vec![3]);
-        // "power" sits 12 px below "jump, flip": its label moves down clear of it.
-        assert!(labels[2].at.1 >= labels[0].at.1 + 14.0, "{labels:?}");
-        // Near the right edge a label goes to the left of its point.
-        let edge = scatter_labels(&[(630.0, 50.0)], &["binomial"], 8.0, (7.0, 14.0), 640.0);
-        assert!(edge[0].at.0 + 8.0 * 7.0 <= 630.0, "{edge:?}");
+        let names = ["1", "2", "3", "4", "5", "16"];
+        let size = (640.0, 300.0);
+        let labels = scatter_labels(&placed, &names, 8.0, (7.0, 14.0), size, 5.0);
+        assert_eq!(labels[0].lines, vec!["1, 2"]);
+        assert_eq!(labels.len(), 5);
+        let boxes: Vec<(f64, f64, f64, f64)> = labels
+            .iter()
+            .map(|l| {
+                let w = l.lines.iter().map(|t| t.chars().count()).max().unwrap() as f64 * 7.0;
+                (l.at.0, l.at.1 - 14.0 * 0.8, w, l.lines.len() as f64 * 14.0)
+            })
+            .collect();
+        for (i, b) in boxes.iter().enumerate() {
+            assert!(
+                b.0 >= 0.0 && b.1 >= 0.0 && b.0 + b.2 <= size.0 && b.1 + b.3 <= size.1,
+                "{b:?}"
+            );
+            for &(x, y) in &placed {
+                let hit =
+                    x + 5.0 > b.0 && x - 5.0 < b.0 + b.2 && y + 5.0 > b.1 && y - 5.0 < b.1 + b.3;
+                assert!(!hit, "label {i} {b:?} covers the dot at {x},{y}");
+            }
+            for c in &boxes[..i] {
+                let hit = b.0 < c.0 + c.2 && c.0 < b.0 + b.2 && b.1 < c.1 + c.3 && c.1 < b.1 + b.3;
+                assert!(!hit, "labels overlap: {b:?} {c:?}");
+            }
+        }
     }
 
     #[test]

@@ -118,11 +118,14 @@ pub fn CompareView(props: &CompareProps) -> Html {
             v.inconsistent,
         )
     });
+    // The scatter names each dot by its row's number in the table (short, and the same in
+    // every language).
     let points: Vec<(String, f64, f64)> = rows
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             (
-                r.algo.name().to_owned(),
+                (i + 1).to_string(),
                 100.0 * r.moved_fraction(),
                 r.peak_to_mean,
             )
@@ -155,13 +158,13 @@ pub fn CompareView(props: &CompareProps) -> Html {
                     <th scope="col" class={classes!((i > 0).then_some("num"))}>{*h}</th>
                 }) }</tr></thead>
                 <tbody>
-                    { for rows.iter().map(|r| {
+                    { for rows.iter().enumerate().map(|(i, r)| {
                         let ideal = r.ideal.map_or_else(|| "—".to_owned(), percent);
                         let best_moved = judged.is_some_and(|v| v.closest == r.algo);
                         let best_balance = judged.is_some_and(|v| v.balanced == r.algo);
                         html! {
                             <tr data-algo={r.algo.name()}>
-                                <th scope="row">{algorithm_title(w, r.algo)}</th>
+                                <th scope="row" data-no={(i + 1).to_string()}>{algorithm_title(w, r.algo)}</th>
                                 <td class={classes!("num", "moved", best_moved.then_some("best"))}>
                                     {format!("{} {} ({ideal})", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
@@ -188,7 +191,7 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -
     let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
     let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
-    let labels = scatter_labels(&placed, &names, 9.0, (7.0, 14.0), width);
+    let labels = scatter_labels(&placed, &names, 9.0, (7.0, 14.0), (width, height), 5.0);
     let f = |v: f64| format!("{v:.1}");
     html! {
         <figure class="compare-figure">
