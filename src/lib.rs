@@ -6,11 +6,13 @@
 
 pub mod chart;
 pub mod engine;
+pub mod facts;
 pub mod file;
 pub mod host;
 pub mod i18n;
 pub mod link;
 pub mod math;
+pub mod notice;
 pub mod readout;
 pub mod render;
 pub mod state;

@@ -11,8 +11,8 @@
 use crate::engine::scenario::{repeated_names, Scenario, PARAMS, QUERY_VALUE};
 use crate::engine::text::{parse_decimal, quote};
 use crate::i18n::Lang;
+use crate::notice::Notice;
 use crate::render::palette::Theme;
-use crate::state::Notice;
 use crate::tour::{read_position, Position};
 
 /// The page-only parameters (not part of the scenario).

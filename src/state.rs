@@ -19,6 +19,7 @@ use crate::engine::scenario::{parse_seed, Scenario};
 use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
 use crate::engine::text::quote;
 use crate::i18n::Words;
+pub use crate::notice::Notice;
 use crate::words::{self, group_thousands};
 
 /// What the user can do.
@@ -62,23 +63,6 @@ pub enum Action {
         /// A key to look up when they are done.
         lookup: Option<String>,
     },
-}
-
-/// A message for the user, kept as what it says so it can be worded in any language.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Notice {
-    /// An input or change was refused; the engine's reason (in English).
-    Refused(String),
-    /// The link's scenario could not be loaded (the default is shown): the reasons.
-    LinkNotLoaded(Vec<String>),
-    /// The link has problems, but its scenario loaded: the reasons.
-    LinkProblem(Vec<String>),
-    /// Actions refused while stepped work runs, so far.
-    Busy(u32),
-    /// Actions that came during stepped work and were ignored, reported when it is done.
-    Ignored(u32),
-    /// A scenario file could not be opened: the reasons.
-    BadFile(Vec<String>),
 }
 
 /// Work (in the engine's cost units, about 10 ns of wasm each) that may be done at once;

@@ -15,6 +15,7 @@ use crate::engine::keys::KeySpec;
 use crate::engine::ring::NO_OWNER;
 use crate::engine::scenario::Scenario;
 use crate::engine::sim::{Change, Simulation};
+pub use crate::facts::{Facts, StoreView};
 use crate::state::PageState;
 use crate::words::{group_thousands, percent};
 
@@ -439,63 +440,8 @@ impl Tour {
     }
 }
 
-/// What each server holds for one key, and the last read.
-#[derive(Clone, Debug, PartialEq)]
-pub struct StoreView {
-    /// The key.
-    pub key: &'static str,
-    /// (server, value held), in list order.
-    pub values: Vec<(String, Option<u64>)>,
-    /// The last read: the server asked and what it returned.
-    pub read: Option<(String, Option<u64>)>,
-}
-
-/// What a step's narration may state, each number written as the page writes it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Facts {
-    /// All keys.
-    pub keys: String,
-    /// Keys the last change moved.
-    pub moved: String,
-    /// Keys it left in place.
-    pub stayed: String,
-    /// Moved, as a percentage of all keys.
-    pub moved_pct: String,
-    /// Stayed, as a percentage.
-    pub stayed_pct: String,
-    /// The ideal percentage to move, when there is one.
-    pub ideal_pct: String,
-    /// Where the moved keys went (names), joined with ", ".
-    pub moved_to: Vec<String>,
-    /// Where they came from.
-    pub moved_from: Vec<String>,
-    /// (server, keys) in list order.
-    pub counts: Vec<(String, String)>,
-    /// The busiest server and its keys.
-    pub busiest: (String, String),
-    /// The quietest server and its keys.
-    pub quietest: (String, String),
-    /// Standard deviation of the counts, one decimal.
-    pub stddev: String,
-    /// Peak over mean, three decimals.
-    pub peak_mean: String,
-    /// The busiest server's share of the keys.
-    pub busiest_pct: String,
-    /// The server owning the largest share of the ring, and that share (as the share
-    /// table writes it), when the algorithm has a ring.
-    pub top_share: (String, String),
-    /// Live servers.
-    pub servers: usize,
-    /// Vnodes per server.
-    pub vnodes: u32,
-    /// The looked-up key and its owner.
-    pub lookup: Option<(String, String)>,
-    /// The looked-up key's Redis slot.
-    pub slot: Option<u16>,
-    /// Stored data (stale-data story).
-    pub store: Option<StoreView>,
-}
-
+/// Reading the facts is the tour's job (it knows the page state); the data lives below
+/// the catalogs in [`crate::facts`], so the catalogs need not know the tours.
 impl Facts {
     /// The facts on screen for `state`, with the tour's stored data.
     pub fn read(state: &PageState, store: Option<StoreView>) -> Facts {
@@ -575,37 +521,6 @@ impl Facts {
             }
         }
         facts
-    }
-
-    /// The keys of `server` as the table writes them ("0" when it has none or is gone).
-    pub fn count(&self, server: &str) -> &str {
-        self.counts
-            .iter()
-            .find(|(n, _)| n == server)
-            .map_or("0", |c| c.1.as_str())
-    }
-
-    /// The owner of the looked-up key.
-    pub fn owner(&self) -> &str {
-        self.lookup.as_ref().map_or("", |l| l.1.as_str())
-    }
-
-    /// The value `server` holds for the story's key, as text ("—" when none).
-    pub fn held(&self, server: &str) -> String {
-        self.store
-            .as_ref()
-            .and_then(|s| s.values.iter().find(|v| v.0 == server))
-            .and_then(|v| v.1)
-            .map_or_else(|| "—".to_owned(), |v| v.to_string())
-    }
-
-    /// The last read's value, as text.
-    pub fn read_value(&self) -> String {
-        self.store
-            .as_ref()
-            .and_then(|s| s.read.as_ref())
-            .and_then(|r| r.1)
-            .map_or_else(|| "—".to_owned(), |v| v.to_string())
     }
 }
 

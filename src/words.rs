@@ -9,7 +9,7 @@ use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
 use crate::i18n::{reason, Words};
 use crate::math;
-use crate::state::Notice;
+use crate::notice::Notice;
 
 /// `12345` → `12,345`.
 pub fn group_thousands(v: u64) -> String {

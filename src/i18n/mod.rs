@@ -15,7 +15,7 @@ mod zh_cn;
 pub use en::WORDS as EN;
 pub use zh_cn::WORDS as ZH_CN;
 
-use crate::tour::Facts;
+use crate::facts::Facts;
 
 /// A language of the page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
