@@ -12,9 +12,9 @@
 //! recovers takes the last removed bucket (or a new one at the end): under Anchor and
 //! Memento that bucket's keys come home to it, whoever it belonged to before.
 
+use super::contract::{Explanation, How, Placement};
 use super::hash::HashFn;
 use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
 use super::ring::{ServerId, NO_OWNER};
 
 /// What Anchor, Memento and Dx share: a key's digest walks from bucket to bucket (each

@@ -11,8 +11,9 @@
 //! Choices left open: keys arrive in the order the key set lists them (key 0 first), and
 //! weights are not used (every server has the same capacity).
 
-use super::placement::{Explanation, How, Placement};
-use super::ring::{Ring, ServerId, VNode, NO_OWNER};
+pub use super::contract::BoundedWalk;
+use super::contract::{Explanation, How, Placement};
+use super::ring::{Ring, ServerId, NO_OWNER};
 
 /// A ring whose servers hold at most `capacity` keys each.
 #[derive(Clone, Debug)]
@@ -28,18 +29,12 @@ pub struct Bounded {
     pub filled_at: Vec<u32>,
 }
 
-/// Where one key went under bounded loads.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BoundedWalk {
-    /// The first point clockwise from the key.
-    pub first: Option<VNode>,
-    /// The full servers passed, in order, each once.
-    pub skipped: Vec<ServerId>,
-    /// The point whose server had room.
-    pub point: Option<VNode>,
-}
-
 impl Bounded {
+    /// `placement` as bounded loads, when it is (the owners then depend on arrival order).
+    pub fn of(placement: &dyn Placement) -> Option<&Bounded> {
+        placement.arrival_order()?.downcast_ref()
+    }
+
     /// The capacity for `keys` keys over `servers` servers with factor `c`.
     pub fn capacity_for(c: f64, keys: usize, servers: usize) -> u32 {
         if servers == 0 {
@@ -155,7 +150,7 @@ impl Placement for Bounded {
         false
     }
 
-    fn bounded(&self) -> Option<&Bounded> {
+    fn arrival_order(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
 
@@ -171,6 +166,7 @@ impl Placement for Bounded {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ring::VNode;
 
     fn ring(points: &[(u32, ServerId)]) -> Ring {
         let points = points

@@ -12,8 +12,8 @@
 //! the ones after it, and their keys move — the cost a real deployment of jump pays, which
 //! the page shows rather than hides.
 
+use super::contract::{Explanation, How, Placement};
 use super::hash::HashFn;
-use super::placement::{Explanation, How, Placement};
 use super::ring::{ServerId, NO_OWNER};
 
 /// The bucket in `0..buckets` for `key` (the paper's `JumpConsistentHash`); `buckets` ≥ 1.

@@ -16,9 +16,9 @@
 //! cell ends ([`Maglev::ring`]) owns exactly the keys the table does — and a change is
 //! diffed cell by cell, like the ring's arcs.
 
+use super::contract::{Explanation, How, Placement};
 use super::hash::HashFn;
 use super::jump::key_digest;
-use super::placement::{Explanation, How, Placement};
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 
 /// The table size on the command line (the paper's small-cluster size).

@@ -2,11 +2,13 @@
 //! its movement diffs, and statistics. No web dependency lives here; everything compiles
 //! and is tested natively, and the page and the command line both drive it.
 
+pub mod algorithm;
 pub mod anchor;
 pub mod binomial;
 pub mod book;
 pub mod bounded;
 pub mod compare;
+pub mod contract;
 pub mod dx;
 pub mod flip;
 pub mod hash;

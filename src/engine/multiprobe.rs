@@ -12,24 +12,14 @@
 //! key's ring position (so probe 0 is where the key is drawn) and `h2` the upper half of the
 //! key's xxh3-64, made odd. Ties in distance go to the earlier probe.
 
-use super::placement::{Explanation, How, Placement};
-use super::ring::{Ring, ServerId, VNode, NO_OWNER};
+pub use super::contract::Probe;
+use super::contract::{Explanation, How, Placement};
+use super::ring::{Ring, ServerId, NO_OWNER};
 
 /// The default number of probes (the paper's recommendation).
 pub const DEFAULT_PROBES: u32 = 21;
 /// The most probes a scenario may ask for.
 pub const MAX_PROBES: u32 = 256;
-
-/// One probe of a lookup.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Probe {
-    /// The probe's ring position.
-    pub position: u32,
-    /// The server point it reaches clockwise.
-    pub point: VNode,
-    /// The clockwise distance from the probe to that point.
-    pub distance: u32,
-}
 
 /// Multi-probe over one point per live server.
 pub struct MultiProbe {
@@ -101,6 +91,7 @@ impl Placement for MultiProbe {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::ring::VNode;
 
     fn ring(points: &[(u32, ServerId)]) -> Ring {
         Ring::new(

@@ -17,9 +17,9 @@ use std::fmt::Write;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 
+use super::algorithm::{weighted_vnodes, Algorithm, LabelTemplate};
 use super::hash::HashFn;
 use super::keys::KeySpec;
-use super::placement::{weighted_vnodes, Algorithm, LabelTemplate};
 use super::text::{first_hidden, parse_decimal, quote};
 
 /// The most servers a scenario may have.

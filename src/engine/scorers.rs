@@ -7,36 +7,10 @@
 //! win"), and a server that leaves needs only its own keys scored again. Keys come in
 //! batches ([`Ranked`]), so that CARP digests four `server + key` at once.
 
+pub use super::contract::{Best, Rank, Ranked, Scale, Score};
+use super::contract::{Explanation, How, LiveServer, Placement};
 use super::hash::HashFn;
-use super::placement::{Explanation, How, LiveServer, Placement};
 use super::ring::{ServerId, NO_OWNER};
-
-/// Which end of the scores wins.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Best {
-    /// The highest score (rendezvous).
-    Highest,
-    /// The lowest score (seed 004's CARP).
-    Lowest,
-}
-
-/// One server's score for a key.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Score {
-    /// The hash of `server + key` (unweighted rendezvous).
-    Hash(u32),
-    /// Weighted rendezvous: the hash as a fraction `u` of 2^32, scored `−weight / ln u`.
-    Weighted {
-        /// The hash of `server + key`.
-        hash: u32,
-        /// The server's weight.
-        weight: f64,
-        /// `−weight / ln(hash / 2^32)`.
-        score: f64,
-    },
-    /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
-    Digest([u8; 16]),
-}
 
 impl Score {
     /// The score as a [`Rank`]: larger when better under `best`. Hashes and the first 8
@@ -85,45 +59,6 @@ fn top_score(
         }
     }
     top
-}
-
-/// A winning score as one number whose order is the scores' order, the larger winning: what
-/// a simulation keeps per key (8 bytes) for the per-key scorers. Equal ranks may hide
-/// different scores (CARP keeps 8 of its digest's 16 bytes); [`Ranked::challenges`] then
-/// scores both servers in full.
-pub type Rank = u64;
-
-/// What a [`Rank`] measures: ranks compare only on one scale (rendezvous scores weighted
-/// servers on another scale than equal ones).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scale {
-    /// A 32-bit hash.
-    Hash,
-    /// A weighted score `−w / ln u`.
-    Weighted,
-    /// A digest's first 8 bytes.
-    Digest,
-}
-
-/// A per-key scorer that reports each winning score's [`Rank`] with the owner, for a batch
-/// of keys at a time.
-pub trait Ranked {
-    /// The scale its ranks are on.
-    fn scale(&self) -> Scale;
-
-    /// Appends to `out` the owner of each of `keys` and its score's rank.
-    fn owners_ranked(&self, keys: &[&str], out: &mut Vec<(ServerId, Rank)>);
-
-    /// Appends to `out` the owner of each of `keys` after `challenger` joined, given the
-    /// holder that won each before and its rank (`held`): only the challenger scores the
-    /// keys (the holder too, on equal ranks).
-    fn challenges(
-        &self,
-        keys: &[&str],
-        held: &[(ServerId, Rank)],
-        challenger: ServerId,
-        out: &mut Vec<(ServerId, Rank)>,
-    );
 }
 
 /// Each server id's index in `servers` (`u16::MAX` for ids not among them), so that a

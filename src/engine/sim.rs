@@ -602,7 +602,7 @@ impl Simulation {
     /// Looks one key up without changing anything: (position, owner).
     pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), String> {
         let position = self.position_of(key)?;
-        if self.placement.bounded().is_some() {
+        if self.placement.arrival_order().is_some() {
             return Ok((position, self.explain(key)?.owner));
         }
         Ok((position, self.placement.owner(key, position)))
@@ -613,7 +613,7 @@ impl Simulation {
         let position = self.position_of(key)?;
         let arrival = self
             .placement
-            .bounded()
+            .arrival_order()
             .and_then(|_| self.arrival_of(key, position));
         Ok(self.placement.explain_arrival(key, position, arrival))
     }
@@ -1227,7 +1227,7 @@ impl Work {
             return Ok(spent);
         };
         let count = (budget.saturating_sub(spent) / self.cost_per_key()).max(1);
-        if let Some(bounded) = placement.bounded() {
+        if let Some(bounded) = Bounded::of(placement.as_ref()) {
             let arrivals = self
                 .arrivals
                 .get_or_insert_with(|| Arrivals::new(bounded, keys));

@@ -576,7 +576,7 @@ fn walk_end(sim: &Simulation, from: u32, owner: ServerId) -> u32 {
         return from;
     };
     let points = ring.points();
-    if sim.placement().bounded().is_none() || points[start].server == owner {
+    if sim.placement().arrival_order().is_none() || points[start].server == owner {
         return points[start].position;
     }
     (0..points.len())

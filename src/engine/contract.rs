@@ -1,0 +1,251 @@
+//! What a placement algorithm promises: [`Placement`] answers "which server owns this
+//! key?" for one fixed set of live servers, and explains its answer ([`Explanation`], whose
+//! [`How`] carries each algorithm's own steps). Algorithms implement it; the builder in
+//! [`super::placement`] picks one for a scenario. This module sits below both, so no
+//! algorithm depends on the list of algorithms.
+
+use std::any::Any;
+
+use super::ring::{Ring, ServerId, VNode};
+
+/// A live server as the placements see it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LiveServer {
+    /// Stable id.
+    pub id: ServerId,
+    /// Name (hashed by rendezvous and CARP, and by the ring's vnode labels).
+    pub name: String,
+    /// Relative weight.
+    pub weight: f64,
+}
+
+/// Who owns a key, for one fixed set of live servers.
+pub trait Placement {
+    /// The owner of the key named `key` whose ring position is `position`.
+    fn owner(&self, key: &str, position: u32) -> ServerId;
+
+    /// How the owner of `key` is found, step by step: the algorithm's own account, from
+    /// the same code that [`Placement::owner`] runs, so the two cannot disagree.
+    fn explain(&self, key: &str, position: u32) -> Explanation;
+
+    /// The ring of boundary points, for algorithms that have one.
+    fn ring(&self) -> Option<&Ring> {
+        None
+    }
+
+    /// False when [`Placement::owner`] reads only the position, so callers may skip
+    /// building the key's name.
+    fn needs_key_name(&self) -> bool {
+        true
+    }
+
+    /// Bytes of the lookup structure (what a server process would hold per cluster view).
+    fn memory_bytes(&self) -> usize;
+
+    /// [`Placement::explain`] for a key of the set that arrived as number `arrival`
+    /// (`None` for a key not in the set); only bounded loads depend on arrivals.
+    fn explain_arrival(&self, key: &str, position: u32, arrival: Option<u32>) -> Explanation {
+        let _ = arrival;
+        self.explain(key, position)
+    }
+
+    /// For bucket algorithms, what to draw: who holds each bucket ([`NO_OWNER`] for a
+    /// removed one) and how many bucket cells there are in all (Anchor's and Dx's capacity
+    /// includes buckets never used).
+    fn buckets(&self) -> Option<(&[ServerId], u32)> {
+        None
+    }
+
+    /// Bounded loads, whose owners depend on the keys that arrived before: the simulation
+    /// then places the keys one after another, through the concrete type it downcasts this
+    /// to ([`super::bounded::Bounded`]) — named there, not here, so the contract depends on
+    /// no algorithm.
+    fn arrival_order(&self) -> Option<&dyn Any> {
+        None
+    }
+
+    /// Per-key scorers, which can keep each key's winning [`Rank`] so that a server joining
+    /// costs one score per key instead of one per server.
+    fn ranked(&self) -> Option<&dyn Ranked> {
+        None
+    }
+}
+
+/// How a placement found a key's owner. The page and the command line put it into words;
+/// the engine only says what happened.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Explanation {
+    /// The key's ring position (its hash; under slots, the slot in the top 14 bits).
+    pub position: u32,
+    /// The owner found, or [`NO_OWNER`] when no server is up.
+    pub owner: ServerId,
+    /// The algorithm's steps.
+    pub how: How,
+}
+
+/// The steps of one algorithm's lookup.
+#[derive(Clone, Debug, PartialEq)]
+pub enum How {
+    /// The ring: the first point at or after the key's position, clockwise (none when no
+    /// server is up).
+    FirstPointClockwise {
+        /// The point reached.
+        point: Option<VNode>,
+    },
+    /// Redis Cluster: the key's slot, and the master that the slot table gives it (the
+    /// key is served by the next live range clockwise when that master is down).
+    Slot {
+        /// CRC16 of the key (or its hash tag) mod 16384.
+        slot: u16,
+        /// The hash tag, when the key has one.
+        hash_tag: Option<String>,
+        /// The slot's master in the slot table.
+        master: ServerId,
+        /// The point (end of a live slot range) that serves the key.
+        point: Option<VNode>,
+    },
+    /// mod-N: the key's hash modulo the number of live servers, an index into them.
+    Modulo {
+        /// The hash value.
+        value: u32,
+        /// The live servers in list order.
+        live: Vec<ServerId>,
+    },
+    /// Bucket algorithms (jump): the key's 64-bit digest and the buckets it visits; the
+    /// last is its bucket, an index into the live servers.
+    Buckets {
+        /// The key's digest.
+        digest: u64,
+        /// The buckets visited, in order.
+        path: Vec<u32>,
+        /// The live servers in list order (bucket `i` is `live[i]`).
+        live: Vec<ServerId>,
+    },
+    /// Multi-probe: each probe with the server point it reaches; the nearest wins.
+    Probes {
+        /// The probes.
+        probes: Vec<Probe>,
+        /// Which probe won.
+        best: Option<usize>,
+    },
+    /// Anchor, Memento and Dx: the buckets visited, each replaced or redrawn until a
+    /// working one.
+    Chain {
+        /// The key's digest.
+        digest: u64,
+        /// The buckets visited, in order; the last one works.
+        path: Vec<u32>,
+        /// Who holds each bucket (`NO_OWNER` for a removed one).
+        holders: Vec<ServerId>,
+    },
+    /// Bounded loads: the walk clockwise past full servers.
+    Bounded {
+        /// The walk.
+        walk: BoundedWalk,
+        /// The capacity per server.
+        capacity: u32,
+    },
+    /// Maglev: the key's cell of the lookup table.
+    TableCell {
+        /// The cell, `hash(key) mod size`.
+        cell: u32,
+        /// The table size M.
+        size: u32,
+    },
+    /// Every live server scores the key; the best score wins (the first in list order on
+    /// a tie).
+    BestScore {
+        /// Whether the highest or the lowest score wins.
+        best: Best,
+        /// Each live server's score, in list order.
+        scores: Vec<(ServerId, Score)>,
+    },
+}
+
+/// Where one key went under bounded loads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundedWalk {
+    /// The first point clockwise from the key.
+    pub first: Option<VNode>,
+    /// The full servers passed, in order, each once.
+    pub skipped: Vec<ServerId>,
+    /// The point whose server had room.
+    pub point: Option<VNode>,
+}
+
+/// One probe of a lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Probe {
+    /// The probe's ring position.
+    pub position: u32,
+    /// The server point it reaches clockwise.
+    pub point: VNode,
+    /// The clockwise distance from the probe to that point.
+    pub distance: u32,
+}
+
+/// Which end of the scores wins.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Best {
+    /// The highest score (rendezvous).
+    Highest,
+    /// The lowest score (seed 004's CARP).
+    Lowest,
+}
+
+/// One server's score for a key.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Score {
+    /// The hash of `server + key` (unweighted rendezvous).
+    Hash(u32),
+    /// Weighted rendezvous: the hash as a fraction `u` of 2^32, scored `−weight / ln u`.
+    Weighted {
+        /// The hash of `server + key`.
+        hash: u32,
+        /// The server's weight.
+        weight: f64,
+        /// `−weight / ln(hash / 2^32)`.
+        score: f64,
+    },
+    /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
+    Digest([u8; 16]),
+}
+
+/// A winning score as one number whose order is the scores' order, the larger winning: what
+/// a simulation keeps per key (8 bytes) for the per-key scorers. Equal ranks may hide
+/// different scores (CARP keeps 8 of its digest's 16 bytes); [`Ranked::challenges`] then
+/// scores both servers in full.
+pub type Rank = u64;
+
+/// What a [`Rank`] measures: ranks compare only on one scale (rendezvous scores weighted
+/// servers on another scale than equal ones).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    /// A 32-bit hash.
+    Hash,
+    /// A weighted score `−w / ln u`.
+    Weighted,
+    /// A digest's first 8 bytes.
+    Digest,
+}
+
+/// A per-key scorer that reports each winning score's [`Rank`] with the owner, for a batch
+/// of keys at a time.
+pub trait Ranked {
+    /// The scale its ranks are on.
+    fn scale(&self) -> Scale;
+
+    /// Appends to `out` the owner of each of `keys` and its score's rank.
+    fn owners_ranked(&self, keys: &[&str], out: &mut Vec<(ServerId, Rank)>);
+
+    /// Appends to `out` the owner of each of `keys` after `challenger` joined, given the
+    /// holder that won each before and its rank (`held`): only the challenger scores the
+    /// keys (the holder too, on equal ranks).
+    fn challenges(
+        &self,
+        keys: &[&str],
+        held: &[(ServerId, Rank)],
+        challenger: ServerId,
+        out: &mut Vec<(ServerId, Rank)>,
+    );
+}

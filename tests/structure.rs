@@ -1,0 +1,126 @@
+//! The source tree's shape: no import circle anywhere in `src/` — a module never depends,
+//! through any chain of `use`s and `crate::` paths, on itself. A circle means two modules
+//! can only be understood (and changed) together; the placement contract, the algorithms,
+//! the list of algorithms and the builder are layered so that adding an algorithm touches
+//! no module below it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::Path;
+
+/// Every `.rs` file under `dir`, with its module path (`engine::sim`, `ui`, `crate`).
+fn modules(dir: &Path, root: &Path, out: &mut BTreeMap<String, String>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            modules(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).unwrap().with_extension("");
+            let mut name = rel.to_string_lossy().replace('/', "::");
+            if let Some(parent) = name.strip_suffix("::mod") {
+                name = parent.to_owned();
+            }
+            if name == "lib" || name == "main" {
+                name = "crate".to_owned();
+            }
+            out.insert(name, fs::read_to_string(&path).unwrap());
+        }
+    }
+}
+
+/// The code without comments and without its test module (tests may reach anywhere).
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap_or(text);
+    text.lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The modules `name`'s code refers to: `crate::a::b` and `super::x` paths (also inside
+/// `use` groups), each resolved to the longest module prefix.
+fn dependencies(name: &str, text: &str, all: &BTreeMap<String, String>) -> BTreeSet<String> {
+    let parent = name.rsplit_once("::").map_or("", |p| p.0);
+    let mut deps = BTreeSet::new();
+    let text = code(text);
+    let mut resolve = |path: &str| {
+        let parts: Vec<&str> = path.split("::").collect();
+        for k in (1..=parts.len()).rev() {
+            let candidate = parts[..k].join("::");
+            if all.contains_key(&candidate) {
+                if candidate != name {
+                    deps.insert(candidate);
+                }
+                return;
+            }
+        }
+    };
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == ':';
+    for (prefix, base) in [
+        ("crate::", String::new()),
+        ("super::", format!("{parent}::")),
+    ] {
+        for (at, _) in text.match_indices(prefix) {
+            if text[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let rest = &text[at + prefix.len()..];
+            let path: String = rest.chars().take_while(|&c| word(c)).collect();
+            let path = path.trim_end_matches(':');
+            let full = format!("{base}{path}");
+            resolve(full.trim_start_matches("::"));
+            // `use crate::engine::{a, b::C}`: each item of the group.
+            if let Some(group) = rest[path.len()..].strip_prefix("::{") {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                for item in group.split(',') {
+                    let item: String = item.trim().chars().take_while(|&c| word(c)).collect();
+                    resolve(&format!("{base}{path}::{item}"));
+                }
+            }
+        }
+    }
+    deps
+}
+
+#[test]
+fn no_module_of_src_depends_on_itself_through_others() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = BTreeMap::new();
+    modules(&root, &root, &mut all);
+    let graph: BTreeMap<&str, BTreeSet<String>> = all
+        .iter()
+        .map(|(name, text)| (name.as_str(), dependencies(name, text, &all)))
+        .collect();
+    // Sanity: the graph is read (the simulation uses the builder, the builder the contract).
+    assert!(graph["engine::sim"].contains("engine::placement"));
+    assert!(graph["engine::placement"].contains("engine::contract"));
+    assert!(graph["engine::jump"].contains("engine::contract"));
+    // From each module, every module it reaches; a module that reaches itself is in a circle.
+    let mut circles = Vec::new();
+    for &start in graph.keys() {
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<(String, Vec<String>)> = graph[start]
+            .iter()
+            .map(|d| (d.clone(), vec![start.to_owned(), d.clone()]))
+            .collect();
+        while let Some((at, path)) = stack.pop() {
+            if at == start {
+                circles.push(path.join(" → "));
+                break;
+            }
+            if !seen.insert(at.clone()) {
+                continue;
+            }
+            for next in graph.get(at.as_str()).into_iter().flatten() {
+                let mut p = path.clone();
+                p.push(next.clone());
+                stack.push((next.clone(), p));
+            }
+        }
+    }
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
