@@ -62,36 +62,14 @@ pub fn mean(x: f64) -> String {
     }
 }
 
-/// Where an algorithm's words sit in the catalog's lists.
-fn algorithm_index(algo: Algorithm) -> usize {
-    match algo {
-        Algorithm::Ring => 0,
-        Algorithm::ModN => 1,
-        Algorithm::Rendezvous => 2,
-        Algorithm::Carp => 3,
-        Algorithm::Slots => 4,
-        Algorithm::Jump => 5,
-        Algorithm::MultiProbe => 6,
-        Algorithm::Maglev => 7,
-        Algorithm::JumpBack => 8,
-        Algorithm::Binomial => 9,
-        Algorithm::Bounded => 10,
-        Algorithm::Anchor => 11,
-        Algorithm::Memento => 12,
-        Algorithm::Dx => 13,
-        Algorithm::Flip => 14,
-        Algorithm::Power => 15,
-    }
-}
-
-/// The heading shown in the ring's centre and the algorithm menu.
+/// The algorithm's title in `w`'s language ("Jump hash (2014)").
 pub fn algorithm_title(w: &Words, algo: Algorithm) -> &'static str {
-    w.algorithm_titles[algorithm_index(algo)]
+    (w.algorithm_title)(algo)
 }
 
 /// One sentence on how the algorithm places a key and what a change will do.
 pub fn intro(w: &Words, algo: Algorithm) -> &'static str {
-    w.intros[algorithm_index(algo)]
+    (w.intro)(algo)
 }
 
 /// The status line while work is under way: "Hashing keys: 300,000 of 1,000,000…".

@@ -15,6 +15,7 @@ mod zh_cn;
 pub use en::WORDS as EN;
 pub use zh_cn::WORDS as ZH_CN;
 
+use crate::engine::algorithm::Algorithm;
 use crate::facts::Facts;
 
 /// A language of the page.
@@ -346,11 +347,10 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Titles: ring, mod N, rendezvous, CARP, slots, jump, multi-probe, Maglev, JumpBack,
-    /// Binomial, bounded loads, Anchor, Memento, Dx, Flip, Power.
-    pub algorithm_titles: [&'static str; 16],
-    /// One-sentence intros, same order.
-    pub intros: [&'static str; 16],
+    /// Each algorithm's title (an exhaustive `match`: a new algorithm cannot ship unnamed).
+    pub algorithm_title: fn(Algorithm) -> &'static str,
+    /// Each algorithm's one-sentence intro: how it places a key, what a change will do.
+    pub intro: fn(Algorithm) -> &'static str,
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -929,8 +929,12 @@ mod tests {
             (w.moved_of)("x", "1", "2", "3"),
             (w.explain_scores)("MD5(server + key)", false, "A"),
         ];
-        texts.extend(w.intros.iter().map(|s| s.to_string()));
-        texts.extend(w.algorithm_titles.iter().map(|s| s.to_string()));
+        texts.extend(Algorithm::ALL.iter().map(|&a| (w.intro)(a).to_string()));
+        texts.extend(
+            Algorithm::ALL
+                .iter()
+                .map(|&a| (w.algorithm_title)(a).to_string()),
+        );
         for t in &w.tour_words {
             texts.push(t.title.into());
             texts.extend(t.steps.iter().map(|n| n(&facts)));
