@@ -1,0 +1,112 @@
+//! What a change is: adding, removing, failing, recovering or re-weighting a server,
+//! and switching the vnodes, the keys, the algorithm or the hash — as values, and in the
+//! command line's step syntax (`add:E`, `remove:A`, `keys:0..1000`).
+
+use super::algorithm::Algorithm;
+use super::hash::HashFn;
+use super::keys::KeySpec;
+use super::ring::ServerId;
+use super::scenario::{parse_algorithm, parse_hash, parse_vnodes};
+use super::text::quote;
+
+/// One server of the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Server {
+    /// Stable id: indexes counts and picks the colour. An added server gets a new one (the
+    /// smallest free id only once every id up to `NO_OWNER` was used).
+    pub id: ServerId,
+    /// Unique name.
+    pub name: String,
+    /// Relative weight.
+    pub weight: f64,
+    /// False while failed: a down server owns nothing.
+    pub up: bool,
+}
+
+/// A change to the simulation.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Change {
+    /// Add a server at the end of the list.
+    Add {
+        /// Its name.
+        name: String,
+        /// Its weight.
+        weight: f64,
+    },
+    /// Remove a server.
+    Remove(String),
+    /// Mark a server failed: its keys go elsewhere until it recovers.
+    Fail(String),
+    /// Bring a failed server back.
+    Recover(String),
+    /// Change a server's weight.
+    SetWeight(String, f64),
+    /// Change the vnodes per server.
+    SetVnodes(u32),
+    /// Replace the key set.
+    SetKeys(KeySpec),
+    /// Switch algorithm.
+    SetAlgorithm(Algorithm),
+    /// Switch hash function.
+    SetHash(HashFn),
+}
+
+impl Change {
+    /// Parses the command line's step syntax: `add:NAME[*W]`, `remove:NAME`, `fail:NAME`,
+    /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`.
+    pub fn parse(text: &str) -> Result<Change, String> {
+        let (verb, arg) = text.split_once(':').ok_or_else(|| {
+            format!("step {} must look like add:NAME, remove:NAME, fail:NAME, recover:NAME, weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME", quote(text))
+        })?;
+        Ok(match verb {
+            "add" => match arg.rsplit_once('*') {
+                Some((name, w)) => Change::Add {
+                    name: name.into(),
+                    weight: super::scenario::parse_weight(w)?,
+                },
+                None => Change::Add {
+                    name: arg.into(),
+                    weight: 1.0,
+                },
+            },
+            "remove" => Change::Remove(arg.into()),
+            "fail" => Change::Fail(arg.into()),
+            "recover" => Change::Recover(arg.into()),
+            "weight" => {
+                let (name, w) = arg
+                    .rsplit_once('*')
+                    .ok_or_else(|| format!("step {} must look like weight:NAME*W", quote(text)))?;
+                Change::SetWeight(name.into(), super::scenario::parse_weight(w)?)
+            }
+            "vnodes" => Change::SetVnodes(parse_vnodes(arg)?),
+            "keys" => Change::SetKeys(KeySpec::parse(arg).map_err(|e| e.to_string())?),
+            "algo" => Change::SetAlgorithm(parse_algorithm(arg)?),
+            "hash" => Change::SetHash(parse_hash(arg)?),
+            _ => return Err(format!("unknown step {} in {}; use add, remove, fail, recover, weight, vnodes, keys, algo or hash", quote(verb), quote(text))),
+        })
+    }
+
+    /// Adding a server of weight 1.
+    pub fn add(name: impl Into<String>) -> Change {
+        Change::Add {
+            name: name.into(),
+            weight: 1.0,
+        }
+    }
+
+    /// The step text, as [`Change::parse`] reads it.
+    pub fn label(&self) -> String {
+        match self {
+            Change::Add { name, weight } if *weight == 1.0 => format!("add:{name}"),
+            Change::Add { name, weight } => format!("add:{name}*{weight}"),
+            Change::Remove(n) => format!("remove:{n}"),
+            Change::Fail(n) => format!("fail:{n}"),
+            Change::Recover(n) => format!("recover:{n}"),
+            Change::SetWeight(n, w) => format!("weight:{n}*{w}"),
+            Change::SetVnodes(v) => format!("vnodes:{v}"),
+            Change::SetKeys(k) => format!("keys:{k}"),
+            Change::SetAlgorithm(a) => format!("algo:{a}"),
+            Change::SetHash(h) => format!("hash:{}", h.name()),
+        }
+    }
+}

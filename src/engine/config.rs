@@ -1,0 +1,283 @@
+//! What the user chose: the scenario's settings and the servers (with the ids and the
+//! Redis slot table and bucket book that history gives them), and how each change edits
+//! them. A change edits a copy; the simulation commits it with the new assignment.
+
+use std::rc::Rc;
+
+use super::book::BucketBook;
+use super::change::{Change, Server};
+use super::placement::{build_placement, weighted_vnodes, Algorithm, LiveServer, Placement};
+use super::ring::{ServerId, NO_OWNER};
+use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
+use super::slots::SlotTable;
+use super::text::quote;
+
+/// What the user chose: the scenario's settings and the servers (with the ids and the
+/// slot table that the history of changes gave them).
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Algorithm, hash, vnodes, label, keys and seed.
+    pub settings: Settings,
+    pub(super) servers: Vec<Server>,
+    pub(super) slot_table: Option<SlotTable>,
+    pub(super) book: Option<BucketBook>,
+    /// The id the next added server gets: one past every id used so far, so a new server
+    /// never takes a removed server's id — nor its colour, which the page picks by id.
+    pub(super) next_id: ServerId,
+}
+
+impl Config {
+    /// The configuration a scenario describes (ids in list order, a fresh slot table).
+    pub fn new(scenario: &Scenario) -> Result<Config, String> {
+        scenario.validate()?;
+        let servers = scenario
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Server {
+                id: i as ServerId,
+                name: n.name.clone(),
+                weight: n.weight,
+                up: n.up,
+            })
+            .collect();
+        let next_id = scenario.nodes.len() as ServerId;
+        let mut config = Config {
+            settings: scenario.settings.clone(),
+            servers,
+            slot_table: None,
+            book: None,
+            next_id,
+        };
+        config.reset_slot_table();
+        config.reset_book();
+        Ok(config)
+    }
+
+    /// The scenario that rebuilds this configuration (slot tables aside, which depend on
+    /// history).
+    pub fn scenario(&self) -> Scenario {
+        Scenario {
+            settings: self.settings.clone(),
+            nodes: self
+                .servers
+                .iter()
+                .map(|s| ServerSpec {
+                    name: s.name.clone(),
+                    weight: s.weight,
+                    up: s.up,
+                })
+                .collect(),
+        }
+    }
+
+    /// Servers in list order.
+    pub fn servers(&self) -> &[Server] {
+        &self.servers
+    }
+
+    /// The server with this id.
+    pub fn server(&self, id: ServerId) -> Option<&Server> {
+        self.servers.iter().find(|s| s.id == id)
+    }
+
+    /// The slot table (for `slots`).
+    pub fn slot_table(&self) -> Option<&SlotTable> {
+        self.slot_table.as_ref()
+    }
+
+    /// The bucket book (for Anchor, Memento and Dx).
+    pub fn bucket_book(&self) -> Option<&BucketBook> {
+        self.book.as_ref()
+    }
+
+    /// The live servers as the placements see them.
+    pub fn live(&self) -> Vec<LiveServer> {
+        self.servers
+            .iter()
+            .filter(|s| s.up)
+            .map(|s| LiveServer {
+                id: s.id,
+                name: s.name.clone(),
+                weight: s.weight,
+            })
+            .collect()
+    }
+
+    /// Builds the placement for the live servers in one go.
+    pub fn placement(&self) -> Result<Rc<dyn Placement>, String> {
+        build_placement(
+            &self.settings,
+            self.live(),
+            self.slot_table.as_ref(),
+            self.book.as_ref(),
+        )
+    }
+
+    /// Whether a server named `name` can be added: there is room, and the name is valid,
+    /// new, and one whose vnode labels the hash can read (the identity hash reads only
+    /// numbers). Returns the name as it will be stored (trimmed).
+    pub fn accepts_new_server(&self, name: &str) -> Result<String, String> {
+        if self.servers.len() >= MAX_SERVERS {
+            return Err(format!(
+                "there are already {MAX_SERVERS} servers, the limit"
+            ));
+        }
+        let name = validate_name(name)?;
+        if self.servers.iter().any(|s| s.name == name) {
+            return Err(format!(
+                "a server named {} already exists; names must be unique",
+                quote(&name)
+            ));
+        }
+        let s = &self.settings;
+        if s.algo == Algorithm::Ring {
+            for i in [0, weighted_vnodes(s.vnodes, 1.0) - 1] {
+                s.hash
+                    .position(&s.label.render(&name, i))
+                    .map_err(|e| format!("vnode label: {e}"))?;
+            }
+        }
+        Ok(name)
+    }
+
+    /// True when another server can be added at all.
+    pub fn has_room(&self) -> bool {
+        self.servers.len() < MAX_SERVERS
+    }
+
+    /// The server named `name`, as an index into the list.
+    pub(super) fn find(&self, name: &str) -> Result<usize, String> {
+        let name = name.trim();
+        self.servers
+            .iter()
+            .position(|s| s.name == name)
+            .ok_or_else(|| {
+                let names: Vec<&str> = self.servers.iter().map(|s| s.name.as_str()).collect();
+                if names.is_empty() {
+                    format!("there is no server {}; the list is empty", quote(name))
+                } else {
+                    format!(
+                        "there is no server {}; the servers are {}",
+                        quote(name),
+                        names.join(", ")
+                    )
+                }
+            })
+    }
+
+    pub(super) fn weight_share(&self, id: ServerId) -> Option<f64> {
+        let total: f64 = self.servers.iter().filter(|s| s.up).map(|s| s.weight).sum();
+        let s = self.server(id)?;
+        (total > 0.0).then(|| s.weight / total)
+    }
+
+    pub(super) fn reset_slot_table(&mut self) {
+        self.slot_table = (self.settings.algo == Algorithm::Slots).then(|| {
+            let all: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
+            SlotTable::create(&all)
+        });
+    }
+
+    pub(super) fn reset_book(&mut self) {
+        self.book = self.settings.algo.keeps_bucket_book().then(|| {
+            let all: Vec<(ServerId, bool)> = self.servers.iter().map(|s| (s.id, s.up)).collect();
+            BucketBook::new(&all)
+        });
+    }
+
+    pub(super) fn book_give_up(&mut self, id: ServerId) {
+        if let Some(book) = &mut self.book {
+            book.give_up(id);
+        }
+    }
+
+    pub(super) fn book_take(&mut self, id: ServerId) {
+        if let Some(book) = &mut self.book {
+            book.take(id);
+        }
+    }
+
+    pub(super) fn rebalance_slots(&mut self) {
+        // Every listed server keeps a slot share, down or not: a failed master's slots stay
+        // its own (they are served by the next live range clockwise until it recovers).
+        let weights: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
+        if let Some(t) = &mut self.slot_table {
+            t.rebalance(&weights);
+        }
+    }
+
+    /// Applies `change` to this configuration; returns the ideal moved fraction. `now` is
+    /// the configuration before the change. On error the caller drops this copy.
+    pub(super) fn edit(&mut self, change: &Change, now: &Config) -> Result<Option<f64>, String> {
+        let mut ideal = None;
+        match change {
+            Change::Add { name, weight } => {
+                let name = self.accepts_new_server(name)?;
+                let free = |id: &ServerId| !self.servers.iter().any(|s| s.id == *id);
+                let id = (self.next_id..NO_OWNER)
+                    .chain(0..self.next_id)
+                    .find(free)
+                    .ok_or("no free server id")?;
+                self.next_id = id.saturating_add(1);
+                self.servers.push(Server {
+                    id,
+                    name,
+                    weight: *weight,
+                    up: true,
+                });
+                ideal = self.weight_share(id);
+                self.rebalance_slots();
+                self.book_take(id);
+            }
+            Change::Remove(name) => {
+                let i = self.find(name)?;
+                let id = self.servers[i].id;
+                ideal = if self.servers[i].up {
+                    now.weight_share(id)
+                } else {
+                    Some(0.0)
+                };
+                self.servers.remove(i);
+                self.rebalance_slots();
+                self.book_give_up(id);
+            }
+            Change::Fail(name) => {
+                let i = self.find(name)?;
+                if !self.servers[i].up {
+                    return Err(format!("server {} is already down", quote(name)));
+                }
+                ideal = now.weight_share(self.servers[i].id);
+                self.servers[i].up = false;
+                self.book_give_up(self.servers[i].id);
+            }
+            Change::Recover(name) => {
+                let i = self.find(name)?;
+                if self.servers[i].up {
+                    return Err(format!("server {} is not down", quote(name)));
+                }
+                self.servers[i].up = true;
+                ideal = self.weight_share(self.servers[i].id);
+                self.book_take(self.servers[i].id);
+            }
+            Change::SetWeight(name, w) => {
+                let i = self.find(name)?;
+                let id = self.servers[i].id;
+                let before = now.weight_share(id).unwrap_or(0.0);
+                self.servers[i].weight = *w;
+                ideal = Some((self.weight_share(id).unwrap_or(0.0) - before).abs());
+                self.rebalance_slots();
+            }
+            Change::SetVnodes(v) => self.settings.vnodes = *v,
+            Change::SetKeys(spec) => self.settings.keys = spec.clone(),
+            Change::SetAlgorithm(a) => {
+                self.settings.algo = *a;
+                self.reset_slot_table();
+                self.reset_book();
+            }
+            Change::SetHash(h) => self.settings.hash = *h,
+        }
+        self.scenario().validate()?;
+        Ok(ideal)
+    }
+}

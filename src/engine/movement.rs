@@ -1,0 +1,148 @@
+//! What a change moved: how many keys, from which server to which (the flows), which
+//! servers it left alone and how many keys still moved between them, and the arcs that
+//! changed hands — counted while the keys are reassigned ([`FlowTally`]).
+
+use super::ring::{ArcChange, ServerId, NO_OWNER};
+
+/// Keys that went from one server to another in a change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flow {
+    /// Previous owner.
+    pub from: ServerId,
+    /// New owner.
+    pub to: ServerId,
+    /// How many keys.
+    pub keys: u64,
+}
+
+/// What a change did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Movement {
+    /// Keys present before and after whose owner changed.
+    pub moved: u64,
+    /// Keys after the change.
+    pub keys: u64,
+    /// The from→to matrix, sparse, sorted by (from, to).
+    pub flows: Vec<Flow>,
+    /// The servers the change left alone — there and up before and after, with the same
+    /// weight — sorted by id.
+    pub survivors: Vec<ServerId>,
+    /// Keys that moved between two [`survivors`](Self::survivors): 0 for a monotone
+    /// placement, whatever the change.
+    pub between_survivors: u64,
+    /// For ring-shaped algorithms: the arcs whose owner changed.
+    pub arcs: Vec<ArcChange>,
+    /// The fraction a perfectly balanced, minimally disruptive scheme would move:
+    /// the new server's weight share on add/recover, the departing one's on remove/fail.
+    pub ideal_fraction: Option<f64>,
+    /// Sorted places (indexes into the key layout after the change) of the moved keys,
+    /// when the key layout did not change.
+    pub moved_places: Vec<u32>,
+    /// Owner of each moved key before the change, parallel to `moved_places`.
+    pub moved_from: Vec<ServerId>,
+}
+
+impl Movement {
+    /// What a minimally disruptive, balanced scheme would move, in keys, when defined.
+    pub fn ideal_keys(&self) -> Option<u64> {
+        self.ideal_fraction
+            .map(|f| (f * self.keys as f64).round() as u64)
+    }
+
+    /// Whether the change left server `id` alone (see [`survivors`](Self::survivors)).
+    pub fn survives(&self, id: ServerId) -> bool {
+        self.survivors.binary_search(&id).is_ok()
+    }
+
+    /// Moved keys as a fraction of all keys.
+    pub fn moved_fraction(&self) -> f64 {
+        if self.keys == 0 {
+            0.0
+        } else {
+            self.moved as f64 / self.keys as f64
+        }
+    }
+}
+
+/// Keys moved per (from, to) pair while a change is applied: a dense matrix over server
+/// ids below [`DENSE_FLOWS`] (a page's few hundred), with one extra row and column for
+/// "nobody", so counting a moved key is an index, not a hash; pairs of larger ids (the
+/// command line's thousands of servers) go to a map.
+pub(super) struct FlowTally {
+    pub(super) width: usize,
+    pub(super) counts: Vec<u64>,
+    pub(super) sparse: std::collections::BTreeMap<(usize, usize), u64>,
+}
+
+/// Server slots counted in the dense matrix (its side; 8 MB at most).
+pub(super) const DENSE_FLOWS: usize = 1024;
+
+impl FlowTally {
+    pub(super) fn new() -> FlowTally {
+        FlowTally {
+            width: 0,
+            counts: Vec::new(),
+            sparse: std::collections::BTreeMap::new(),
+        }
+    }
+
+    pub(super) fn slot(id: ServerId) -> usize {
+        if id == NO_OWNER {
+            0
+        } else {
+            usize::from(id) + 1
+        }
+    }
+
+    pub(super) fn add(&mut self, from: ServerId, to: ServerId) {
+        let need = Self::slot(from).max(Self::slot(to)) + 1;
+        if need > DENSE_FLOWS {
+            *self
+                .sparse
+                .entry((Self::slot(from), Self::slot(to)))
+                .or_default() += 1;
+            return;
+        }
+        if need > self.width {
+            // Grow to the new width, keeping the counts (rare: a few times per change).
+            let width = need.next_power_of_two().max(8);
+            let mut counts = vec![0; width * width];
+            for f in 0..self.width {
+                for t in 0..self.width {
+                    counts[f * width + t] = self.counts[f * self.width + t];
+                }
+            }
+            (self.width, self.counts) = (width, counts);
+        }
+        self.counts[Self::slot(from) * self.width + Self::slot(to)] += 1;
+    }
+}
+
+pub(super) fn finish_flows(m: &mut Movement, flows: FlowTally) {
+    let id = |slot: usize| {
+        if slot == 0 {
+            NO_OWNER
+        } else {
+            (slot - 1) as ServerId
+        }
+    };
+    let mut out: Vec<Flow> = Vec::new();
+    for (i, &keys) in flows.counts.iter().enumerate() {
+        if keys > 0 {
+            out.push(Flow {
+                from: id(i / flows.width),
+                to: id(i % flows.width),
+                keys,
+            });
+        }
+    }
+    for (&(from, to), &keys) in &flows.sparse {
+        out.push(Flow {
+            from: id(from),
+            to: id(to),
+            keys,
+        });
+    }
+    out.sort_unstable_by_key(|f| (f.from, f.to));
+    m.flows = out;
+}

@@ -1,0 +1,606 @@
+//! The work a change or a load needs — hashing keys, placing vnodes, assigning owners —
+//! done in steps with a cost model (about 10 ns of wasm per unit), so the page can show
+//! progress instead of freezing; [`super::sim::Simulation`] commits it when done.
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use super::bounded::Bounded;
+use super::config::Config;
+use super::keys::{KeySet, KeySpec};
+use super::placement::{
+    key_position, ring_placement, weighted_vnodes, Algorithm, LiveServer, Placement,
+};
+use super::ring::{Ring, ServerId, VNode, NO_OWNER};
+use super::scenario::{Scenario, Settings};
+use super::scorers::{Rank, Ranked, Scale};
+
+/// How a change's key work is done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum WorkMode {
+    /// A whole scenario from nothing: nothing "moves".
+    Load,
+    /// Ring to ring: only keys in the changed arcs (done in [`Simulation::finish`]).
+    Arcs,
+    /// Same key layout, every key's owner recomputed.
+    EveryKey,
+    /// A per-key scorer lost a server: only its keys are scored again (the others keep
+    /// their owner — the scorers are monotone).
+    Departed(ServerId),
+    /// A per-key scorer gained a server: only the newcomer scores each key, against the
+    /// holder's kept [`Rank`] (one score a key instead of one per server).
+    Joined(ServerId),
+    /// A new key layout: every key hashed again and assigned.
+    Relay {
+        /// True when the key set itself was replaced (nothing "moves").
+        keys_replaced: bool,
+    },
+}
+
+/// Which part of a piece of work is under way, for a progress line (in the order they run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Phase {
+    /// Hashing key names to ring positions.
+    HashingKeys,
+    /// Hashing virtual-node labels to ring positions.
+    PlacingVnodes,
+    /// Finding each key's owner.
+    AssigningKeys,
+    /// Done.
+    Done,
+}
+
+/// A vector built a chunk per step, whose clone shares the chunks: work in progress is
+/// copied with the state that holds it (a page keeps its states as values), and copying
+/// must not mean copying a million entries per step.
+#[derive(Clone, Debug)]
+pub(super) struct Chunks<T> {
+    pub(super) chunks: Vec<Rc<Vec<T>>>,
+    pub(super) len: usize,
+}
+
+impl<T: Clone> Chunks<T> {
+    pub(super) fn new() -> Chunks<T> {
+        Chunks {
+            chunks: Vec::new(),
+            len: 0,
+        }
+    }
+
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    pub(super) fn push(&mut self, chunk: Vec<T>) {
+        self.len += chunk.len();
+        if !chunk.is_empty() {
+            self.chunks.push(Rc::new(chunk));
+        }
+    }
+
+    /// All entries in one vector (the one copy, when the work is done).
+    pub(super) fn concat(self) -> Vec<T> {
+        match <[Rc<Vec<T>>; 1]>::try_from(self.chunks) {
+            Ok([only]) => Rc::try_unwrap(only).unwrap_or_else(|rc| (*rc).clone()),
+            Err(chunks) => {
+                let mut all = Vec::with_capacity(self.len);
+                for c in chunks {
+                    all.extend_from_slice(&c);
+                }
+                all
+            }
+        }
+    }
+}
+
+/// The keys of a piece of work: ready, or being hashed a chunk at a time.
+#[derive(Clone)]
+pub(super) enum KeyWork {
+    Ready(Arc<KeySet>),
+    Hashing {
+        settings: Settings,
+        pairs: Chunks<(u32, u32)>,
+    },
+}
+
+impl KeyWork {
+    pub(super) fn hashing(settings: &Settings) -> KeyWork {
+        KeyWork::Hashing {
+            settings: settings.clone(),
+            pairs: Chunks::new(),
+        }
+    }
+}
+
+/// The placement of a piece of work: ready, or (a ring) having its vnode labels hashed a
+/// chunk at a time.
+#[derive(Clone)]
+pub(super) enum PlacementWork {
+    Ready(Rc<dyn Placement>),
+    Vnodes {
+        live: Vec<LiveServer>,
+        /// Next (live server index, replica) to hash.
+        next: (usize, u32),
+        points: Vec<VNode>,
+        total: usize,
+    },
+}
+
+/// A piece of work in progress: a change, or a whole scenario being loaded. Keys are
+/// hashed, vnodes placed and owners computed a chunk at a time by [`Work::advance`], so a
+/// page can show progress between chunks. The budget is in cost units of about 10 ns of
+/// the page's WebAssembly each (see the `*_COST` constants, measured in the browser), so a
+/// budget means about the same time whatever the phase.
+#[derive(Clone)]
+pub struct Work {
+    pub(super) next: Config,
+    pub(super) keys: KeyWork,
+    pub(super) placement: PlacementWork,
+    pub(super) mode: WorkMode,
+    pub(super) ideal: Option<f64>,
+    pub(super) owners: Chunks<ServerId>,
+    /// Per-key scorers: the owners' ranks, alongside `owners`.
+    pub(super) ranks: Chunks<Rank>,
+    /// The assignment before the change, for the incremental scorer modes.
+    pub(super) previous: Option<Previous>,
+    /// Bounded loads: the keys placed so far, one after another in arrival order.
+    pub(super) arrivals: Option<Arrivals>,
+}
+
+/// Owners and ranks by place before a change, and the scale of those ranks.
+#[derive(Clone)]
+pub(super) struct Previous {
+    pub(super) owners: Rc<Vec<ServerId>>,
+    pub(super) ranks: Rc<Vec<Rank>>,
+    pub(super) scale: Option<Scale>,
+}
+
+/// Bounded loads' keys being placed in arrival order (key 0 first), a chunk per step.
+#[derive(Clone)]
+pub(super) struct Arrivals {
+    /// The ring with the loads of the keys placed so far.
+    pub(super) bounded: Bounded,
+    /// `places[id]`: where key `id` sits in the sorted layout.
+    pub(super) places: Rc<Vec<u32>>,
+    /// Owners by place (`NO_OWNER` until placed).
+    pub(super) owners: Vec<ServerId>,
+    /// Keys placed so far.
+    pub(super) done: usize,
+}
+
+/// The vnodes of a ring this large are hashed in steps rather than at once.
+pub(super) const STEPPED_VNODES: usize = 20_000;
+
+/// Naming a key and hashing it to a position (re-measured in the page 2026-12-01: 40 had
+/// become 4× too much once naming stopped going through the formatter, so steps were short
+/// and each paid a render for little work).
+pub(super) const KEY_COST: usize = 12;
+/// Naming a key only (the per-key scorers hash `server + key`, not the key): about 40 ns.
+pub(super) const NAME_COST: usize = 4;
+/// Rendering a vnode label and hashing it.
+pub(super) const VNODE_COST: usize = 60;
+/// Sorting one entry (keys by position, vnodes into a ring) when a phase completes.
+pub(super) const SORT_COST: usize = 4;
+/// A ring or slot lookup, or `hash mod N`.
+pub(super) const LOOKUP_COST: usize = 5;
+/// One rendezvous score: concatenate server and key, hash.
+pub(super) const SCORE_COST: usize = 10;
+/// One CARP score: the MD5 of server and key (about 100 ns in the page four at a time,
+/// measured).
+pub(super) const DIGEST_COST: usize = 11;
+
+impl Work {
+    pub(super) fn new(
+        next: Config,
+        keys: KeyWork,
+        mode: WorkMode,
+        ideal: Option<f64>,
+    ) -> Result<Work, String> {
+        let live = next.live();
+        let s = &next.settings;
+        let total: usize = if s.algo.uses_vnodes() {
+            live.iter()
+                .map(|l| weighted_vnodes(s.vnodes, l.weight) as usize)
+                .sum()
+        } else {
+            0
+        };
+        let placement = if total >= STEPPED_VNODES {
+            // Catch the usual label errors (the identity hash wants numbers) now, while
+            // nothing has started; a later label can still fail, and ends the work then.
+            for l in &live {
+                s.hash
+                    .position(&s.label.render(&l.name, 0))
+                    .map_err(|e| format!("vnode label: {e}"))?;
+            }
+            PlacementWork::Vnodes {
+                live,
+                next: (0, 0),
+                points: Vec::with_capacity(total),
+                total,
+            }
+        } else {
+            // Small rings, slot tables and per-key algorithms build in well under a step.
+            PlacementWork::Ready(next.placement()?)
+        };
+        Ok(Work {
+            next,
+            keys,
+            placement,
+            mode,
+            ideal,
+            owners: Chunks::new(),
+            ranks: Chunks::new(),
+            previous: None,
+            arrivals: None,
+        })
+    }
+
+    /// The work of building `scenario`'s simulation from nothing.
+    pub fn load(scenario: &Scenario) -> Result<Work, String> {
+        let config = Config::new(scenario)?;
+        let keys = KeyWork::hashing(&config.settings);
+        Work::new(config, keys, WorkMode::Load, None)
+    }
+
+    /// The configuration the work leads to.
+    pub fn config(&self) -> &Config {
+        &self.next
+    }
+
+    pub(super) fn key_count(&self) -> usize {
+        self.next.settings.keys.len()
+    }
+
+    /// Cost of assigning one key an owner.
+    pub(super) fn cost_per_key(&self) -> usize {
+        let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
+        let score = match self.next.settings.algo {
+            Algorithm::Carp => DIGEST_COST,
+            _ => SCORE_COST,
+        };
+        match self.mode {
+            // A departed server's keys (about one in `live + 1`) are scored by everyone.
+            WorkMode::Departed(_) => return LOOKUP_COST + (NAME_COST + score * live) / (live + 1),
+            WorkMode::Joined(_) => return NAME_COST + score,
+            _ => {}
+        }
+        match self.next.settings.algo {
+            Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
+            // A walk past full servers: a few points more than the ring's one.
+            Algorithm::Bounded => 2 * LOOKUP_COST,
+            Algorithm::Jump
+            | Algorithm::JumpBack
+            | Algorithm::Binomial
+            | Algorithm::Flip
+            | Algorithm::Power
+            | Algorithm::Maglev
+            | Algorithm::Memento
+            | Algorithm::Anchor => KEY_COST,
+            // About capacity / working draws of the generator per key.
+            Algorithm::Dx => {
+                let capacity = self.next.book.as_ref().map_or(1, |b| b.capacity() as usize);
+                KEY_COST + capacity / live
+            }
+            Algorithm::MultiProbe => KEY_COST + LOOKUP_COST * self.next.settings.probes as usize,
+            Algorithm::Carp => NAME_COST + DIGEST_COST * live,
+            Algorithm::Rendezvous => NAME_COST + SCORE_COST * live,
+        }
+    }
+
+    /// True when owners are computed for every key (the arcs mode computes none: only
+    /// the keys in the changed arcs, in [`Simulation::finish`]).
+    pub(super) fn owners_needed(&self) -> usize {
+        match self.mode {
+            WorkMode::Arcs => 0,
+            _ => self.key_count(),
+        }
+    }
+
+    /// Does about `budget` units of work and returns the units spent; it stops early
+    /// after a phase's closing sort, so that a step never runs on into the next phase.
+    /// Call it until [`Work::is_finished`] (or use [`Work::run`]). An error (a key the
+    /// identity hash cannot read, say) ends the work; the state it would change is
+    /// untouched.
+    pub fn advance(&mut self, budget: usize) -> Result<usize, String> {
+        let mut spent = 0usize;
+        // 1. Hash the keys.
+        if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
+            let n = settings.keys.len();
+            let start = pairs.len();
+            let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
+            let mut name = String::new();
+            let mut chunk = Vec::with_capacity(end - start);
+            for index in start as u32..end as u32 {
+                settings.keys.write_name(index, settings.seed, &mut name);
+                let p = key_position(settings, &name).map_err(|e| format!("keys: {e}"))?;
+                chunk.push((p, index));
+            }
+            pairs.push(chunk);
+            spent += (end - start) * KEY_COST;
+            // The closing sort gets a step of its own unless it fits in what is left.
+            if pairs.len() < n || (spent > 0 && n * SORT_COST > budget.saturating_sub(spent)) {
+                return Ok(spent);
+            }
+            let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
+            self.keys = KeyWork::Ready(Arc::new(done));
+            return Ok(spent + n * SORT_COST);
+        }
+        // 2. Place the vnodes.
+        if let PlacementWork::Vnodes {
+            live,
+            next,
+            points,
+            total,
+        } = &mut self.placement
+        {
+            let s = &self.next.settings;
+            while points.len() < *total && spent < budget.max(1) {
+                spent += VNODE_COST;
+                let (i, r) = *next;
+                let server = &live[i];
+                let text = s.label.render(&server.name, r);
+                let position = s
+                    .hash
+                    .position(&text)
+                    .map_err(|e| format!("vnode label: {e}"))?;
+                points.push(VNode {
+                    position,
+                    server: server.id,
+                    replica: r,
+                });
+                *next = if r + 1 < weighted_vnodes(s.vnodes, server.weight) {
+                    (i, r + 1)
+                } else {
+                    (i + 1, 0)
+                };
+            }
+            let sort = points.len() * SORT_COST;
+            if points.len() < *total || (spent > 0 && sort > budget.saturating_sub(spent)) {
+                return Ok(spent);
+            }
+            let live = std::mem::take(live);
+            let name_of = |id: ServerId| {
+                live.iter()
+                    .find(|l| l.id == id)
+                    .map_or("", |l| l.name.as_str())
+            };
+            let sorted = points.len();
+            let ring = Ring::new(std::mem::take(points), name_of);
+            self.placement = PlacementWork::Ready(ring_placement(s, ring, live.len()));
+            return Ok(spent + sorted * SORT_COST);
+        }
+        // 3. Find the owners.
+        let needed = self.owners_needed();
+        if self.owners.len() >= needed {
+            return Ok(spent);
+        }
+        let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (&self.keys, &self.placement)
+        else {
+            return Ok(spent);
+        };
+        let count = (budget.saturating_sub(spent) / self.cost_per_key()).max(1);
+        if let Some(bounded) = Bounded::of(placement.as_ref()) {
+            let arrivals = self
+                .arrivals
+                .get_or_insert_with(|| Arrivals::new(bounded, keys));
+            if arrivals.arrive(keys, count) {
+                let done = self.arrivals.take().expect("arrivals under way");
+                self.owners.push(done.owners);
+                self.placement = PlacementWork::Ready(Rc::new(done.bounded));
+            }
+            return Ok(spent + count * self.cost_per_key());
+        }
+        let end = self.owners.len().saturating_add(count).min(needed);
+        let s = &self.next.settings;
+        let mut chunk = Vec::with_capacity(end - self.owners.len());
+        let range = self.owners.len()..end;
+        match placement.ranked() {
+            Some(ranked) => {
+                let mut ranks = Vec::with_capacity(chunk.capacity());
+                let scoring = Scoring {
+                    keys,
+                    spec: &s.keys,
+                    seed: s.seed,
+                    ranked,
+                };
+                scoring.push(
+                    range,
+                    self.mode,
+                    self.previous.as_ref(),
+                    &mut chunk,
+                    &mut ranks,
+                );
+                self.ranks.push(ranks);
+            }
+            None => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
+        }
+        self.owners.push(chunk);
+        Ok(spent + count * self.cost_per_key())
+    }
+
+    /// Does all the work that is left.
+    pub fn run(&mut self) -> Result<(), String> {
+        while !self.is_finished() {
+            self.advance(usize::MAX)?;
+        }
+        Ok(())
+    }
+
+    /// What is under way and how far it is: (phase, units done, units in all).
+    pub fn progress(&self) -> (Phase, usize, usize) {
+        if let KeyWork::Hashing { pairs, settings } = &self.keys {
+            return (Phase::HashingKeys, pairs.len(), settings.keys.len());
+        }
+        if let PlacementWork::Vnodes { points, total, .. } = &self.placement {
+            return (Phase::PlacingVnodes, points.len(), *total);
+        }
+        let needed = self.owners_needed();
+        if self.owners.len() < needed {
+            let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+            return (Phase::AssigningKeys, done, needed);
+        }
+        (Phase::Done, needed, needed)
+    }
+
+    /// True when every phase is done.
+    pub fn is_finished(&self) -> bool {
+        self.progress().0 == Phase::Done
+    }
+
+    /// Hash evaluations left, roughly: what a page weighs to decide whether to step.
+    pub fn remaining_cost(&self) -> usize {
+        let keys = match &self.keys {
+            KeyWork::Hashing { pairs, settings } => settings.keys.len() - pairs.len(),
+            KeyWork::Ready(_) => 0,
+        };
+        let vnodes = match &self.placement {
+            PlacementWork::Vnodes { points, total, .. } => total - points.len(),
+            PlacementWork::Ready(_) => 0,
+        };
+        let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+        let owners = self.owners_needed().saturating_sub(done);
+        (keys.saturating_mul(KEY_COST))
+            .saturating_add(vnodes.saturating_mul(VNODE_COST))
+            .saturating_add(owners.saturating_mul(self.cost_per_key()))
+    }
+}
+
+impl Arrivals {
+    pub(super) fn new(bounded: &Bounded, keys: &KeySet) -> Arrivals {
+        let mut places = vec![0u32; keys.len()];
+        for (place, &id) in keys.ids.iter().enumerate() {
+            places[id as usize] = place as u32;
+        }
+        Arrivals {
+            bounded: Bounded::new(bounded.ring.clone(), bounded.capacity),
+            places: Rc::new(places),
+            owners: vec![NO_OWNER; keys.len()],
+            done: 0,
+        }
+    }
+
+    /// Places the next `count` keys; true when every key has arrived.
+    pub(super) fn arrive(&mut self, keys: &KeySet, count: usize) -> bool {
+        let end = self.done.saturating_add(count).min(keys.len());
+        for id in self.done..end {
+            let place = self.places[id] as usize;
+            self.owners[place] = self.bounded.place(keys.positions[place], id as u32);
+        }
+        self.done = end;
+        self.done == keys.len()
+    }
+}
+
+/// Appends to `out` the owners of the keys at sorted places `range` under `placement`:
+/// one linear merge for a ring covering every key, otherwise a lookup per key (by name for
+/// the per-key algorithms).
+pub(super) fn push_owners(
+    keys: &KeySet,
+    range: std::ops::Range<usize>,
+    spec: &KeySpec,
+    seed: u64,
+    placement: &dyn Placement,
+    out: &mut Vec<ServerId>,
+) {
+    if let Some(ring) = placement.ring() {
+        if range == (0..keys.len()) && out.is_empty() {
+            ring.assign_sorted(&keys.positions, out);
+            return;
+        }
+    }
+    let mut name = String::new();
+    let named = placement.needs_key_name();
+    for place in range {
+        let (id, pos) = (keys.ids[place], keys.positions[place]);
+        out.push(match placement.ring() {
+            Some(r) => r.owner_of(pos),
+            None => {
+                if named {
+                    spec.write_name(id, seed, &mut name);
+                }
+                placement.owner(&name, pos)
+            }
+        });
+    }
+}
+
+/// A per-key scorer placing keys with their [`Rank`]s.
+pub(super) struct Scoring<'a> {
+    pub(super) keys: &'a KeySet,
+    pub(super) spec: &'a KeySpec,
+    pub(super) seed: u64,
+    pub(super) ranked: &'a dyn Ranked,
+}
+
+/// Keys named and scored per batch.
+pub(super) const KEYS_PER_BATCH: usize = 256;
+
+impl Scoring<'_> {
+    /// Appends the owners and ranks of the keys at sorted places `range`: a departed
+    /// server's keys scored by everyone (the others keep theirs), a joined server scored
+    /// against each key's kept rank, or every key scored by everyone.
+    pub(super) fn push(
+        &self,
+        range: std::ops::Range<usize>,
+        mode: WorkMode,
+        previous: Option<&Previous>,
+        owners: &mut Vec<ServerId>,
+        ranks: &mut Vec<Rank>,
+    ) {
+        let scale = Some(self.ranked.scale());
+        let previous = previous.filter(|p| p.scale == scale && p.ranks.len() == self.keys.len());
+        let departed = match (mode, previous) {
+            (WorkMode::Departed(gone), Some(p)) => Some((gone, p)),
+            _ => None,
+        };
+        let mut names = vec![String::new(); KEYS_PER_BATCH];
+        // The sorted places scored in this batch: every key, or a departed server's.
+        let mut scored: Vec<usize> = Vec::with_capacity(KEYS_PER_BATCH);
+        let mut held = Vec::with_capacity(KEYS_PER_BATCH);
+        let mut found = Vec::with_capacity(KEYS_PER_BATCH);
+        for start in range.clone().step_by(KEYS_PER_BATCH) {
+            let batch = start..(start + KEYS_PER_BATCH).min(range.end);
+            scored.clear();
+            match departed {
+                Some((gone, p)) => scored.extend(batch.clone().filter(|&at| p.owners[at] == gone)),
+                None => scored.extend(batch.clone()),
+            }
+            for (name, &place) in names.iter_mut().zip(&scored) {
+                self.spec.write_name(self.keys.ids[place], self.seed, name);
+            }
+            let keys: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
+            found.clear();
+            match (mode, previous) {
+                (WorkMode::Joined(new), Some(p)) => {
+                    held.clear();
+                    held.extend(
+                        scored
+                            .iter()
+                            .map(|&place| (p.owners[place], p.ranks[place])),
+                    );
+                    self.ranked.challenges(&keys, &held, new, &mut found);
+                }
+                _ => self.ranked.owners_ranked(&keys, &mut found),
+            }
+            match departed {
+                Some((gone, p)) => {
+                    let mut rescored = found.iter();
+                    for place in batch {
+                        let (owner, rank) = if p.owners[place] == gone {
+                            rescored.next().copied().unwrap_or((NO_OWNER, 0))
+                        } else {
+                            (p.owners[place], p.ranks[place])
+                        };
+                        owners.push(owner);
+                        ranks.push(rank);
+                    }
+                }
+                None => {
+                    owners.extend(found.iter().map(|f| f.0));
+                    ranks.extend(found.iter().map(|f| f.1));
+                }
+            }
+        }
+    }
+}
