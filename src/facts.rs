@@ -58,15 +58,24 @@ pub struct Facts {
     pub slot: Option<u16>,
     /// Stored data (stale-data story).
     pub store: Option<StoreView>,
+    /// Servers the last change took away.
+    pub gone: Vec<String>,
 }
 
+/// What [`Facts::count`] writes for a server the scenario does not have.
+pub const UNKNOWN_SERVER: &str = "⟨unknown server⟩";
+
 impl Facts {
-    /// The keys of `server` as the table writes them ("0" when it has none or is gone).
+    /// The keys of `server` as the table writes them: "0" for a server the last change
+    /// took away, and [`UNKNOWN_SERVER`] for a name the scenario never had — a narration
+    /// that names a server the tour does not have (a renamed node) shows it, and a test
+    /// walking every tour fails on it.
     pub fn count(&self, server: &str) -> &str {
-        self.counts
-            .iter()
-            .find(|(n, _)| n == server)
-            .map_or("0", |c| c.1.as_str())
+        match self.counts.iter().find(|(n, _)| n == server) {
+            Some(c) => c.1.as_str(),
+            None if self.gone.iter().any(|g| g == server) => "0",
+            None => UNKNOWN_SERVER,
+        }
     }
 
     /// The owner of the looked-up key.

@@ -483,6 +483,11 @@ impl Facts {
             servers: stats.servers,
             vnodes: sim.settings().vnodes,
             store,
+            gone: state
+                .last
+                .as_ref()
+                .map(|l| l.gone.iter().map(|g| g.1.clone()).collect())
+                .unwrap_or_default(),
             ..Facts::default()
         };
         if let Some(shares) = sim.ring_shares() {
@@ -649,6 +654,22 @@ mod tests {
                 }
                 assert_eq!(walked.sim.scenario(), jumped.scenario(), "{id:?} step {k}");
                 assert_eq!(walked.sim.owners(), jumped.owners(), "{id:?} step {k}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_narration_names_only_servers_its_scenario_has() {
+        for id in TourId::ALL {
+            for k in 1..=Tour::get(id).len() {
+                let f = facts(id, k);
+                for lang in crate::i18n::Lang::ALL {
+                    let text = (lang.words().tour_words[id.index()].steps[k - 1])(&f);
+                    assert!(
+                        !text.contains(crate::facts::UNKNOWN_SERVER),
+                        "{id:?} step {k} ({lang:?}) names a server the tour does not have: {text}"
+                    );
+                }
             }
         }
     }
