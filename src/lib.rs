@@ -15,6 +15,7 @@ pub mod math;
 pub mod notice;
 pub mod readout;
 pub mod render;
+pub mod shortcuts;
 pub mod state;
 pub mod tour;
 pub mod words;

@@ -529,6 +529,14 @@ impl Facts {
     }
 }
 
+/// Whether going to `target` continues from the step reached last: `reached` is that step
+/// and the state version its work ended at. Next from a finished step, with nothing changed
+/// since, applies only the next step's own changes; anything else (a jump, Previous, a
+/// change made by hand in between) replays the target step's plan from its scenario.
+pub fn continues(reached: Option<(Position, u64)>, target: Position, version: u64) -> bool {
+    reached.is_some_and(|(p, v)| p.tour == target.tour && p.step + 1 == target.step && v == version)
+}
+
 /// Where a tour is: which tour and step (1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -838,5 +846,26 @@ mod tests {
         for bad in ["carp", "carp 9", "nope 1", "", "carp two"] {
             assert_eq!(Position::from_message(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn next_continues_only_from_the_step_reached_with_nothing_changed_since() {
+        let at = |step| Position {
+            tour: TourId::Java,
+            step,
+        };
+        assert!(continues(Some((at(2), 7)), at(3), 7));
+        assert!(
+            !continues(Some((at(2), 7)), at(3), 8),
+            "a change by hand in between"
+        );
+        assert!(!continues(Some((at(2), 7)), at(4), 7), "a jump");
+        assert!(!continues(Some((at(3), 7)), at(2), 7), "Previous");
+        assert!(!continues(None, at(1), 0));
+        let other = Position {
+            tour: TourId::Carp,
+            step: 3,
+        };
+        assert!(!continues(Some((at(2), 7)), other, 7), "another tour");
     }
 }

@@ -26,6 +26,7 @@ use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
 use crate::link::{self, Link};
 use crate::render::palette::Theme;
+use crate::shortcuts::Shortcut;
 use crate::state::{Action, Notice, PageState};
 use crate::tour::{self, Focus, Position, Tour, TourId};
 use crate::words;
@@ -264,33 +265,15 @@ fn use_stepper(state: &PageState, dispatch: &Callback<Action>) {
     });
 }
 
-/// Keyboard: A add, R remove last, Space play/pause, + / − / 0 zoom; every other key goes
-/// to `page_key` (tour steps, full screen, presentation, the shortcut list). Not while
-/// typing.
+/// Keyboard: each key press the page knows ([`Shortcut::for_key`]) goes to `on_key`, not
+/// while typing in a field; the keys that would scroll are stopped while they act.
 #[hook]
-fn use_shortcuts(
-    dispatch: &Callback<Action>,
-    playing: &UseStateHandle<bool>,
-    zoom_request: &UseStateHandle<(u32, i8)>,
-    page_key: &Callback<String>,
-    touring: bool,
-    steps_only: bool,
-) {
-    let (dispatch, playing, zoom_request, page_key) = (
-        dispatch.clone(),
-        playing.clone(),
-        zoom_request.clone(),
-        page_key.clone(),
-    );
+fn use_shortcuts(on_key: &Callback<Shortcut>, touring: bool, notes_window: bool) {
+    let on_key = on_key.clone();
     use_effect_with(
-        (
-            *playing,
-            *zoom_request,
-            page_key.clone(),
-            touring,
-            steps_only,
-        ),
-        move |_| {
+        (on_key, touring, notes_window),
+        move |(on_key, touring, notes)| {
+            let (on_key, touring, notes) = (on_key.clone(), *touring, *notes);
             let document = web_sys::window().and_then(|w| w.document());
             // Not passive: Space and a tour's arrows and Page keys (a clicker's) must not scroll.
             let listener = document.map(|d| {
@@ -305,34 +288,11 @@ fn use_shortcuts(
                         if is_typing(e) || e.ctrl_key() || e.meta_key() || e.alt_key() {
                             return;
                         }
-                        // The notes window only turns the tour's pages: its state must
-                        // stay the presenting window's.
-                        let key = e.key();
-                        let turning = matches!(
-                            key.as_str(),
-                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp"
-                        );
-                        if steps_only && !turning {
-                            return;
-                        }
-                        let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
-                        match e.key().as_str() {
-                            "a" | "A" => dispatch.emit(Action::AddServer(String::new())),
-                            "r" | "R" => dispatch.emit(Action::RemoveLast),
-                            " " => {
+                        if let Some(shortcut) = Shortcut::for_key(&e.key(), notes) {
+                            if shortcut.stops_default(touring) {
                                 e.prevent_default();
-                                playing.set(!*playing);
                             }
-                            "+" | "=" => zoom(1),
-                            "-" | "_" => zoom(-1),
-                            "0" => zoom(0),
-                            "ArrowRight" | "ArrowLeft" | "PageDown" | "PageUp" => {
-                                if touring {
-                                    e.prevent_default();
-                                }
-                                page_key.emit(e.key());
-                            }
-                            other => page_key.emit(other.to_owned()),
+                            on_key.emit(shortcut);
                         }
                     },
                 )
@@ -400,9 +360,7 @@ fn use_tour(
                 return;
             }
             let tour = Tour::get(target.tour);
-            let continuing = reached.borrow().is_some_and(|(p, v)| {
-                p.tour == target.tour && p.step + 1 == target.step && v == version
-            });
+            let continuing = tour::continues(*reached.borrow(), target, version);
             *awaiting.borrow_mut() = Some(target);
             position.set(Some(target));
             dispatch.emit(tour::script(&tour, target.step, continuing));
@@ -539,31 +497,39 @@ pub fn App() -> Html {
     use_url_sync(state, params);
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
-    let page_key = {
-        let (tour_step, present, help, qr) =
-            (tour.step.clone(), present.clone(), help.clone(), qr.clone());
-        Callback::from(move |key: String| match key.as_str() {
-            "ArrowRight" | "PageDown" => tour_step.emit(1),
-            "ArrowLeft" | "PageUp" => tour_step.emit(-1),
-            "f" | "F" => toggle_fullscreen(),
-            "p" | "P" => present.set(!*present),
-            "?" => help.set(!*help),
-            "q" | "Q" => qr.set(!*qr),
-            "Escape" => {
-                help.set(false);
-                qr.set(false);
+    let on_key = {
+        let (dispatch, tour_step, present, help, qr, playing, zoom_request) = (
+            dispatch.clone(),
+            tour.step.clone(),
+            present.clone(),
+            help.clone(),
+            qr.clone(),
+            playing.clone(),
+            zoom_request.clone(),
+        );
+        Callback::from(move |shortcut: Shortcut| {
+            let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
+            match shortcut {
+                Shortcut::AddServer => dispatch.emit(Action::AddServer(String::new())),
+                Shortcut::RemoveLast => dispatch.emit(Action::RemoveLast),
+                Shortcut::TogglePlay => playing.set(!*playing),
+                Shortcut::ZoomIn => zoom(1),
+                Shortcut::ZoomOut => zoom(-1),
+                Shortcut::ZoomReset => zoom(0),
+                Shortcut::NextStep => tour_step.emit(1),
+                Shortcut::PreviousStep => tour_step.emit(-1),
+                Shortcut::FullScreen => toggle_fullscreen(),
+                Shortcut::Present => present.set(!*present),
+                Shortcut::Help => help.set(!*help),
+                Shortcut::Qr => qr.set(!*qr),
+                Shortcut::Close => {
+                    help.set(false);
+                    qr.set(false);
+                }
             }
-            _ => {}
         })
     };
-    use_shortcuts(
-        &dispatch,
-        &playing,
-        &zoom_request,
-        &page_key,
-        tour.position.is_some(),
-        link.notes,
-    );
+    use_shortcuts(&on_key, tour.position.is_some(), link.notes);
     let theme = theme_choice.unwrap_or(*system);
     handout::use_handout(&handout, state, tour.position, theme, &tour.go);
     handout::use_print_when_done(&handout);
