@@ -1,4 +1,5 @@
-//! What the page exports and reads back: the scenario as a JSON file, and CSV rows.
+//! What the page exports and reads back: the scenario as a JSON file, and the CSV of the
+//! keys per server and of every key's server.
 //!
 //! A scenario file holds the same parameters as a link (so it is validated by the same
 //! code with the same messages), under a format marker:
@@ -12,6 +13,7 @@
 //! hands the fields here, so no JSON library ships in the page.
 
 use crate::engine::scenario::{Scenario, PARAMS};
+use crate::engine::sim::Simulation;
 use crate::engine::text::quote;
 
 /// The `format` field's value.
@@ -115,6 +117,41 @@ pub fn csv_field(text: &str) -> String {
     }
 }
 
+/// The keys-per-server CSV: `server,up,weight,keys,share`, a row per server.
+pub fn counts_csv(sim: &Simulation) -> String {
+    let total = sim.keys().len().max(1) as f64;
+    let mut out = String::from("server,up,weight,keys,share\n");
+    for s in sim.servers() {
+        let keys = sim.count(s.id);
+        out.push_str(&format!(
+            "{},{},{},{keys},{:.6}\n",
+            csv_field(&s.name),
+            s.up,
+            s.weight,
+            keys as f64 / total
+        ));
+    }
+    out
+}
+
+/// The rows `key,position,server` for places `from..to` of the key layout (the page
+/// writes a million keys this way, a slice per step, after a `key,position,server` header).
+pub fn key_rows(sim: &Simulation, from: usize, to: usize) -> String {
+    let keys = sim.keys();
+    let mut out = String::with_capacity((to - from) * 24);
+    for place in from..to {
+        let owner = sim.owners()[place];
+        let server = sim.server(owner).map_or("", |s| s.name.as_str());
+        out.push_str(&csv_field(&sim.key_name(keys.ids[place])));
+        out.push(',');
+        out.push_str(&keys.positions[place].to_string());
+        out.push(',');
+        out.push_str(&csv_field(server));
+        out.push('\n');
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,5 +215,27 @@ mod tests {
         assert_eq!(csv_field("A"), "A");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn the_csv_exports_hold_every_server_and_key() {
+        let scenario = Scenario::from_pairs([("nodes", "A,B*2,C"), ("keys", "0..10")]).unwrap();
+        let sim = Simulation::new(&scenario).unwrap();
+        let counts = counts_csv(&sim);
+        let lines: Vec<&str> = counts.lines().collect();
+        assert_eq!(lines[0], "server,up,weight,keys,share");
+        assert_eq!(lines.len(), 1 + sim.servers().len());
+        let total: u64 = lines[1..]
+            .iter()
+            .map(|l| l.split(',').nth(3).unwrap().parse::<u64>().unwrap())
+            .sum();
+        assert_eq!(total, 10);
+        let rows = key_rows(&sim, 0, 10);
+        assert_eq!(rows.lines().count(), 10);
+        for line in rows.lines() {
+            let owner = line.rsplit(',').next().unwrap();
+            assert!(sim.servers().iter().any(|s| s.name == owner), "{line}");
+        }
+        assert_eq!(key_rows(&sim, 3, 5).lines().count(), 2);
     }
 }

@@ -14,7 +14,7 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlI
 use yew::prelude::*;
 
 use super::use_lang;
-use crate::file::{csv_field, read_scenario, scenario_json, FieldValue};
+use crate::file::{counts_csv, key_rows, read_scenario, scenario_json, FieldValue};
 use crate::render::qr::qr_picture;
 use crate::state::{Action, Notice, PageState};
 use crate::words::group_thousands;
@@ -105,42 +105,6 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
     }
 }
 
-/// `server,keys,share` for every server.
-fn counts_csv(state: &PageState) -> String {
-    let sim = &state.sim;
-    let total = sim.keys().len().max(1) as f64;
-    let mut out = String::from("server,up,weight,keys,share\n");
-    for s in sim.servers() {
-        let keys = sim.count(s.id);
-        out.push_str(&format!(
-            "{},{},{},{keys},{:.6}\n",
-            csv_field(&s.name),
-            s.up,
-            s.weight,
-            keys as f64 / total
-        ));
-    }
-    out
-}
-
-/// The rows `key,position,server` for places `from..to` of the key layout.
-fn key_rows(state: &PageState, from: usize, to: usize) -> String {
-    let sim = &state.sim;
-    let keys = sim.keys();
-    let mut out = String::with_capacity((to - from) * 24);
-    for place in from..to {
-        let owner = sim.owners()[place];
-        let server = sim.server(owner).map_or("", |s| s.name.as_str());
-        out.push_str(&csv_field(&sim.key_name(keys.ids[place])));
-        out.push(',');
-        out.push_str(&keys.positions[place].to_string());
-        out.push(',');
-        out.push_str(&csv_field(server));
-        out.push('\n');
-    }
-    out
-}
-
 /// The key export in progress: rows written so far.
 struct KeyExport {
     state: PageState,
@@ -157,7 +121,7 @@ fn export_step(
     let Some(export) = slot.as_mut() else { return };
     let total = export.state.sim.keys().len();
     let to = (export.done + ROWS_PER_STEP).min(total);
-    let rows = key_rows(&export.state, export.done, to);
+    let rows = key_rows(&export.state.sim, export.done, to);
     export.parts.push(&JsValue::from_str(&rows));
     export.done = to;
     if to == total {
@@ -222,7 +186,11 @@ pub fn ExportCard(props: &ExportProps) -> Html {
     let counts = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| {
-            save_text("hashring-lab-counts.csv", "text/csv", &counts_csv(&state))
+            save_text(
+                "hashring-lab-counts.csv",
+                "text/csv",
+                &counts_csv(&state.sim),
+            )
         })
     };
     let keys = {
