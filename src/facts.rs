@@ -63,7 +63,7 @@ pub struct Facts {
 }
 
 /// What [`Facts::count`] writes for a server the scenario does not have.
-pub const UNKNOWN_SERVER: &str = "⟨unknown server⟩";
+pub const UNKNOWN_SERVER: &str = "⟨?⟩";
 
 impl Facts {
     /// The keys of `server` as the table writes them: "0" for a server the last change

@@ -134,7 +134,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
                 ("step".to_owned(), step),
             ];
             let link = Link::read(&pairs);
-            match link.tour {
+            match link.view.tour {
                 Some(p) if link.problems.is_empty() => HostCommand::Step(p),
                 _ => return Err(Refusal::Bad(link.problems.join("; "))),
             }

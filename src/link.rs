@@ -23,6 +23,44 @@ pub const PAGE_PARAMS: [&str; 9] = [
 /// The longest `freeze` value, in milliseconds.
 pub const MAX_FREEZE_MS: f64 = 60_000.0;
 
+/// How the page is shown — everything a link says besides the scenario and the animation
+/// clock. The page reads it from its link and writes it back (with the language it settled
+/// on) after every change, through [`View::pairs`].
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct View {
+    /// `lang=en|zh-CN` (`None`: the browser's preference).
+    pub lang: Option<Lang>,
+    /// `tour=ID&step=K`.
+    pub tour: Option<Position>,
+    /// `theme=light|dark` (`None`: the system's choice).
+    pub theme: Option<Theme>,
+    /// `present=1`: presentation mode.
+    pub present: bool,
+    /// `embed=1`: the compact view for an iframe.
+    pub embed: bool,
+    /// `view=compare`: the algorithm comparison instead of the ring.
+    pub compare: bool,
+    /// `notes=1`: the presenter's notes for the tour, following the presenting window.
+    pub notes: bool,
+}
+
+impl View {
+    /// (name, value) for [`query`]; `None` removes a parameter.
+    pub fn pairs(&self) -> Vec<(&'static str, Option<String>)> {
+        let flag = |on: bool| on.then(|| "1".to_owned());
+        vec![
+            ("lang", self.lang.map(|l| l.code().to_owned())),
+            ("tour", self.tour.map(|p| p.tour.id().to_owned())),
+            ("step", self.tour.map(|p| p.step.to_string())),
+            ("theme", self.theme.map(|t| t.name().to_owned())),
+            ("present", flag(self.present)),
+            ("embed", flag(self.embed)),
+            ("view", self.compare.then(|| "compare".to_owned())),
+            ("notes", flag(self.notes)),
+        ]
+    }
+}
+
 /// What a link asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -30,20 +68,8 @@ pub struct Link {
     pub scenario: Option<Scenario>,
     /// `freeze=MS`: a fixed animation clock, when given and valid.
     pub freeze_ms: Option<f64>,
-    /// `lang=en|zh-CN`, when given and valid.
-    pub lang: Option<Lang>,
-    /// `tour=ID&step=K`, when given and valid.
-    pub tour: Option<Position>,
-    /// `theme=light|dark`, when given and valid (otherwise the system's choice).
-    pub theme: Option<Theme>,
-    /// `embed=1`: the compact view for an iframe.
-    pub embed: bool,
-    /// `present=1`: presentation mode.
-    pub present: bool,
-    /// `view=compare`: the algorithm comparison instead of the ring.
-    pub compare: bool,
-    /// `notes=1`: the presenter's notes for the tour, following the presenting window.
-    pub notes: bool,
+    /// How the page is shown.
+    pub view: View,
     /// Every problem found, one message each.
     pub problems: Vec<String>,
 }
@@ -125,13 +151,15 @@ impl Link {
         Link {
             scenario,
             freeze_ms,
-            lang,
-            tour,
-            theme,
-            embed,
-            present,
-            compare,
-            notes,
+            view: View {
+                lang,
+                tour,
+                theme,
+                present,
+                embed,
+                compare,
+                notes,
+            },
             problems,
         }
     }
@@ -253,11 +281,11 @@ mod tests {
             ("tour", "java"),
             ("step", "last"),
         ]));
-        assert_eq!(link.lang, Some(Lang::ZhCn));
-        assert_eq!(link.tour.map(|p| p.step), Some(4));
+        assert_eq!(link.view.lang, Some(Lang::ZhCn));
+        assert_eq!(link.view.tour.map(|p| p.step), Some(4));
         assert!(link.problems.is_empty());
         let bad = Link::read(&pairs(&[("lang", "fr"), ("tour", "java"), ("step", "0")]));
-        assert_eq!((bad.lang, bad.tour), (None, None));
+        assert_eq!((bad.view.lang, bad.view.tour), (None, None));
         assert_eq!(bad.problems.len(), 2, "{:?}", bad.problems);
         assert!(
             bad.scenario.is_some(),
@@ -268,10 +296,35 @@ mod tests {
             ("theme", "Light"),
             ("present", "yes"),
         ]));
-        assert!(view.embed && !view.present);
-        assert_eq!(view.theme, Some(Theme::Light));
+        assert!(view.view.embed && !view.view.present);
+        assert_eq!(view.view.theme, Some(Theme::Light));
         assert!(view.problems[0].contains("present 'yes' must be 1 or 0"));
         let orphan = Link::read(&pairs(&[("step", "2")]));
         assert!(orphan.problems[0].contains("step needs a tour"));
+    }
+
+    #[test]
+    fn a_view_written_into_a_link_reads_back_the_same() {
+        let view = View {
+            lang: Some(Lang::ZhCn),
+            tour: Some(Position {
+                tour: crate::tour::TourId::Carp,
+                step: 2,
+            }),
+            theme: Some(Theme::Dark),
+            present: true,
+            embed: false,
+            compare: true,
+            notes: true,
+        };
+        let pairs: Vec<(String, String)> = view
+            .pairs()
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+            .collect();
+        let back = Link::read(&pairs);
+        assert_eq!(back.view, view);
+        assert!(back.problems.is_empty(), "{:?}", back.problems);
+        assert_eq!(Link::read(&[]).view, View::default());
     }
 }

@@ -24,7 +24,7 @@ use yew::prelude::*;
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
-use crate::link::{self, Link};
+use crate::link::{self, Link, View};
 use crate::render::palette::Theme;
 use crate::shortcuts::Shortcut;
 use crate::state::{Action, Notice, PageState};
@@ -127,41 +127,11 @@ fn browser_languages() -> Vec<String> {
     tags
 }
 
-/// The page parameters the page itself owns and writes back into the address bar.
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct PageParams {
-    lang: Lang,
-    tour: Option<Position>,
-    /// The theme chosen by link or button (`None`: the system's).
-    theme: Option<Theme>,
-    present: bool,
-    embed: bool,
-    compare: bool,
-    notes: bool,
-}
-
-impl PageParams {
-    /// (name, value) for [`link::query`]; `None` removes a parameter.
-    fn pairs(&self) -> Vec<(&'static str, Option<String>)> {
-        let flag = |on: bool| on.then(|| "1".to_owned());
-        vec![
-            ("lang", Some(self.lang.code().to_owned())),
-            ("tour", self.tour.map(|p| p.tour.id().to_owned())),
-            ("step", self.tour.map(|p| p.step.to_string())),
-            ("theme", self.theme.map(|t| t.name().to_owned())),
-            ("present", flag(self.present)),
-            ("embed", flag(self.embed)),
-            ("view", self.compare.then(|| "compare".to_owned())),
-            ("notes", flag(self.notes)),
-        ]
-    }
-}
-
 /// Writes the scenario and the page parameters into the address bar (without a new
 /// history entry), so the page's URL always reproduces what is on screen. Not before the
 /// first change: until then the address bar keeps the link the user came with, even one
 /// that could not be loaded.
-fn sync_url(state: &PageState, params: &PageParams, touched: bool) {
+fn sync_url(state: &PageState, params: &View, touched: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -231,7 +201,7 @@ pub struct ControlProps {
 /// Writes the scenario and page parameters into the address bar after every change, and
 /// keeps `<html lang>` and the title in the page's language.
 #[hook]
-fn use_url_sync(state: &PageState, params: PageParams) {
+fn use_url_sync(state: &PageState, params: View) {
     let state = state.clone();
     let first = use_mut_ref(|| Some(params));
     use_effect_with((state.version, params), move |_| {
@@ -243,7 +213,7 @@ fn use_url_sync(state: &PageState, params: PageParams) {
         sync_url(&state, &params, first.borrow().is_none());
     });
     // Only when the language changes: setting `<html lang>` restyles the whole page.
-    use_effect_with(params.lang, |lang| {
+    use_effect_with(params.lang.unwrap_or_default(), |lang| {
         if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
             if let Some(root) = doc.document_element() {
                 let _ = root.set_attribute("lang", lang.code());
@@ -443,7 +413,7 @@ pub fn App() -> Html {
         use_reducer(move || Store(initial_state(&link)))
     };
     let lang = {
-        let from_link = link.lang;
+        let from_link = link.view.lang;
         use_state(move || {
             from_link.unwrap_or_else(|| {
                 let tags = browser_languages();
@@ -451,13 +421,13 @@ pub fn App() -> Html {
             })
         })
     };
-    let theme_choice = use_state(|| link.theme);
+    let theme_choice = use_state(|| link.view.theme);
     let system = use_memo((), |_| system_theme());
-    let present = use_state(|| link.present);
-    let compare = use_state(|| link.compare);
+    let present = use_state(|| link.view.present);
+    let compare = use_state(|| link.view.compare);
     let help = use_state(|| false);
     let qr = use_state(|| false);
-    let embed = link.embed;
+    let embed = link.view.embed;
     let playing = use_state(|| false);
     let show_moved = use_state(|| true);
     let toggle_marks = {
@@ -483,17 +453,17 @@ pub fn App() -> Html {
         }))
         .clone()
     };
-    let tour = use_tour(link.tour, state, &dispatch);
-    let params = PageParams {
-        lang: *lang,
+    let tour = use_tour(link.view.tour, state, &dispatch);
+    let params = View {
+        lang: Some(*lang),
         tour: tour.position,
         theme: *theme_choice,
         present: *present,
         embed,
         compare: *compare,
-        notes: link.notes,
+        notes: link.view.notes,
     };
-    notes::use_tour_channel(link.notes || *notes_opened, tour.position, &tour.go);
+    notes::use_tour_channel(link.view.notes || *notes_opened, tour.position, &tour.go);
     use_url_sync(state, params);
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
@@ -529,7 +499,7 @@ pub fn App() -> Html {
             }
         })
     };
-    use_shortcuts(&on_key, tour.position.is_some(), link.notes);
+    use_shortcuts(&on_key, tour.position.is_some(), link.view.notes);
     let theme = theme_choice.unwrap_or(*system);
     handout::use_handout(&handout, state, tour.position, theme, &tour.go);
     handout::use_print_when_done(&handout);
@@ -586,14 +556,14 @@ pub fn App() -> Html {
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
     let scenario = state.sim.scenario();
     let share_query = |embed: bool| {
-        let mut set = PageParams { embed, ..params }.pairs();
+        let mut set = View { embed, ..params }.pairs();
         set.push(("freeze", None));
         link::query(&scenario, &set, &[])
     };
     let full_page = address(&share_query(false));
     // Phones in the room open the same view, not presentation mode.
     let phone_link = {
-        let mut set = PageParams {
+        let mut set = View {
             present: false,
             embed: false,
             ..params
@@ -607,7 +577,7 @@ pub fn App() -> Html {
             notes_opened.clone(),
             address(&link::query(
                 &scenario,
-                &PageParams {
+                &View {
                     notes: true,
                     present: false,
                     embed: false,
@@ -672,8 +642,8 @@ pub fn App() -> Html {
             on_open: tour.open.clone(),
             guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
             on_guess,
-            on_notes: (!link.notes).then(|| open_notes.clone()),
-            on_print: (!link.notes).then(|| {
+            on_notes: (!link.view.notes).then(|| open_notes.clone()),
+            on_print: (!link.view.notes).then(|| {
                 let handout = handout.clone();
                 Callback::from(move |()| {
                     handout.set(Some(handout::Handout {
@@ -719,7 +689,7 @@ pub fn App() -> Html {
         <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved}
             on_pin={dispatch.reform(Action::Lookup)} />
     };
-    if link.notes {
+    if link.view.notes {
         let picker = tour_picker(
             w,
             &TourPickerProps {
