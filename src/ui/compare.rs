@@ -3,13 +3,10 @@
 //! keys moved, best balance) and a scatter of moved against peak/mean (SVG). The work runs
 //! in steps between frames ([`CompareWork`]), rows appearing as they finish.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
 use super::ring_view::now_ms;
+use super::stepped::Stepped;
 use super::use_look;
 use crate::chart::{scatter, scatter_labels};
 use crate::engine::compare::TIMED_LOOKUPS;
@@ -27,33 +24,6 @@ pub struct CompareProps {
     pub scenario: Scenario,
 }
 
-struct Job {
-    work: Option<CompareWork>,
-    timer: Option<Timeout>,
-}
-
-fn step(
-    job: Rc<RefCell<Job>>,
-    rows: UseStateHandle<Vec<CompareRow>>,
-    error: UseStateHandle<Option<String>>,
-) {
-    let mut j = job.borrow_mut();
-    let Some(work) = j.work.as_mut() else { return };
-    if let Err(e) = work.advance(STEP_COST, &now_ms) {
-        error.set(Some(e));
-        j.work = None;
-        return;
-    }
-    rows.set(work.rows.clone());
-    if work.is_finished() {
-        j.work = None;
-        j.timer = None;
-        return;
-    }
-    let next = job.clone();
-    j.timer = Some(Timeout::new(0, move || step(next, rows, error)));
-}
-
 /// The comparison of every algorithm under one change.
 #[component]
 pub fn CompareView(props: &CompareProps) -> Html {
@@ -62,10 +32,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let change = use_state(|| 0usize);
     let rows = use_state(Vec::<CompareRow>::new);
     let error = use_state(|| None::<String>);
-    let job = use_mut_ref(|| Job {
-        work: None,
-        timer: None,
-    });
+    let job = use_mut_ref(Stepped::default);
     {
         let (rows, error, job) = (rows.clone(), error.clone(), job.clone());
         use_effect_with(
@@ -80,12 +47,21 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 rows.set(Vec::new());
                 error.set(None);
                 match CompareWork::new(scenario, &which, Algorithm::ALL.to_vec(), TIMED_LOOKUPS) {
-                    Ok(work) => {
-                        job.borrow_mut().work = Some(work);
-                        let (j, r, e) = (job.clone(), rows.clone(), error.clone());
-                        job.borrow_mut().timer = Some(Timeout::new(0, move || step(j, r, e)));
+                    Ok(mut work) => {
+                        let (rows, error) = (rows.clone(), error.clone());
+                        *job.borrow_mut() = Stepped::start(move || {
+                            if let Err(e) = work.advance(STEP_COST, &now_ms) {
+                                error.set(Some(e));
+                                return false;
+                            }
+                            rows.set(work.rows.clone());
+                            !work.is_finished()
+                        });
                     }
-                    Err(e) => error.set(Some(e)),
+                    Err(e) => {
+                        job.borrow().stop();
+                        error.set(Some(e));
+                    }
                 }
             },
         );

@@ -10,6 +10,7 @@ mod notes;
 mod readout;
 mod ring_canvas;
 mod ring_view;
+mod stepped;
 mod sweep;
 mod tools;
 mod tour_panel;
@@ -229,9 +230,8 @@ fn use_stepper(state: &PageState, dispatch: &Callback<Action>) {
     let dispatch = dispatch.clone();
     let timer = use_mut_ref(|| None::<gloo_timers::callback::Timeout>);
     use_effect_with(state.progress(), move |progress| {
-        *timer.borrow_mut() = progress.map(|_| {
-            gloo_timers::callback::Timeout::new(0, move || dispatch.emit(Action::Continue))
-        });
+        *timer.borrow_mut() =
+            progress.map(|_| stepped::after_paint(move || dispatch.emit(Action::Continue)));
     });
 }
 

@@ -3,12 +3,9 @@
 //! The sweep runs in steps between frames; a change of servers, hash or keys starts over,
 //! a change of the vnode setting alone keeps the curve (it does not depend on it).
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
-use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
+use super::stepped::Stepped;
 use super::use_lang;
 use crate::chart::sweep_layout;
 use crate::engine::scenario::Scenario;
@@ -37,74 +34,44 @@ fn sweep_key(s: &Scenario) -> Scenario {
     key
 }
 
-struct Running {
-    sweep: Option<Sweep>,
-    timer: Option<Timeout>,
-}
-
-/// Runs the sweep a step per timer tick, publishing the points after each.
-fn step(running: Rc<RefCell<Running>>, points: UseStateHandle<Vec<(u32, f64)>>) {
-    let mut r = running.borrow_mut();
-    let Some(sweep) = r.sweep.as_mut() else {
-        return;
-    };
-    if sweep.advance(STEP_COST).is_err() {
-        r.sweep = None;
-        return;
-    }
-    points.set(
-        sweep
-            .points()
-            .iter()
-            .map(|p| (p.vnodes, p.stddev))
-            .collect(),
-    );
-    if sweep.is_finished() {
-        r.sweep = None;
-        r.timer = None;
-        return;
-    }
-    let next = running.clone();
-    r.timer = Some(Timeout::new(0, move || step(next, points)));
-}
-
 /// The sweep chart with its table and a run button.
 #[component]
 pub fn SweepPanel(props: &SweepProps) -> Html {
     let w = use_lang().words();
     let points = use_state(Vec::<(u32, f64)>::new);
-    let running = use_mut_ref(|| Running {
-        sweep: None,
-        timer: None,
-    });
+    let running = use_mut_ref(Stepped::default);
     let key = sweep_key(&props.scenario);
     let start = {
         let (points, running, scenario) = (points.clone(), running.clone(), key.clone());
         Callback::from(move |_: ()| {
-            let Ok(sweep) = Sweep::new(&scenario) else {
+            let Ok(mut sweep) = Sweep::new(&scenario) else {
                 return;
             };
             points.set(Vec::new());
-            running.borrow_mut().sweep = Some(sweep);
-            let (r, p) = (running.clone(), points.clone());
-            running.borrow_mut().timer = Some(Timeout::new(0, move || step(r, p)));
+            let points = points.clone();
+            // A step per task, publishing the points after each.
+            *running.borrow_mut() = Stepped::start(move || {
+                if sweep.advance(STEP_COST).is_err() {
+                    return false;
+                }
+                let measured = sweep.points().iter().map(|p| (p.vnodes, p.stddev));
+                points.set(measured.collect());
+                !sweep.is_finished()
+            });
         })
     };
     {
         let (points, running, start) = (points.clone(), running.clone(), start.clone());
         use_effect_with((key.clone(), props.auto_run), move |(_, auto)| {
             // Another scenario: the old curve no longer applies.
-            let mut r = running.borrow_mut();
-            r.sweep = None;
-            r.timer = None;
-            drop(r);
+            running.borrow().stop();
             points.set(Vec::new());
             if *auto {
                 start.emit(());
             }
         });
     }
-    let busy = running.borrow().sweep.is_some();
+    let busy = running.borrow().is_running();
     let servers = props.scenario.nodes.len();
     let keys = group_thousands(props.scenario.settings.keys.len() as u64);
     html! {

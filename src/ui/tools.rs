@@ -4,15 +4,13 @@
 //! the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
 //! Files are made in the browser and saved through a `blob:` link: no request leaves it.
 
-use std::cell::RefCell;
-use std::rc::Rc;
-
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement};
 use yew::prelude::*;
 
+use super::stepped::Stepped;
 use super::use_lang;
 use crate::file::{counts_csv, key_rows, read_scenario, scenario_json, FieldValue};
 use crate::render::qr::qr_picture;
@@ -105,36 +103,6 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
     }
 }
 
-/// The key export in progress: rows written so far.
-struct KeyExport {
-    state: PageState,
-    parts: js_sys::Array,
-    done: usize,
-    timer: Option<Timeout>,
-}
-
-fn export_step(
-    job: Rc<RefCell<Option<KeyExport>>>,
-    progress: UseStateHandle<Option<(usize, usize)>>,
-) {
-    let mut slot = job.borrow_mut();
-    let Some(export) = slot.as_mut() else { return };
-    let total = export.state.sim.keys().len();
-    let to = (export.done + ROWS_PER_STEP).min(total);
-    let rows = key_rows(&export.state.sim, export.done, to);
-    export.parts.push(&JsValue::from_str(&rows));
-    export.done = to;
-    if to == total {
-        save_parts("hashring-lab-keys.csv", "text/csv", &export.parts);
-        *slot = None;
-        progress.set(None);
-        return;
-    }
-    progress.set(Some((to, total)));
-    let (next, p) = (job.clone(), progress.clone());
-    export.timer = Some(Timeout::new(0, move || export_step(next, p)));
-}
-
 /// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
 fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<String>> {
     let value = js_sys::JSON::parse(text).map_err(|_| vec!["it is not valid JSON".to_owned()])?;
@@ -181,7 +149,7 @@ pub struct ExportProps {
 pub fn ExportCard(props: &ExportProps) -> Html {
     let w = use_lang().words();
     let progress = use_state(|| None::<(usize, usize)>);
-    let job = use_mut_ref(|| None::<KeyExport>);
+    let job = use_mut_ref(Stepped::default);
     let state = props.state.clone();
     let counts = {
         let state = state.clone();
@@ -196,18 +164,27 @@ pub fn ExportCard(props: &ExportProps) -> Html {
     let keys = {
         let (state, job, progress) = (state.clone(), job.clone(), progress.clone());
         Callback::from(move |_: MouseEvent| {
-            if job.borrow().is_some() {
+            if job.borrow().is_running() {
                 return;
             }
+            let (sim, progress) = (state.sim.clone(), progress.clone());
+            let total = sim.keys().len();
             let parts = js_sys::Array::of1(&JsValue::from_str("key,position,server\n"));
-            *job.borrow_mut() = Some(KeyExport {
-                state: state.clone(),
-                parts,
-                done: 0,
-                timer: None,
+            let mut done = 0;
+            progress.set(Some((0, total)));
+            // The rows a slice per task, so a million keys never block the page.
+            *job.borrow_mut() = Stepped::start(move || {
+                let to = (done + ROWS_PER_STEP).min(total);
+                parts.push(&JsValue::from_str(&key_rows(&sim, done, to)));
+                done = to;
+                if to == total {
+                    save_parts("hashring-lab-keys.csv", "text/csv", &parts);
+                    progress.set(None);
+                    return false;
+                }
+                progress.set(Some((to, total)));
+                true
             });
-            progress.set(Some((0, state.sim.keys().len())));
-            export_step(job.clone(), progress.clone());
         })
     };
     let json = {
