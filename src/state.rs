@@ -241,7 +241,7 @@ impl PageState {
         // A large scenario starts after the first paint (the page shows its servers and a
         // progress line at once); a small one is done before it.
         Ok(if cheap {
-            state.continue_pending(SYNC_COST)
+            state.continue_pending(SYNC_COST, false)
         } else {
             state
         })
@@ -249,7 +249,7 @@ impl PageState {
 
     fn run_to_end(mut self) -> PageState {
         while self.pending.is_some() {
-            self = self.continue_pending(usize::MAX);
+            self = self.continue_pending(usize::MAX, false);
         }
         self
     }
@@ -283,7 +283,7 @@ impl PageState {
                 next.error = None;
                 return next;
             }
-            Action::Continue => return self.continue_pending(STEP_COST),
+            Action::Continue => return self.continue_pending(STEP_COST, true),
             Action::Reject(message) => return self.rejected(message),
             Action::Notify(notice) => {
                 let mut next = self.clone();
@@ -378,7 +378,7 @@ impl PageState {
                 let mut next = self.clone();
                 next.error = None;
                 next.pending = Some(Rc::new(Pending { goal, work }));
-                next.continue_pending(SYNC_COST)
+                next.continue_pending(SYNC_COST, false)
             }
             Err(e) => {
                 let mut next = self.rejected(e);
@@ -390,7 +390,11 @@ impl PageState {
     }
 
     /// Advances the pending work by `budget` hash evaluations; completes it when done.
-    fn continue_pending(&self, budget: usize) -> PageState {
+    /// Advances the pending work by about `budget`. With `own_task` (the page's stepped
+    /// work), a step that finishes the work stops there and leaves committing it — the
+    /// simulation's finish and the first render of the new state — to the next step, so the
+    /// two heavy halves never share one browser task.
+    fn continue_pending(&self, budget: usize, own_task: bool) -> PageState {
         let Some(pending) = &self.pending else {
             return self.clone();
         };
@@ -418,7 +422,8 @@ impl PageState {
             next.pending = None;
             return next.rejected(e);
         }
-        if !pending.work.is_finished() {
+        let worked = left < budget;
+        if !pending.work.is_finished() || (own_task && worked) {
             next.pending = Some(Rc::new(pending));
             return next;
         }
