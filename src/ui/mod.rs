@@ -555,37 +555,34 @@ pub fn App() -> Html {
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
     let scenario = state.sim.scenario();
-    let share_query = |embed: bool| {
-        let mut set = View { embed, ..params }.pairs();
-        set.push(("freeze", None));
-        link::query(&scenario, &set, &[])
-    };
-    let full_page = address(&share_query(false));
-    // Phones in the room open the same view, not presentation mode.
-    let phone_link = {
-        let mut set = View {
-            present: false,
-            embed: false,
-            ..params
-        }
-        .pairs();
+    // The address of this scenario shown another way (the animation clock left out).
+    let link_to = |view: View| {
+        let mut set = view.pairs();
         set.push(("freeze", None));
         address(&link::query(&scenario, &set, &[]))
     };
+    let full_page = link_to(View {
+        embed: false,
+        ..params
+    });
+    let embed_link = link_to(View {
+        embed: true,
+        ..params
+    });
+    // Phones in the room, and the notes window, open the plain view, not presentation mode.
+    let plain = View {
+        present: false,
+        embed: false,
+        ..params
+    };
+    let phone_link = link_to(plain);
     let open_notes = {
         let (notes_opened, url) = (
             notes_opened.clone(),
-            address(&link::query(
-                &scenario,
-                &View {
-                    notes: true,
-                    present: false,
-                    embed: false,
-                    ..params
-                }
-                .pairs(),
-                &[],
-            )),
+            link_to(View {
+                notes: true,
+                ..plain
+            }),
         );
         Callback::from(move |()| {
             notes_opened.set(true);
@@ -810,7 +807,7 @@ pub fn App() -> Html {
                     if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
                         <SweepPanel scenario={scenario.clone()} />
                     }
-                    <ShareCard link={full_page.clone()} embed_link={address(&share_query(true))} title={title}
+                    <ShareCard link={full_page.clone()} embed_link={embed_link} title={title}
                         on_qr={let qr = qr.clone(); Callback::from(move |()| qr.set(true))} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
                 </div>
