@@ -6,7 +6,7 @@
 use crate::math;
 use std::f64::consts::TAU;
 
-use super::{angle_of, nearest, RingGeometry, RING_SPAN};
+use super::{angle_of, circular_distance, nearest, RingGeometry, RING_SPAN};
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Algorithm;
 use crate::engine::ring::{arc_len, Ring, ServerId};
@@ -188,10 +188,7 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
                     .points()
                     .iter()
                     .filter(|p| p.server == s.id)
-                    .min_by_key(|p| {
-                        let d = p.position.wrapping_sub(target);
-                        d.min(d.wrapping_neg())
-                    })?;
+                    .min_by_key(|p| circular_distance(p.position, target))?;
                 Some((s.id, p.position))
             })
             .collect(),
@@ -258,6 +255,16 @@ impl Fans {
             anchors,
             half_width,
         })
+    }
+
+    /// Where every key of `sim` is drawn, in key-layout order.
+    pub fn positions(&self, sim: &Simulation) -> Vec<u32> {
+        let keys = sim.keys();
+        keys.ids
+            .iter()
+            .zip(sim.owners())
+            .map(|(&id, &owner)| self.position(owner, id))
+            .collect()
     }
 
     /// Where key `key_id` owned by `owner` is drawn: in `owner`'s fan at a spot fixed by
@@ -522,21 +529,6 @@ pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) ->
         .collect()
 }
 
-/// Where each key is drawn: its ring position, or its place in its owner's fan.
-pub fn key_display_positions(sim: &Simulation) -> std::borrow::Cow<'_, [u32]> {
-    let keys = sim.keys();
-    match Fans::of(sim) {
-        None => std::borrow::Cow::Borrowed(&keys.positions),
-        Some(fans) => std::borrow::Cow::Owned(
-            keys.ids
-                .iter()
-                .zip(sim.owners())
-                .map(|(&id, &owner)| fans.position(owner, id))
-                .collect(),
-        ),
-    }
-}
-
 /// A steady sample of keys walking to their owners (the "play" animation).
 pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
     let keys = sim.keys();
@@ -636,8 +628,7 @@ pub fn describe(
     y: f64,
 ) -> Option<(String, Vec<String>)> {
     let (pos, dist) = g.position_at(x, y);
-    let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
-    let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
+    let tolerance = hit_tolerance(g);
     let position_line = |p: u32| (w.hover_position)(&group_thousands(u64::from(p)), p);
     if (dist - g.radius).abs() <= s.band {
         if let Some(ring) = sim.ring() {
@@ -673,27 +664,33 @@ pub fn describe(
     ))
 }
 
+/// How far (in ring units) a pointer may be from a point and still be on it: about 8 px
+/// along the ring.
+fn hit_tolerance(g: &RingGeometry) -> u32 {
+    let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
+    (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32
+}
+
 /// The index of the key dot under pixel (x, y), if any: on the keys' circle, within a few
 /// pixels along the ring.
 fn key_index_at(sim: &Simulation, g: &RingGeometry, s: &Scale, x: f64, y: f64) -> Option<usize> {
     let (pos, dist) = g.position_at(x, y);
-    let units_per_px = RING_SPAN / (TAU * g.radius.max(1.0));
-    let tolerance = (units_per_px * 8.0).min(RING_SPAN / 4.0) as u32;
+    let tolerance = hit_tolerance(g);
     let inner = key_radius(g, s);
     if !(dist < inner + 2.0 && dist > inner - g.radius * 0.3) {
         return None;
     }
-    if Fans::of(sim).is_none() {
+    let Some(fans) = Fans::of(sim) else {
         return nearest(&sim.keys().positions, pos, tolerance / 2);
-    }
+    };
     // Keys in fans are drawn only while few: the nearest drawn one.
     if sim.keys().len() > MAX_KEY_DOTS {
         return None;
     }
-    key_display_positions(sim)
+    fans.positions(sim)
         .iter()
         .enumerate()
-        .map(|(i, &p)| (i, p.wrapping_sub(pos).min(pos.wrapping_sub(p))))
+        .map(|(i, &p)| (i, circular_distance(p, pos)))
         .filter(|&(_, d)| d <= tolerance / 2)
         .min_by_key(|&(_, d)| d)
         .map(|(i, _)| i)
@@ -707,6 +704,15 @@ pub fn key_at(sim: &Simulation, g: &RingGeometry, s: &Scale, x: f64, y: f64) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Where each key is drawn: its ring position, or its place in its owner's fan.
+    pub fn key_display_positions(sim: &Simulation) -> std::borrow::Cow<'_, [u32]> {
+        match Fans::of(sim) {
+            None => std::borrow::Cow::Borrowed(&sim.keys().positions),
+            Some(fans) => std::borrow::Cow::Owned(fans.positions(sim)),
+        }
+    }
+
     use crate::engine::scenario::Scenario;
 
     fn sim(pairs: &[(&str, &str)]) -> Simulation {

@@ -19,9 +19,9 @@ use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::i18n::Words;
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, display_cells, key_display_positions, key_radius, marker_positions,
-    place_labels, tick_labels, visible_points, zoom_buttons_rect, Clock, Fans, Label, Rect, Scale,
-    Walker, MAX_KEY_DOTS, TICKS,
+    band_segments, display_cells, key_radius, marker_positions, place_labels, tick_labels,
+    visible_points, zoom_buttons_rect, Clock, Fans, Label, Rect, Scale, Walker, MAX_KEY_DOTS,
+    TICKS,
 };
 use crate::render::{
     canvas_angle, density_profile, server_colour, visible_arc, walk_position, walk_shorter,
@@ -208,8 +208,8 @@ fn draw_keys(
     let inner = key_radius(g, s);
     // Keys with no ring position sit in their owner's fan (all of them, while few).
     let fans = Fans::of(sim).filter(|_| keys.len() <= MAX_KEY_DOTS);
-    let shown = match fans {
-        Some(_) => key_display_positions(sim),
+    let shown = match &fans {
+        Some(fans) => std::borrow::Cow::Owned(fans.positions(sim)),
         None => std::borrow::Cow::Borrowed(keys.positions.as_slice()),
     };
     let [a, b] = if span >= 1 << 32 || fans.is_some() {
