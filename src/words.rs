@@ -391,6 +391,9 @@ pub fn score_text(w: &Words, score: &Score) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+    use crate::engine::scenario::Scenario;
+    use crate::i18n::EN;
 
     #[test]
     fn times_keep_two_significant_digits() {
@@ -410,11 +413,6 @@ mod tests {
         assert_eq!(mean(250.26), "250.3");
         assert_eq!(mean(12_500.2), "12,500");
     }
-
-    use super::*;
-    use crate::engine::scenario::Scenario;
-
-    use crate::i18n::EN;
 
     fn sim(pairs: &[(&str, &str)]) -> Simulation {
         Simulation::new(&Scenario::from_pairs(pairs.iter().copied()).unwrap()).unwrap()
