@@ -9,9 +9,9 @@ use std::rc::Rc;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use hashring_lab::engine::algorithms::maglev::DEFAULT_TABLE;
 use hashring_lab::engine::book::BucketBook;
 use hashring_lab::engine::hash::HashFn;
-use hashring_lab::engine::maglev::DEFAULT_TABLE;
 use hashring_lab::engine::placement::{build_placement, Algorithm, LiveServer, Placement};
 use hashring_lab::engine::scenario::Settings;
 
@@ -40,20 +40,20 @@ fn servers(n: usize) -> Vec<LiveServer> {
 /// (rendezvous, CARP) cost one hash per server per key, so they stop at 1,000; Maglev's
 /// 65537-cell table holds at most 65537 servers.
 const ALGORITHMS: [(Algorithm, usize); 14] = [
-    (Algorithm::Ring, 10_000),
-    (Algorithm::Rendezvous, 1_000),
-    (Algorithm::Carp, 1_000),
-    (Algorithm::Jump, 10_000),
-    (Algorithm::JumpBack, 10_000),
-    (Algorithm::Binomial, 10_000),
-    (Algorithm::Flip, 10_000),
-    (Algorithm::Power, 10_000),
-    (Algorithm::MultiProbe, 10_000),
-    (Algorithm::Maglev, 10_000),
-    (Algorithm::Bounded, 10_000),
-    (Algorithm::Anchor, 10_000),
-    (Algorithm::Memento, 10_000),
-    (Algorithm::Dx, 10_000),
+    (Algorithm::RING, 10_000),
+    (Algorithm::RENDEZVOUS, 1_000),
+    (Algorithm::CARP, 1_000),
+    (Algorithm::JUMP, 10_000),
+    (Algorithm::JUMPBACK, 10_000),
+    (Algorithm::BINOMIAL, 10_000),
+    (Algorithm::FLIP, 10_000),
+    (Algorithm::POWER, 10_000),
+    (Algorithm::MULTIPROBE, 10_000),
+    (Algorithm::MAGLEV, 10_000),
+    (Algorithm::BOUNDED, 10_000),
+    (Algorithm::ANCHOR, 10_000),
+    (Algorithm::MEMENTO, 10_000),
+    (Algorithm::DX, 10_000),
 ];
 
 /// The placement of `algo` over `list`; Anchor, Memento and Dx get a bucket book with

@@ -84,7 +84,7 @@ enum CompletionShell {
 #[derive(Args, Debug)]
 struct ScenarioArgs {
     /// Placement algorithm.
-    #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.map(Algorithm::name)))]
+    #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: String,
     /// Hash for keys, vnode labels and rendezvous scores.
     #[arg(long, default_value = "xxh3", value_parser = PossibleValuesParser::new(HashFn::ALL.map(HashFn::name)))]
@@ -777,8 +777,9 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
                 words::group_thousands(scores)
             );
             Algorithm::ALL
-                .into_iter()
-                .filter(|a| !matches!(a, Algorithm::Rendezvous | Algorithm::Carp))
+                .iter()
+                .copied()
+                .filter(|a| !a.spec().scores_every_server)
                 .collect()
         }
         None => Algorithm::ALL.to_vec(),
@@ -964,7 +965,7 @@ mod tests {
         // One deliberate difference: Maglev's table is the paper's 65537 here and a
         // drawable 251 on the page.
         let mut page = Scenario::default();
-        page.settings.table = crate::engine::maglev::DEFAULT_TABLE;
+        page.settings.table = crate::engine::algorithms::maglev::DEFAULT_TABLE;
         assert_eq!(a.scenario.scenario(&a.vnodes.vnodes).unwrap(), page);
     }
 

@@ -379,13 +379,13 @@ proptest! {
             // loads: its owner depends on the keys before it; the check below covers it).
             let fresh = sim.config().placement().unwrap();
             for (place, (&id, &pos)) in sim.keys().ids.iter().zip(&sim.keys().positions).enumerate() {
-                if sim.settings().algo == Algorithm::Bounded {
+                if sim.settings().algo == Algorithm::BOUNDED {
                     break;
                 }
                 prop_assert_eq!(sim.owners()[place], fresh.owner(&sim.key_name(id), pos));
             }
             // The history-free ones also equal a simulation built from scratch.
-            if matches!(sim.settings().algo, Algorithm::Ring | Algorithm::Bounded) {
+            if [Algorithm::RING, Algorithm::BOUNDED].contains(&sim.settings().algo) {
                 prop_assert_eq!(owners_by_key(&sim), owners_by_key(&Simulation::new(&sim.scenario()).unwrap()));
             }
         }
@@ -414,7 +414,7 @@ fn stepped_work_equals_applying_in_one_go() {
             Change::add("D"),
             Change::Fail("B".into()),
             Change::SetHash(hashring_lab::engine::hash::HashFn::Md5),
-            Change::SetAlgorithm(Algorithm::Carp),
+            Change::SetAlgorithm(Algorithm::CARP),
         ] {
             let mut once = base.clone();
             let expected = once.apply(&change).unwrap();

@@ -12,9 +12,11 @@
 //! recovers takes the last removed bucket (or a new one at the end): under Anchor and
 //! Memento that bucket's keys come home to it, whoever it belonged to before.
 
+use std::rc::Rc;
+
 use super::contract::{Explanation, How, Placement};
+use super::hash::key_digest;
 use super::hash::HashFn;
-use super::jump::key_digest;
 use super::ring::{ServerId, NO_OWNER};
 
 /// What Anchor, Memento and Dx share: a key's digest walks from bucket to bucket (each
@@ -39,6 +41,21 @@ pub struct BookPlacement<E> {
     pub holders: Vec<ServerId>,
     /// Which digest the keys get.
     pub hash: HashFn,
+}
+
+impl BucketBook {
+    /// `engine` (built for this book's buckets, its removals replayed) as a placement.
+    pub fn placement<E: BucketChain + 'static>(
+        &self,
+        engine: E,
+        hash: HashFn,
+    ) -> Rc<dyn Placement> {
+        Rc::new(BookPlacement {
+            engine,
+            holders: self.holders().to_vec(),
+            hash,
+        })
+    }
 }
 
 impl<E: BucketChain> Placement for BookPlacement<E> {
@@ -157,8 +174,8 @@ impl BucketBook {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::anchor::Anchor;
-    use crate::engine::memento::Memento;
+    use crate::engine::algorithms::anchor::Anchor;
+    use crate::engine::algorithms::memento::Memento;
     use proptest::prelude::*;
 
     proptest! {

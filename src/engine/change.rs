@@ -2,7 +2,7 @@
 //! and switching the vnodes, the keys, the algorithm or the hash — as values, and in the
 //! command line's step syntax (`add:E`, `remove:A`, `keys:0..1000`).
 
-use super::algorithm::Algorithm;
+use super::algorithms::Algorithm;
 use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::ring::ServerId;

@@ -377,15 +377,15 @@ mod tests {
     fn the_verdict_passes_over_reshuffling_and_under_filling() {
         let rows = [
             // Mod-N: perfectly balanced, but reshuffles untouched servers.
-            row(Algorithm::ModN, 790, 593, 1.0),
+            row(Algorithm::MODN, 790, 593, 1.0),
             // Multi-probe: fewest moved, by under-filling the new server (ideal 200).
-            row(Algorithm::MultiProbe, 137, 0, 1.10),
-            row(Algorithm::Ring, 241, 0, 1.20),
-            row(Algorithm::Jump, 205, 0, 1.02),
+            row(Algorithm::MULTIPROBE, 137, 0, 1.10),
+            row(Algorithm::RING, 241, 0, 1.20),
+            row(Algorithm::JUMP, 205, 0, 1.02),
         ];
         let v = verdict(&rows).unwrap();
-        assert_eq!(v.closest, Algorithm::Jump, "205 is nearest the ideal 200");
-        assert_eq!(v.balanced, Algorithm::Jump, "mod-N is left out");
+        assert_eq!(v.closest, Algorithm::JUMP, "205 is nearest the ideal 200");
+        assert_eq!(v.balanced, Algorithm::JUMP, "mod-N is left out");
         assert_eq!(v.inconsistent, 1);
         assert_eq!(
             verdict(&rows[..1]),
@@ -410,21 +410,21 @@ mod tests {
         let clock = ticking();
         let row = |a| compare_one(&scenario(), a, &CompareChange::Add, &clock).unwrap();
         // mod N moves almost everything; the consistent ones about 1/(N+1).
-        let modn = row(Algorithm::ModN);
+        let modn = row(Algorithm::MODN);
         assert!(modn.moved_fraction() > 0.7, "{}", modn.moved_fraction());
         assert!(modn.between_survivors > 0);
         for a in [
-            Algorithm::Ring,
-            Algorithm::Rendezvous,
-            Algorithm::Carp,
-            Algorithm::Jump,
-            Algorithm::MultiProbe,
+            Algorithm::RING,
+            Algorithm::RENDEZVOUS,
+            Algorithm::CARP,
+            Algorithm::JUMP,
+            Algorithm::MULTIPROBE,
         ] {
             let r = row(a);
             assert_eq!(r.between_survivors, 0, "{a} is monotone");
             // Multi-probe places each server at one point, so the newcomer's share hangs on
             // its name: "G" (the page's next name, which compare now adds too) draws 5.3%.
-            let band = if a == Algorithm::MultiProbe {
+            let band = if a == Algorithm::MULTIPROBE {
                 0.1
             } else {
                 0.05
@@ -437,20 +437,20 @@ mod tests {
             assert_eq!(r.ideal, Some(1.0 / 7.0));
         }
         // Maglev's table keeps the best balance.
-        assert!(row(Algorithm::Maglev).peak_to_mean < 1.1);
+        assert!(row(Algorithm::MAGLEV).peak_to_mean < 1.1);
     }
 
     #[test]
     fn removing_the_first_server_shows_what_jump_pays() {
         let clock = ticking();
         let jump =
-            compare_one(&scenario(), Algorithm::Jump, &CompareChange::Remove, &clock).unwrap();
+            compare_one(&scenario(), Algorithm::JUMP, &CompareChange::Remove, &clock).unwrap();
         assert!(
             jump.between_survivors > 0,
             "the servers after it are renumbered"
         );
         let ring =
-            compare_one(&scenario(), Algorithm::Ring, &CompareChange::Remove, &clock).unwrap();
+            compare_one(&scenario(), Algorithm::RING, &CompareChange::Remove, &clock).unwrap();
         assert_eq!(ring.between_survivors, 0);
         assert!(jump.moved > ring.moved);
     }
@@ -482,12 +482,12 @@ mod tests {
     fn the_structures_report_their_bytes() {
         let clock = ticking();
         let row = |a| compare_one(&scenario(), a, &CompareChange::Fail, &clock).unwrap();
-        assert_eq!(row(Algorithm::Maglev).bytes, 251 * 2);
+        assert_eq!(row(Algorithm::MAGLEV).bytes, 251 * 2);
         assert_eq!(
-            row(Algorithm::Jump).bytes,
+            row(Algorithm::JUMP).bytes,
             5 * 2,
             "five live servers, two bytes each"
         );
-        assert!(row(Algorithm::Ring).bytes >= 500 * 8);
+        assert!(row(Algorithm::RING).bytes >= 500 * 8);
     }
 }

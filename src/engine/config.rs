@@ -6,10 +6,11 @@ use std::rc::Rc;
 
 use super::book::BucketBook;
 use super::change::{Change, Server};
-use super::placement::{build_placement, weighted_vnodes, Algorithm, LiveServer, Placement};
+use super::placement::{build_placement, weighted_vnodes, LiveServer, Placement};
 use super::ring::{ServerId, NO_OWNER};
 use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
 use super::slots::SlotTable;
+use super::spec::Memory;
 use super::text::quote;
 
 /// What the user chose: the scenario's settings and the servers (with the ids and the
@@ -131,7 +132,7 @@ impl Config {
             ));
         }
         let s = &self.settings;
-        if s.algo == Algorithm::Ring {
+        if s.algo.uses_vnodes() {
             for i in [0, weighted_vnodes(s.vnodes, 1.0) - 1] {
                 s.hash
                     .position(&s.label.render(&name, i))
@@ -173,7 +174,7 @@ impl Config {
     }
 
     pub(super) fn reset_slot_table(&mut self) {
-        self.slot_table = (self.settings.algo == Algorithm::Slots).then(|| {
+        self.slot_table = (self.settings.algo.spec().memory == Memory::SlotTable).then(|| {
             let all: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
             SlotTable::create(&all)
         });

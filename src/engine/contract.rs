@@ -58,7 +58,7 @@ pub trait Placement {
 
     /// Bounded loads, whose owners depend on the keys that arrived before: the simulation
     /// then places the keys one after another, through the concrete type it downcasts this
-    /// to ([`super::bounded::Bounded`]) — named there, not here, so the contract depends on
+    /// to ([`super::algorithms::bounded::Bounded`]) — named there, not here, so the contract depends on
     /// no algorithm.
     fn arrival_order(&self) -> Option<&dyn Any> {
         None

@@ -216,6 +216,15 @@ fn identity(key: &str) -> Result<u32, HashError> {
         })
 }
 
+/// The 64-bit digest jump (and the other bucket algorithms) hash: xxh3-64 of the key, or
+/// under the identity hash the key's own integer value.
+pub fn key_digest(hash: HashFn, key: &str) -> u64 {
+    match hash {
+        HashFn::Identity => key.trim().parse::<u64>().unwrap_or(0),
+        _ => xxhash_rust::xxh3::xxh3_64(key.as_bytes()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,33 +1,28 @@
 //! The pure placement engine: hashes, key sets, placement algorithms, the simulation with
 //! its movement diffs, and statistics. No web dependency lives here; everything compiles
 //! and is tested natively, and the page and the command line both drive it.
+//!
+//! Where things live: the algorithms one file each in [`algorithms`] (with the registry);
+//! what a placement promises in [`contract`] and what the registry says about one in
+//! [`spec`]; the shared machinery below them ([`ring`], [`hash`], [`slots`], [`book`],
+//! [`scorers`]); the scenario, its changes and the stepped simulation above them.
 
-pub mod algorithm;
-pub mod anchor;
-pub mod binomial;
+pub mod algorithms;
 pub mod book;
-pub mod bounded;
 pub mod change;
 pub mod compare;
 pub mod config;
 pub mod contract;
-pub mod dx;
-pub mod flip;
 pub mod hash;
-pub mod jump;
-pub mod jumpback;
 pub mod keys;
-pub mod maglev;
-pub mod memento;
 pub mod movement;
-pub mod multiprobe;
 pub mod placement;
-pub mod power;
 pub mod ring;
 pub mod scenario;
 pub mod scorers;
 pub mod sim;
 pub mod slots;
+pub mod spec;
 pub mod stats;
 pub mod sweep;
 pub mod text;

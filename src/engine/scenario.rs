@@ -4,7 +4,7 @@
 //!
 //! | name   | value                                              | default           |
 //! |--------|----------------------------------------------------|-------------------|
-//! | algo   | ring, modn, rendezvous, carp, slots                | ring              |
+//! | algo   | ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power | ring |
 //! | hash   | xxh3, murmur64a-seed, fnv-hutool, java-string, md5, crc16, identity | xxh3 |
 //! | nodes  | comma-separated names; `NAME*W` gives weight W      | A,B,C,D           |
 //! | vnodes | virtual nodes per server, 1..=1000                 | 10                |
@@ -17,7 +17,7 @@ use std::fmt::Write;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 
-use super::algorithm::{weighted_vnodes, Algorithm, LabelTemplate};
+use super::algorithms::{Algorithm, LabelTemplate};
 use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::text::{first_hidden, parse_decimal, quote};
@@ -29,7 +29,8 @@ pub const MAX_VNODES: u32 = 1000;
 /// The largest server weight.
 pub const MAX_WEIGHT: f64 = 100.0;
 /// The most vnodes on one ring, after weighting.
-pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
+pub use super::algorithms::ring::MAX_TOTAL_VNODES;
+use super::spec::{Check, Params};
 /// The longest server name.
 pub const MAX_NAME_LEN: usize = 64;
 
@@ -90,18 +91,33 @@ pub struct Settings {
     pub c: f64,
 }
 
+impl Settings {
+    /// The settings a placement is built from.
+    pub fn params(&self) -> Params<'_> {
+        Params {
+            hash: self.hash,
+            vnodes: self.vnodes,
+            label: &self.label,
+            probes: self.probes,
+            table: self.table,
+            c: self.c,
+            key_count: self.keys.len(),
+        }
+    }
+}
+
 impl Default for Settings {
     fn default() -> Self {
         Settings {
-            algo: Algorithm::Ring,
+            algo: Algorithm::RING,
             hash: HashFn::Xxh3,
             vnodes: 10,
             label: LabelTemplate::default(),
             keys: KeySpec::parse("key-{i}:0..1000")
                 .unwrap_or_else(|e| panic!("default key spec: {e}")),
             seed: 1,
-            probes: super::multiprobe::DEFAULT_PROBES,
-            table: super::maglev::PAGE_TABLE,
+            probes: super::algorithms::multiprobe::DEFAULT_PROBES,
+            table: super::algorithms::maglev::PAGE_TABLE,
             c: DEFAULT_BALANCE,
         }
     }
@@ -236,7 +252,7 @@ fn expand_node_ranges(text: &str) -> Result<Vec<String>, String> {
 
 /// Parses multi-probe's probes per key: 1 to 256.
 pub fn parse_probes(text: &str) -> Result<u32, String> {
-    use super::multiprobe::MAX_PROBES;
+    use super::algorithms::multiprobe::MAX_PROBES;
     match text.trim().parse::<u32>() {
         Ok(v) if (1..=MAX_PROBES).contains(&v) => Ok(v),
         _ => Err(format!(
@@ -248,7 +264,7 @@ pub fn parse_probes(text: &str) -> Result<u32, String> {
 
 /// Parses Maglev's table size: a prime up to 1,000,003.
 pub fn parse_table(text: &str) -> Result<u32, String> {
-    use super::maglev::{is_prime, MAX_TABLE};
+    use super::algorithms::maglev::{is_prime, MAX_TABLE};
     match text.trim().parse::<u32>() {
         Ok(m) if m <= MAX_TABLE && is_prime(m) => Ok(m),
         _ => Err(format!(
@@ -430,57 +446,18 @@ impl Scenario {
         }
     }
 
-    /// Checks the rules that involve more than one parameter.
+    /// Checks the rules that involve more than one parameter: the algorithm's own (its
+    /// registry entry's check).
     pub fn validate(&self) -> Result<(), String> {
-        let settings = &self.settings;
-        if settings.algo == Algorithm::Maglev && self.nodes.len() > settings.table as usize {
-            return Err(format!(
-                "Maglev's table of {} cells cannot hold {} servers; use a larger prime table",
-                settings.table,
-                self.nodes.len()
-            ));
-        }
-        if settings.hash == HashFn::Identity && settings.algo == Algorithm::Rendezvous {
-            return Err(
-                "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash".into(),
-            );
-        }
-        if settings.algo == Algorithm::Ring {
-            if let Some(n) = self
-                .nodes
-                .iter()
-                .find(|n| f64::from(settings.vnodes) * n.weight < 0.5)
-            {
-                return Err(format!(
-                    "server {} of weight {:e} would get no virtual node ({} vnodes × weight rounds to 0); raise its weight to at least {} or raise vnodes",
-                    quote(&n.name),
-                    n.weight,
-                    settings.vnodes,
-                    0.5 / f64::from(settings.vnodes)
-                ));
-            }
-            let total: u64 = self
-                .nodes
-                .iter()
-                .map(|n| u64::from(weighted_vnodes(settings.vnodes, n.weight)))
-                .sum();
-            if total > MAX_TOTAL_VNODES {
-                return Err(format!(
-                    "{total} virtual nodes in all is more than the limit of {MAX_TOTAL_VNODES}; lower vnodes or weights"
-                ));
-            }
-            let many = self
-                .nodes
-                .iter()
-                .any(|n| weighted_vnodes(settings.vnodes, n.weight) > 1);
-            if many && !settings.label.has_index() {
-                return Err(format!(
-                    "label {} has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
-                    quote(settings.label.as_str())
-                ));
-            }
-        }
-        Ok(())
+        let servers: Vec<(&str, f64)> = self
+            .nodes
+            .iter()
+            .map(|n| (n.name.as_str(), n.weight))
+            .collect();
+        (self.settings.algo.spec().check)(&Check {
+            params: self.settings.params(),
+            servers: &servers,
+        })
     }
 
     /// Every parameter with its value, defaults included (for a scenario file, which

@@ -26,7 +26,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::keys::KeySet;
-use super::placement::{key_layout, key_position, Algorithm, Explanation, ModN, Placement};
+use super::placement::{key_layout, key_position, Explanation, ModN, Placement};
 use super::ring::{ArcChange, Ring, ServerId, NO_OWNER};
 use super::scenario::{Scenario, Settings};
 use super::scorers::Rank;
@@ -283,8 +283,7 @@ impl Simulation {
         before: &Settings,
         next: &Config,
     ) -> WorkMode {
-        let scorer = matches!(before.algo, Algorithm::Rendezvous | Algorithm::Carp)
-            && before.algo == next.settings.algo;
+        let scorer = before.algo.spec().scores_every_server && before.algo == next.settings.algo;
         let id_in =
             |c: &Config, name: &str| c.servers.iter().find(|s| s.name == name).map(|s| s.id);
         match (scorer, change) {

@@ -36,7 +36,7 @@ pub struct Sweep {
 impl Sweep {
     /// Starts a sweep of `scenario`'s ring (its own vnodes setting is replaced).
     pub fn new(scenario: &Scenario) -> Result<Sweep, String> {
-        if scenario.settings.algo != Algorithm::Ring {
+        if scenario.settings.algo != Algorithm::RING {
             return Err("the vnode sweep needs the consistent-hash ring (algo ring)".into());
         }
         let mut first = scenario.clone();

@@ -5,15 +5,16 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use super::bounded::Bounded;
+use super::algorithms::bounded::Bounded;
 use super::config::Config;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{
-    key_position, ring_placement, weighted_vnodes, Algorithm, LiveServer, Placement,
+    cost_per_key, key_position, ring_placement, weighted_vnodes, LiveServer, Placement,
 };
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::{Scenario, Settings};
 use super::scorers::{Rank, Ranked, Scale};
+use super::spec::{KEY_COST, LOOKUP_COST};
 
 /// How a change's key work is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,23 +172,11 @@ pub(super) struct Arrivals {
 /// The vnodes of a ring this large are hashed in steps rather than at once.
 pub(super) const STEPPED_VNODES: usize = 20_000;
 
-/// Naming a key and hashing it to a position (re-measured in the page 2026-12-01: 40 had
-/// become 4× too much once naming stopped going through the formatter, so steps were short
-/// and each paid a render for little work).
-pub(super) const KEY_COST: usize = 12;
-/// Naming a key only (the per-key scorers hash `server + key`, not the key): about 40 ns.
-pub(super) const NAME_COST: usize = 4;
-/// Rendering a vnode label and hashing it.
+/// Rendering a vnode label and hashing it (the per-key costs are the registry's,
+/// [`super::spec`]; the units are the same).
 pub(super) const VNODE_COST: usize = 60;
 /// Sorting one entry (keys by position, vnodes into a ring) when a phase completes.
 pub(super) const SORT_COST: usize = 4;
-/// A ring or slot lookup, or `hash mod N`.
-pub(super) const LOOKUP_COST: usize = 5;
-/// One rendezvous score: concatenate server and key, hash.
-pub(super) const SCORE_COST: usize = 10;
-/// One CARP score: the MD5 of server and key (about 100 ns in the page four at a time,
-/// measured).
-pub(super) const DIGEST_COST: usize = 11;
 
 impl Work {
     pub(super) fn new(
@@ -255,36 +244,14 @@ impl Work {
     /// Cost of assigning one key an owner.
     pub(super) fn cost_per_key(&self) -> usize {
         let live = self.next.servers.iter().filter(|s| s.up).count().max(1);
-        let score = match self.next.settings.algo {
-            Algorithm::Carp => DIGEST_COST,
-            _ => SCORE_COST,
-        };
+        let capacity = self.next.book.as_ref().map_or(1, |b| b.capacity() as usize);
+        let cost = |live| cost_per_key(&self.next.settings, live, capacity);
         match self.mode {
             // A departed server's keys (about one in `live + 1`) are scored by everyone.
-            WorkMode::Departed(_) => return LOOKUP_COST + (NAME_COST + score * live) / (live + 1),
-            WorkMode::Joined(_) => return NAME_COST + score,
-            _ => {}
-        }
-        match self.next.settings.algo {
-            Algorithm::Ring | Algorithm::Slots | Algorithm::ModN => LOOKUP_COST,
-            // A walk past full servers: a few points more than the ring's one.
-            Algorithm::Bounded => 2 * LOOKUP_COST,
-            Algorithm::Jump
-            | Algorithm::JumpBack
-            | Algorithm::Binomial
-            | Algorithm::Flip
-            | Algorithm::Power
-            | Algorithm::Maglev
-            | Algorithm::Memento
-            | Algorithm::Anchor => KEY_COST,
-            // About capacity / working draws of the generator per key.
-            Algorithm::Dx => {
-                let capacity = self.next.book.as_ref().map_or(1, |b| b.capacity() as usize);
-                KEY_COST + capacity / live
-            }
-            Algorithm::MultiProbe => KEY_COST + LOOKUP_COST * self.next.settings.probes as usize,
-            Algorithm::Carp => NAME_COST + DIGEST_COST * live,
-            Algorithm::Rendezvous => NAME_COST + SCORE_COST * live,
+            WorkMode::Departed(_) => LOOKUP_COST + cost(live) / (live + 1),
+            // Only the newcomer scores each key.
+            WorkMode::Joined(_) => cost(1),
+            _ => cost(live),
         }
     }
 

@@ -2,7 +2,6 @@
 //! the text; the structure is checked by the compiler.
 
 use super::{TourWords, Words};
-use crate::engine::algorithm::Algorithm;
 
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -115,41 +114,73 @@ pub static WORDS: Words = Words {
     hover_owner: |name| format!("owner {name}"),
     nobody: "nobody (no server is up)",
 
-    algorithm_title: |algo| match algo {
-        Algorithm::Ring => "Consistent-hash ring",
-        Algorithm::ModN => "hash mod N",
-        Algorithm::Rendezvous => "Rendezvous (HRW)",
-        Algorithm::Carp => "CARP (MD5, min)",
-        Algorithm::Slots => "Redis Cluster slots",
-        Algorithm::Jump => "Jump hash (2014)",
-        Algorithm::MultiProbe => "Multi-probe (2015)",
-        Algorithm::Maglev => "Maglev (2016)",
-        Algorithm::JumpBack => "JumpBack hash (2024)",
-        Algorithm::Binomial => "Binomial hash (2024)",
-        Algorithm::Bounded => "Bounded loads (2018)",
-        Algorithm::Anchor => "Anchor hash (2020)",
-        Algorithm::Memento => "Memento hash (2023)",
-        Algorithm::Dx => "Dx hash (2021)",
-        Algorithm::Flip => "Flip hash (2024)",
-        Algorithm::Power => "Power hash (2023)",
-    },
-    intro: |algo| match algo {
-        Algorithm::Ring => "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
-        Algorithm::ModN => "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
-        Algorithm::Rendezvous => "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
-        Algorithm::Carp => "CARP (as in the Redis-cache post on SegmentFault): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
-        Algorithm::Slots => "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
-        Algorithm::Jump => "Jump hash (Lamping & Veach): a few steps of a random walk pick the key's bucket among the N servers in list order; adding server N+1 takes 1/(N+1) of the keys, and no memory is needed — but only the last server can leave cheaply.",
-        Algorithm::MultiProbe => "Multi-probe (Appleton & O'Reilly): one point per server; each key probes the ring 21 times and the probe nearest to a server point wins — balance like 100 vnodes with one point each.",
-        Algorithm::Maglev => "Maglev (Google): each server fills cells of a prime-sized lookup table in the order of its own permutation; a key's owner is table[hash(key) mod M]. Near-perfect balance, few moves.",
-        Algorithm::JumpBack => "JumpBack (Ertl): like jump, the key's bucket depends only on its hash and N, and a new server takes 1/(N+1) of the keys — with integer arithmetic only, walking back from the top bucket range.",
-        Algorithm::Binomial => "BinomialHash (Coluzzi et al.): the buckets are the leaves of a binary tree; a key takes a leaf from its hash, shuffled within its level, rehashing a few times past the last bucket — constant time, no memory, and a new server takes 1/(N+1) of the keys.",
-        Algorithm::Bounded => "Bounded loads (Mirrokni, Thorup & Zadimoghaddam): the ring with virtual nodes, but no server takes more than ⌈c × keys / servers⌉; keys arrive in order and walk clockwise past full servers. The peak is capped — at the price of more keys moving.",
-        Algorithm::Anchor => "AnchorHash (Mendelson et al.): a fixed anchor of buckets; a key on a removed bucket rehashes among the buckets that were left when it was removed. Any server can leave and only its keys move; it comes back to the same keys.",
-        Algorithm::Memento => "MementoHash (Coluzzi et al.): jump hash plus a small memory of removed buckets and who replaced them; a key on a removed bucket rehashes and follows the replacements. Any server can leave, and memory grows only with removals.",
-        Algorithm::Dx => "DxHash (Dong & Wang): each key draws buckets from a pseudo-random sequence seeded by its hash until it hits a working one. Any server can leave and only its keys move; a lookup costs about capacity ÷ working draws.",
-        Algorithm::Flip => "FlipHash (Masson & Lee): a key's bucket comes from its hash bits, with the bits below the top one flipped by a second hash — constant time, no memory, and a new server takes 1/(N+1) of the keys; like jump, only the last server leaves cheaply.",
-        Algorithm::Power => "Power consistent hashing (Leu): a key picks a bucket in the enclosing power of two, and a jump-like walk settles the ones past the last bucket — constant expected time, no memory, 1/(N+1) of the keys to a new server; only the last server leaves cheaply.",
+    // One entry per registered algorithm, by id: its title and a one-sentence intro.
+    algorithms: |id| match id {
+        "ring" => (
+            "Consistent-hash ring",
+            "Each key walks clockwise to the first virtual node at or after its hash. Add, remove or fail a server to see which arcs and keys move.",
+        ),
+        "modn" => (
+            "hash mod N",
+            "Each key goes to server number hash(key) mod N. Add or remove a server to change N and watch almost every key move.",
+        ),
+        "rendezvous" => (
+            "Rendezvous (HRW)",
+            "Each key scores every server with hash(server + key) and goes to the highest; a new server takes only the keys it now wins.",
+        ),
+        "carp" => (
+            "CARP (MD5, min)",
+            "CARP (as in the Redis-cache post on SegmentFault): each key goes to the server whose MD5(server + key) is smallest; a new server takes about 1/(N+1) of the keys.",
+        ),
+        "slots" => (
+            "Redis Cluster slots",
+            "Redis Cluster: a key's slot is CRC16(key) mod 16384 and each master serves contiguous slot ranges; adding a master moves whole slots to it.",
+        ),
+        "jump" => (
+            "Jump hash (2014)",
+            "Jump hash (Lamping & Veach): a few steps of a random walk pick the key's bucket among the N servers in list order; adding server N+1 takes 1/(N+1) of the keys, and no memory is needed — but only the last server can leave cheaply.",
+        ),
+        "multiprobe" => (
+            "Multi-probe (2015)",
+            "Multi-probe (Appleton & O'Reilly): one point per server; each key probes the ring 21 times and the probe nearest to a server point wins — balance like 100 vnodes with one point each.",
+        ),
+        "maglev" => (
+            "Maglev (2016)",
+            "Maglev (Google): each server fills cells of a prime-sized lookup table in the order of its own permutation; a key's owner is table[hash(key) mod M]. Near-perfect balance, few moves.",
+        ),
+        "jumpback" => (
+            "JumpBack hash (2024)",
+            "JumpBack (Ertl): like jump, the key's bucket depends only on its hash and N, and a new server takes 1/(N+1) of the keys — with integer arithmetic only, walking back from the top bucket range.",
+        ),
+        "binomial" => (
+            "Binomial hash (2024)",
+            "BinomialHash (Coluzzi et al.): the buckets are the leaves of a binary tree; a key takes a leaf from its hash, shuffled within its level, rehashing a few times past the last bucket — constant time, no memory, and a new server takes 1/(N+1) of the keys.",
+        ),
+        "bounded" => (
+            "Bounded loads (2018)",
+            "Bounded loads (Mirrokni, Thorup & Zadimoghaddam): the ring with virtual nodes, but no server takes more than ⌈c × keys / servers⌉; keys arrive in order and walk clockwise past full servers. The peak is capped — at the price of more keys moving.",
+        ),
+        "anchor" => (
+            "Anchor hash (2020)",
+            "AnchorHash (Mendelson et al.): a fixed anchor of buckets; a key on a removed bucket rehashes among the buckets that were left when it was removed. Any server can leave and only its keys move; it comes back to the same keys.",
+        ),
+        "memento" => (
+            "Memento hash (2023)",
+            "MementoHash (Coluzzi et al.): jump hash plus a small memory of removed buckets and who replaced them; a key on a removed bucket rehashes and follows the replacements. Any server can leave, and memory grows only with removals.",
+        ),
+        "dx" => (
+            "Dx hash (2021)",
+            "DxHash (Dong & Wang): each key draws buckets from a pseudo-random sequence seeded by its hash until it hits a working one. Any server can leave and only its keys move; a lookup costs about capacity ÷ working draws.",
+        ),
+        "flip" => (
+            "Flip hash (2024)",
+            "FlipHash (Masson & Lee): a key's bucket comes from its hash bits, with the bits below the top one flipped by a second hash — constant time, no memory, and a new server takes 1/(N+1) of the keys; like jump, only the last server leaves cheaply.",
+        ),
+        "power" => (
+            "Power hash (2023)",
+            "Power consistent hashing (Leu): a key picks a bucket in the enclosing power of two, and a jump-like walk settles the ones past the last bucket — constant expected time, no memory, 1/(N+1) of the keys to a new server; only the last server leaves cheaply.",
+        ),
+        _ => ("", ""),
     },
 
     phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],

@@ -15,7 +15,6 @@ mod zh_cn;
 pub use en::WORDS as EN;
 pub use zh_cn::WORDS as ZH_CN;
 
-use crate::engine::algorithm::Algorithm;
 use crate::facts::Facts;
 
 /// A language of the page.
@@ -347,10 +346,9 @@ pub struct Words {
     pub nobody: &'static str,
 
     // Algorithms.
-    /// Each algorithm's title (an exhaustive `match`: a new algorithm cannot ship unnamed).
-    pub algorithm_title: fn(Algorithm) -> &'static str,
-    /// Each algorithm's one-sentence intro: how it places a key, what a change will do.
-    pub intro: fn(Algorithm) -> &'static str,
+    /// Each registered algorithm's title and one-sentence intro (how it places a key, what
+    /// a change will do), by id; `("", "")` for an id without words, which a test forbids.
+    pub algorithms: fn(&str) -> (&'static str, &'static str),
 
     // Progress and changes.
     /// Progress: hashing keys, placing vnodes, placing keys.
@@ -642,6 +640,18 @@ pub struct Words {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::algorithms::Algorithm;
+
+    #[test]
+    fn every_registered_algorithm_has_words_in_every_language() {
+        for lang in [Lang::En, Lang::ZhCn] {
+            for a in Algorithm::ALL {
+                let (title, intro) = (lang.words().algorithms)(a.name());
+                assert!(!title.is_empty(), "{lang:?} has no title for {a}");
+                assert!(intro.len() > 20, "{lang:?} has no intro for {a}");
+            }
+        }
+    }
     use crate::tour::{Facts, Tour, TourId};
 
     #[test]
@@ -929,12 +939,10 @@ mod tests {
             (w.moved_of)("x", "1", "2", "3"),
             (w.explain_scores)("MD5(server + key)", false, "A"),
         ];
-        texts.extend(Algorithm::ALL.iter().map(|&a| (w.intro)(a).to_string()));
-        texts.extend(
-            Algorithm::ALL
-                .iter()
-                .map(|&a| (w.algorithm_title)(a).to_string()),
-        );
+        for a in Algorithm::ALL {
+            let (title, intro) = (w.algorithms)(a.name());
+            texts.extend([title.to_string(), intro.to_string()]);
+        }
         for t in &w.tour_words {
             texts.push(t.title.into());
             texts.extend(t.steps.iter().map(|n| n(&facts)));

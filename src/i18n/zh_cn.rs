@@ -1,7 +1,6 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
 use super::{TourWords, Words};
-use crate::engine::algorithm::Algorithm;
 
 /// The Simplified Chinese catalog.
 pub static WORDS: Words = Words {
@@ -110,41 +109,73 @@ pub static WORDS: Words = Words {
     hover_owner: |name| format!("归属 {name}"),
     nobody: "无（没有服务器在线）",
 
-    algorithm_title: |algo| match algo {
-        Algorithm::Ring => "一致性哈希环",
-        Algorithm::ModN => "哈希取模（mod N）",
-        Algorithm::Rendezvous => "最高随机权重（HRW）",
-        Algorithm::Carp => "CARP（MD5，取最小）",
-        Algorithm::Slots => "Redis Cluster 哈希槽",
-        Algorithm::Jump => "跳跃一致性哈希（2014）",
-        Algorithm::MultiProbe => "多探针一致性哈希（2015）",
-        Algorithm::Maglev => "Maglev（2016）",
-        Algorithm::JumpBack => "JumpBack 哈希（2024）",
-        Algorithm::Binomial => "二项式哈希（2024）",
-        Algorithm::Bounded => "有界负载（2018）",
-        Algorithm::Anchor => "锚点哈希（2020）",
-        Algorithm::Memento => "Memento 哈希（2023）",
-        Algorithm::Dx => "Dx 哈希（2021）",
-        Algorithm::Flip => "翻转哈希（2024）",
-        Algorithm::Power => "幂次哈希（2023）",
-    },
-    intro: |algo| match algo {
-        Algorithm::Ring => "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
-        Algorithm::ModN => "每个键放到编号为 hash(key) mod N 的服务器上。添加或删除服务器会改变 N，几乎所有键都会迁移。",
-        Algorithm::Rendezvous => "每个键用 hash(服务器 + 键) 给所有服务器打分，归得分最高者；新服务器只拿走它现在胜出的那些键。",
-        Algorithm::Carp => "CARP（思否上那篇 Redis 缓存文章的做法）：每个键归 MD5(服务器 + 键) 最小的服务器；新服务器大约拿走 1/(N+1) 的键。",
-        Algorithm::Slots => "Redis Cluster：键的槽号是 CRC16(key) mod 16384，每个主节点负责连续的槽段；添加主节点会把整段的槽迁给它。",
-        Algorithm::Jump => "跳跃一致性哈希（Lamping 与 Veach）：几步随机跳跃就在按列表顺序排列的 N 台服务器中选出键的桶；加入第 N+1 台只拿走 1/(N+1) 的键，而且不占内存 —— 但只有最后一台能低成本地离开。",
-        Algorithm::MultiProbe => "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
-        Algorithm::Maglev => "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
-        Algorithm::JumpBack => "JumpBack（Ertl）：与跳跃哈希一样，键的桶只取决于它的哈希值和 N，新服务器拿走 1/(N+1) 的键 —— 但只用整数运算，从最高的桶区间往回走。",
-        Algorithm::Binomial => "二项式哈希（Coluzzi 等）：桶是一棵二叉树的叶子；键由哈希值取一片叶子并在同一层内打乱，越过最后一个桶时重新哈希几次 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键。",
-        Algorithm::Bounded => "有界负载（Mirrokni、Thorup 与 Zadimoghaddam）：带虚拟节点的环，但每台服务器最多承载 ⌈c × 键数 / 服务器数⌉ 个键；键按顺序到达，顺时针越过已满的服务器。峰值被封顶 —— 代价是迁移的键更多。",
-        Algorithm::Anchor => "锚点哈希 AnchorHash（Mendelson 等）：桶的数量固定为一个锚点集合；落在已删除桶上的键，在该桶删除时剩下的桶中重新哈希。任何服务器都能离开，只有它的键迁移；它回来时拿回同样的键。",
-        Algorithm::Memento => "MementoHash（Coluzzi 等）：跳跃哈希加上一小块记忆，记下被删除的桶和接替它的桶；落在已删除桶上的键重新哈希并沿接替关系前进。任何服务器都能离开，内存只随删除增长。",
-        Algorithm::Dx => "DxHash（Dong 与 Wang）：每个键用自己的哈希值作种子生成伪随机序列，依次抽取桶，直到抽中在线的桶。任何服务器都能离开，只有它的键迁移；一次查找约需 容量 ÷ 在线数 次抽取。",
-        Algorithm::Flip => "翻转哈希 FlipHash（Masson 与 Lee）：键的桶来自哈希值的低位，最高位以下的位由第二个哈希翻转 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键；与跳跃哈希一样，只有最后一台能低成本地离开。",
-        Algorithm::Power => "幂次一致性哈希（Leu）：键先在不小于 N 的 2 的幂范围内选桶，越过最后一个桶的再由类似跳跃的随机游走决定 —— 期望常数时间、不占内存，新服务器拿走 1/(N+1) 的键；只有最后一台能低成本地离开。",
+    // One entry per registered algorithm, by id: its title and a one-sentence intro.
+    algorithms: |id| match id {
+        "ring" => (
+            "一致性哈希环",
+            "每个键从自己的哈希值出发，顺时针找到第一个虚拟节点。添加、删除或让服务器宕机，看哪些弧段和键会迁移。",
+        ),
+        "modn" => (
+            "哈希取模（mod N）",
+            "每个键放到编号为 hash(key) mod N 的服务器上。添加或删除服务器会改变 N，几乎所有键都会迁移。",
+        ),
+        "rendezvous" => (
+            "最高随机权重（HRW）",
+            "每个键用 hash(服务器 + 键) 给所有服务器打分，归得分最高者；新服务器只拿走它现在胜出的那些键。",
+        ),
+        "carp" => (
+            "CARP（MD5，取最小）",
+            "CARP（思否上那篇 Redis 缓存文章的做法）：每个键归 MD5(服务器 + 键) 最小的服务器；新服务器大约拿走 1/(N+1) 的键。",
+        ),
+        "slots" => (
+            "Redis Cluster 哈希槽",
+            "Redis Cluster：键的槽号是 CRC16(key) mod 16384，每个主节点负责连续的槽段；添加主节点会把整段的槽迁给它。",
+        ),
+        "jump" => (
+            "跳跃一致性哈希（2014）",
+            "跳跃一致性哈希（Lamping 与 Veach）：几步随机跳跃就在按列表顺序排列的 N 台服务器中选出键的桶；加入第 N+1 台只拿走 1/(N+1) 的键，而且不占内存 —— 但只有最后一台能低成本地离开。",
+        ),
+        "multiprobe" => (
+            "多探针一致性哈希（2015）",
+            "多探针一致性哈希（Appleton 与 O'Reilly）：每台服务器只有一个点；每个键在环上探测 21 次，离服务器点最近的那次胜出 —— 一个点就有约 100 个虚拟节点的均衡度。",
+        ),
+        "maglev" => (
+            "Maglev（2016）",
+            "Maglev（Google）：每台服务器按自己的排列依次占据一个质数大小查找表中的格子；键的归属是 table[hash(key) mod M]。几乎完全均衡，迁移很少。",
+        ),
+        "jumpback" => (
+            "JumpBack 哈希（2024）",
+            "JumpBack（Ertl）：与跳跃哈希一样，键的桶只取决于它的哈希值和 N，新服务器拿走 1/(N+1) 的键 —— 但只用整数运算，从最高的桶区间往回走。",
+        ),
+        "binomial" => (
+            "二项式哈希（2024）",
+            "二项式哈希（Coluzzi 等）：桶是一棵二叉树的叶子；键由哈希值取一片叶子并在同一层内打乱，越过最后一个桶时重新哈希几次 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键。",
+        ),
+        "bounded" => (
+            "有界负载（2018）",
+            "有界负载（Mirrokni、Thorup 与 Zadimoghaddam）：带虚拟节点的环，但每台服务器最多承载 ⌈c × 键数 / 服务器数⌉ 个键；键按顺序到达，顺时针越过已满的服务器。峰值被封顶 —— 代价是迁移的键更多。",
+        ),
+        "anchor" => (
+            "锚点哈希（2020）",
+            "锚点哈希 AnchorHash（Mendelson 等）：桶的数量固定为一个锚点集合；落在已删除桶上的键，在该桶删除时剩下的桶中重新哈希。任何服务器都能离开，只有它的键迁移；它回来时拿回同样的键。",
+        ),
+        "memento" => (
+            "Memento 哈希（2023）",
+            "MementoHash（Coluzzi 等）：跳跃哈希加上一小块记忆，记下被删除的桶和接替它的桶；落在已删除桶上的键重新哈希并沿接替关系前进。任何服务器都能离开，内存只随删除增长。",
+        ),
+        "dx" => (
+            "Dx 哈希（2021）",
+            "DxHash（Dong 与 Wang）：每个键用自己的哈希值作种子生成伪随机序列，依次抽取桶，直到抽中在线的桶。任何服务器都能离开，只有它的键迁移；一次查找约需 容量 ÷ 在线数 次抽取。",
+        ),
+        "flip" => (
+            "翻转哈希（2024）",
+            "翻转哈希 FlipHash（Masson 与 Lee）：键的桶来自哈希值的低位，最高位以下的位由第二个哈希翻转 —— 常数时间、不占内存，新服务器拿走 1/(N+1) 的键；与跳跃哈希一样，只有最后一台能低成本地离开。",
+        ),
+        "power" => (
+            "幂次哈希（2023）",
+            "幂次一致性哈希（Leu）：键先在不小于 N 的 2 的幂范围内选桶，越过最后一个桶的再由类似跳跃的随机游走决定 —— 期望常数时间、不占内存，新服务器拿走 1/(N+1) 的键；只有最后一台能低成本地离开。",
+        ),
+        _ => ("", ""),
     },
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],

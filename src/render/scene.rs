@@ -8,7 +8,7 @@ use std::f64::consts::TAU;
 
 use super::{angle_of, circular_distance, nearest, RingGeometry, RING_SPAN};
 use crate::engine::keys::splitmix64;
-use crate::engine::placement::Algorithm;
+use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, Ring, ServerId};
 use crate::engine::sim::Simulation;
 use crate::i18n::Words;
@@ -158,14 +158,14 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .map(|(i, &h)| (h, (((2 * i as u64 + 1) << 31) / cells) as u32))
             .collect();
     }
-    match (sim.settings().algo, sim.ring(), sim.slot_table()) {
-        (Algorithm::Ring, Some(ring), _) => ring
+    match (sim.settings().algo.shape(), sim.ring(), sim.slot_table()) {
+        (Shape::Vnodes, Some(ring), _) => ring
             .points()
             .iter()
             .filter(|p| p.replica == 0)
             .map(|p| (p.server, p.position))
             .collect(),
-        (Algorithm::Slots, _, Some(table)) => {
+        (Shape::SlotRanges, _, Some(table)) => {
             let ranges = table.ranges();
             sim.servers()
                 .iter()
@@ -179,7 +179,7 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
         }
         // Maglev: the server's cell nearest the spot its id gives it (its cells are spread
         // over the whole table, so one is always near; the first ones all sit at 0).
-        (Algorithm::Maglev, Some(ring), _) => sim
+        (Shape::TableCells, Some(ring), _) => sim
             .servers()
             .iter()
             .filter_map(|s| {
@@ -193,7 +193,7 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             })
             .collect(),
         // Multi-probe: each server's one point, where its name hashes.
-        (Algorithm::MultiProbe, _, _) => sim
+        (Shape::NamePoints, _, _) => sim
             .servers()
             .iter()
             .filter_map(|s| Some((s.id, sim.settings().hash.position(&s.name).ok()?)))
@@ -636,9 +636,9 @@ pub fn describe(
                 let p = ring.points()[i];
                 let server = sim.server(p.server)?;
                 let share = arc_len(ring.arc_start(i), p.position) as f64 / RING_SPAN;
-                let title = match sim.settings().algo {
-                    Algorithm::Slots => (w.hover_slots)(p.replica, &server.name),
-                    Algorithm::Maglev => (w.hover_cell)(p.replica, &server.name),
+                let title = match sim.settings().algo.shape() {
+                    Shape::SlotRanges => (w.hover_slots)(p.replica, &server.name),
+                    Shape::TableCells => (w.hover_cell)(p.replica, &server.name),
                     _ => sim.settings().label.render(&server.name, p.replica),
                 };
                 return Some((

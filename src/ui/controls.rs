@@ -262,15 +262,15 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
                         <input id="vnodes" type="number" min="1" max="1000" value={sim.settings().vnodes.to_string()} onchange={on_vnodes} />
                     </div>
                 }
-                if algo == Algorithm::MultiProbe {
+                if algo.spec().knobs.probes {
                     <label for="probes">{w.probes}</label>
                     <input id="probes" type="number" min="1" max="256" value={sim.settings().probes.to_string()} onchange={on_probes} />
                 }
-                if algo == Algorithm::Maglev {
+                if algo.spec().knobs.table {
                     <label for="table">{w.table_size}</label>
                     <input id="table" type="number" min="2" value={sim.settings().table.to_string()} onchange={on_table} />
                 }
-                if algo == Algorithm::Bounded {
+                if algo.spec().knobs.balance {
                     <label for="c">{w.balance}</label>
                     <input id="c" type="number" min="1" max="10" step="0.05" value={sim.settings().c.to_string()} onchange={on_balance} />
                 }

@@ -677,7 +677,7 @@ pub fn App() -> Html {
         .and_then(|p| Tour::get(p.tour).store_at(p.step))
         .map(|store| store_panel(w, &store, focused(Focus::Store)));
     // The sweep tour keeps its sweep (and the curve drawn so far) through every step.
-    let sweep_beside = (sweep_tour && state.sim.settings().algo == Algorithm::Ring).then(|| {
+    let sweep_beside = (sweep_tour && state.sim.settings().algo == Algorithm::RING).then(|| {
         html! {
             <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
         }
@@ -804,7 +804,7 @@ pub fn App() -> Html {
                     {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
                         on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
                     {share_chart(w, &ViewProps { state: state.clone(), focused: false })}
-                    if state.sim.settings().algo == Algorithm::Ring && !sweep_tour {
+                    if state.sim.settings().algo == Algorithm::RING && !sweep_tour {
                         <SweepPanel scenario={scenario.clone()} />
                     }
                     <ShareCard link={full_page.clone()} embed_link={embed_link} title={title}

@@ -14,7 +14,7 @@ use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
 
 use crate::engine::keys::splitmix64;
-use crate::engine::placement::Algorithm;
+use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::i18n::Words;
 use crate::render::palette::Palette;
@@ -60,7 +60,7 @@ pub fn draw_static(
         );
         let marks = visible_points(ring, from, span);
         // Maglev's points are cell ends, not servers' points: its cells are the picture.
-        let cells = state.sim.settings().algo == Algorithm::Maglev;
+        let cells = state.sim.settings().algo.shape() == Shape::TableCells;
         if !cells && marks.iter().map(|r| r.len()).sum::<usize>() <= 600 {
             for i in marks.into_iter().flatten() {
                 let point = ring.points()[i];
@@ -474,13 +474,13 @@ fn draw_centre(
     }
     ctx.set_fill_style_str(p.muted);
     let keys = group_thousands(sim.keys().len() as u64);
-    let line = match algo {
-        Algorithm::Ring => (w.centre_ring)(
+    let line = match algo.shape() {
+        Shape::Vnodes => (w.centre_ring)(
             sim.servers().len(),
             &group_thousands(sim.ring().map_or(0, |r| r.len()) as u64),
             &keys,
         ),
-        Algorithm::Slots => (w.centre_slots)(sim.servers().len(), &keys),
+        Shape::SlotRanges => (w.centre_slots)(sim.servers().len(), &keys),
         _ => (w.centre_other)(sim.servers().len(), &keys),
     };
     if fitted(&line, font_px * 0.9, false).is_some() {

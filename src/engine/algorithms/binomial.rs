@@ -18,6 +18,12 @@
 //! Choices left open: the digest is xxh3-64 of the key (its integer under the identity
 //! hash), and bucket `i` is the `i`-th live server in list order.
 
+/// The registry's entry.
+pub static SPEC: crate::engine::spec::Spec =
+    super::jump::bucket_spec("binomial", "Coluzzi et al. 2024", |b| {
+        super::jump::buckets(b, binomial)
+    });
+
 fn rehash(value: u64, seed: u32) -> u64 {
     let hash = 2862933555777941757u64.wrapping_mul(value).wrapping_add(1);
     hash.wrapping_mul(hash).wrapping_mul(u64::from(seed)) >> 32
@@ -64,7 +70,7 @@ mod tests {
 
     #[test]
     fn equals_the_authors_java_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/binomial.txt");
+        let vectors = include_str!("../../../tests/reference/binomial.txt");
         let mut checked = 0;
         for line in vectors.lines() {
             let v: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();

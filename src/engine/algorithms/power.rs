@@ -18,6 +18,10 @@
 //! identity hash), `f`'s second hash is [`super::jump::rehash`], and bucket `i` is the
 //! `i`-th live server in list order.
 
+/// The registry's entry.
+pub static SPEC: crate::engine::spec::Spec =
+    super::jump::bucket_spec("power", "Leu 2023", |b| super::jump::buckets(b, power));
+
 use super::jump::rehash;
 
 /// `f(key, m − 1)`: a bucket in `0..m` for a power of two `m` given as its mask.
@@ -67,7 +71,7 @@ mod tests {
 
     #[test]
     fn equals_supsis_java_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/power.txt");
+        let vectors = include_str!("../../../tests/reference/power.txt");
         let mut n = 1;
         let mut checked = 0;
         for line in vectors.lines().filter(|l| !l.starts_with('#')) {

@@ -13,9 +13,38 @@
 //! (`tools/supsi-vectors.sh`). Removed buckets come back in the reverse order of removal.
 //!
 //! Choices left open: the seed is the key's digest (xxh3-64, or its integer under the
-//! identity hash) and the capacity is the bucket book's (see [`super::book`]).
+//! identity hash) and the capacity is the bucket book's (see [`crate::engine::book`]).
 
-use super::book::BucketChain;
+use crate::engine::book::BucketChain;
+use crate::engine::contract::Placement;
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "dx",
+    source: "Dong & Wang 2021",
+    knobs: Knobs::NONE,
+    shape: Shape::Fans,
+    memory: Memory::BucketBook,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    cost: // About capacity / working draws of the generator per key.
+    |c| crate::engine::spec::KEY_COST + c.book_capacity / c.live,
+    check: no_check,
+    build,
+};
+
+/// The engine for every bucket the book has used, its removals replayed in order.
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let book = b.book.ok_or("this algorithm needs a bucket book")?;
+    let mut engine = Dx::new(book.holders().len() as u32, book.capacity());
+    for &r in book.removed() {
+        engine.remove(r);
+    }
+    Ok(book.placement(engine, b.params.hash))
+}
 
 /// `java.util.Random`: a 48-bit linear congruential generator.
 pub struct JavaRandom {
@@ -157,7 +186,7 @@ mod tests {
 
     #[test]
     fn equals_supsis_java_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/dx.txt");
+        let vectors = include_str!("../../../tests/reference/dx.txt");
         let mut dx = Dx::new(1, 1);
         let mut removed = Vec::new();
         let mut checked = 0;

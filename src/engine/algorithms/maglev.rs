@@ -16,10 +16,50 @@
 //! cell ends ([`Maglev::ring`]) owns exactly the keys the table does — and a change is
 //! diffed cell by cell, like the ring's arcs.
 
-use super::contract::{Explanation, How, Placement};
-use super::hash::HashFn;
-use super::jump::key_digest;
-use super::ring::{Ring, ServerId, VNode, NO_OWNER};
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::hash::key_digest;
+use crate::engine::hash::HashFn;
+use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
+use crate::engine::spec::{Build, Check, Knobs, Memory, Shape, Spec};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "maglev",
+    source: "Eisenbud et al. 2016",
+    knobs: Knobs {
+        table: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::TableCells,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: true,
+    scores_every_server: false,
+    cost: super::jump::key_cost,
+    check,
+    build,
+};
+
+fn check(c: &Check<'_>) -> Result<(), String> {
+    if c.servers.len() > c.params.table as usize {
+        return Err(format!(
+            "Maglev's table of {} cells cannot hold {} servers; use a larger prime table",
+            c.params.table,
+            c.servers.len()
+        ));
+    }
+    Ok(())
+}
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let servers: Vec<(ServerId, &str)> = b.live.iter().map(|s| (s.id, s.name.as_str())).collect();
+    Ok(Rc::new(Maglev::new(
+        &servers,
+        b.params.table,
+        b.params.hash,
+    )))
+}
 
 /// The table size on the command line (the paper's small-cluster size).
 pub const DEFAULT_TABLE: u32 = 65537;

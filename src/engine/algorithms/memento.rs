@@ -22,8 +22,36 @@
 
 use std::collections::HashMap;
 
-use super::book::BucketChain;
 use super::jump::{jump, rehash};
+use crate::engine::book::BucketChain;
+use crate::engine::contract::Placement;
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "memento",
+    source: "Coluzzi et al. 2023",
+    knobs: Knobs::NONE,
+    shape: Shape::Fans,
+    memory: Memory::BucketBook,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    cost: super::jump::key_cost,
+    check: no_check,
+    build,
+};
+
+/// The engine for every bucket the book has used, its removals replayed in order.
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let book = b.book.ok_or("this algorithm needs a bucket book")?;
+    let mut engine = Memento::new(book.holders().len() as u32);
+    for &r in book.removed() {
+        engine.remove(r);
+    }
+    Ok(book.placement(engine, b.params.hash))
+}
 
 /// A removed bucket's entry: who replaced it and which bucket was removed before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,7 +179,7 @@ mod tests {
 
     #[test]
     fn equals_the_authors_java_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/memento.txt");
+        let vectors = include_str!("../../../tests/reference/memento.txt");
         let mut memento = Memento::new(1);
         let mut checked = 0;
         for line in vectors.lines().filter(|l| !l.starts_with('#')) {

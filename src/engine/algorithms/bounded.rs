@@ -11,9 +11,39 @@
 //! Choices left open: keys arrive in the order the key set lists them (key 0 first), and
 //! weights are not used (every server has the same capacity).
 
-pub use super::contract::BoundedWalk;
-use super::contract::{Explanation, How, Placement};
-use super::ring::{Ring, ServerId, NO_OWNER};
+pub use crate::engine::contract::BoundedWalk;
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::ring::{Ring, ServerId, NO_OWNER};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, LOOKUP_COST};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "bounded",
+    source: "Mirrokni, Thorup & Zadimoghaddam 2018",
+    knobs: Knobs {
+        vnodes: true,
+        hash: true,
+        balance: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::Vnodes,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    // A walk past full servers: a few points more than the ring's one.
+    cost: |_| 2 * LOOKUP_COST,
+    check: no_check,
+    build,
+};
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let p = &b.params;
+    let points = super::ring::ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
+    let ring = Ring::new(points, |id| b.name_of(id));
+    Ok(Rc::new(Bounded::over(ring, p.c, p.key_count, b.live.len())))
+}
 
 /// A ring whose servers hold at most `capacity` keys each.
 #[derive(Clone, Debug)]
@@ -41,6 +71,11 @@ impl Bounded {
             return 0;
         }
         (c * keys as f64 / servers as f64).ceil().max(1.0) as u32
+    }
+
+    /// The ring under bounded loads for `keys` keys over `live` servers with factor `c`.
+    pub fn over(ring: Ring, c: f64, keys: usize, live: usize) -> Bounded {
+        Bounded::new(ring, Bounded::capacity_for(c, keys, live))
     }
 
     /// A ring with no keys yet.

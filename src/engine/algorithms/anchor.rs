@@ -17,9 +17,37 @@
 //!
 //! Choices the paper leaves open: a key's `(key1, key2)` pair is its 64-bit digest (xxh3-64,
 //! or its integer under the identity hash) and 0; the anchor size `a` is the bucket book's
-//! capacity (see [`super::book`]).
+//! capacity (see [`crate::engine::book`]).
 
-use super::book::BucketChain;
+use crate::engine::book::BucketChain;
+use crate::engine::contract::Placement;
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "anchor",
+    source: "Mendelson et al. 2020",
+    knobs: Knobs::NONE,
+    shape: Shape::Fans,
+    memory: Memory::BucketBook,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    cost: super::jump::key_cost,
+    check: no_check,
+    build,
+};
+
+/// The engine for every bucket the book has used, its removals replayed in order.
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let book = b.book.ok_or("this algorithm needs a bucket book")?;
+    let mut engine = Anchor::new(book.capacity(), book.holders().len() as u32);
+    for &r in book.removed() {
+        engine.remove(r);
+    }
+    Ok(book.placement(engine, b.params.hash))
+}
 
 /// CRC-32C (Castagnoli, reflected polynomial 0x82F63B78) of the 8 little-endian bytes of
 /// `key`, starting from the low 32 bits of `seed`, with no inversion before or after: what
@@ -194,7 +222,7 @@ mod tests {
 
     #[test]
     fn equals_the_authors_cpp_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/anchor.txt");
+        let vectors = include_str!("../../../tests/reference/anchor.txt");
         let mut anchor = Anchor::new(1, 1);
         let mut checked = 0;
         for line in vectors.lines().filter(|l| !l.starts_with('#')) {

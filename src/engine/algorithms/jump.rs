@@ -12,9 +12,55 @@
 //! the ones after it, and their keys move — the cost a real deployment of jump pays, which
 //! the page shows rather than hides.
 
-use super::contract::{Explanation, How, Placement};
-use super::hash::HashFn;
-use super::ring::{ServerId, NO_OWNER};
+use std::rc::Rc;
+
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::hash::{key_digest, HashFn};
+use crate::engine::ring::{ServerId, NO_OWNER};
+use crate::engine::spec::{no_check, Build, CostInput, Knobs, Memory, Shape, Spec, KEY_COST};
+
+/// The registry's entry.
+pub static SPEC: Spec = bucket_spec("jump", "Lamping & Veach 2014", |b| {
+    Ok(Rc::new(Buckets::jump(b.ids(), b.params.hash)))
+});
+
+/// The registry entry of a bucket algorithm that grows and shrinks only at the end of the
+/// server list (jump and its successors): drawn as buckets, one digest and a few steps
+/// per key.
+pub const fn bucket_spec(
+    id: &'static str,
+    source: &'static str,
+    build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, String>,
+) -> Spec {
+    Spec {
+        id,
+        source,
+        knobs: Knobs::NONE,
+        shape: Shape::Fans,
+        memory: Memory::Nothing,
+        shrinks_only_at_end: true,
+        arcs: false,
+        scores_every_server: false,
+        cost: key_cost,
+        check: no_check,
+        build,
+    }
+}
+
+/// One digest and a constant-time step per key.
+pub fn key_cost(_: &CostInput) -> usize {
+    KEY_COST
+}
+
+/// The placement of a bucket function over the live servers in list order.
+pub fn buckets(b: &Build<'_>, bucket: fn(u64, u32) -> u32) -> Result<Rc<dyn Placement>, String> {
+    Ok(Rc::new(Buckets {
+        servers: b.ids(),
+        hash: b.params.hash,
+        bucket,
+        path: None,
+    }))
+}
 
 /// The bucket in `0..buckets` for `key` (the paper's `JumpConsistentHash`); `buckets` ≥ 1.
 pub fn jump(mut key: u64, buckets: u32) -> u32 {
@@ -42,19 +88,10 @@ pub fn jump_path(mut key: u64, buckets: u32) -> Vec<u32> {
     path
 }
 
-/// The 64-bit digest jump (and the other bucket algorithms) hash: xxh3-64 of the key, or
-/// under the identity hash the key's own integer value.
-pub fn key_digest(hash: HashFn, key: &str) -> u64 {
-    match hash {
-        HashFn::Identity => key.trim().parse::<u64>().unwrap_or(0),
-        _ => xxhash_rust::xxh3::xxh3_64(key.as_bytes()),
-    }
-}
-
 /// A second hash of a 64-bit value under a 32-bit seed: SplitMix64 of `value ^ seed << 32`.
 /// The bucket algorithms whose papers leave their rehash open (Memento, Power) use this.
 pub fn rehash(value: u64, seed: u32) -> u64 {
-    super::keys::splitmix64(value ^ (u64::from(seed) << 32))
+    crate::engine::keys::splitmix64(value ^ (u64::from(seed) << 32))
 }
 
 /// A bucket algorithm over the live servers in list order: bucket `i` is `servers[i]`.
@@ -164,7 +201,7 @@ mod tests {
         /// only into the new bucket.
         #[test]
         fn a_new_bucket_takes_keys_only_for_itself(key in any::<u64>(), n in 1u32..100_000) {
-            use crate::engine::{binomial::binomial, flip::flip, jumpback::jumpback, power::power};
+            use super::super::{binomial::binomial, flip::flip, jumpback::jumpback, power::power};
             type BucketFn = fn(u64, u32) -> u32;
             let functions: [(&str, BucketFn); 5] =
                 [("jump", jump), ("jumpback", jumpback), ("binomial", binomial), ("flip", flip), ("power", power)];

@@ -14,6 +14,12 @@
 //! is the `i`-th live server in list order — so, like jump, only the last server leaves
 //! cheaply.
 
+/// The registry's entry.
+pub static SPEC: crate::engine::spec::Spec =
+    super::jump::bucket_spec("jumpback", "Ertl 2024", |b| {
+        super::jump::buckets(b, jumpback)
+    });
+
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
 /// SplitMix64's output for `state`.
@@ -72,7 +78,7 @@ mod tests {
 
     #[test]
     fn equals_the_java_reference_bit_for_bit() {
-        let vectors = include_str!("../../tests/reference/jumpback-splitmix64.txt");
+        let vectors = include_str!("../../../tests/reference/jumpback-splitmix64.txt");
         let mut checked = 0;
         for line in vectors.lines() {
             let v: Vec<u64> = line.split(' ').map(|x| x.parse().unwrap()).collect();

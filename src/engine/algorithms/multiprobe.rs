@@ -12,9 +12,50 @@
 //! key's ring position (so probe 0 is where the key is drawn) and `h2` the upper half of the
 //! key's xxh3-64, made odd. Ties in distance go to the earlier probe.
 
-pub use super::contract::Probe;
-use super::contract::{Explanation, How, Placement};
-use super::ring::{Ring, ServerId, NO_OWNER};
+pub use crate::engine::contract::Probe;
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::ring::VNode;
+use crate::engine::ring::{Ring, ServerId, NO_OWNER};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, KEY_COST, LOOKUP_COST};
+use std::rc::Rc;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "multiprobe",
+    source: "Appleton & O'Reilly 2015",
+    knobs: Knobs {
+        hash: true,
+        probes: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::NamePoints,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    cost: |c| KEY_COST + LOOKUP_COST * c.probes as usize,
+    check: no_check,
+    build,
+};
+
+/// One point per server, at the scenario's hash of its name.
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let points = b
+        .live
+        .iter()
+        .map(|s| {
+            Ok(VNode {
+                position: b.params.hash.position(&s.name).map_err(|e| e.to_string())?,
+                server: s.id,
+                replica: 0,
+            })
+        })
+        .collect::<Result<Vec<VNode>, String>>()?;
+    Ok(Rc::new(MultiProbe {
+        ring: Ring::new(points, |id| b.name_of(id)),
+        probes: b.params.probes,
+    }))
+}
 
 /// The default number of probes (the paper's recommendation).
 pub const DEFAULT_PROBES: u32 = 21;

@@ -1,0 +1,144 @@
+//! The registry: every placement algorithm, one file each, and the one list of them.
+//!
+//! An algorithm's file (`<id>.rs`) holds its lookup, its [`Placement`](super::contract::Placement)
+//! and its `SPEC` ([`Spec`]: the knobs it reads, its picture, its cost per key, its checks,
+//! its builder). The command line's `--algo`, the URL, scenario files, `compare` and the
+//! page's menu all read [`Algorithm::ALL`]; the page's words for it are one entry per
+//! catalog (`src/i18n/*.rs`, `algorithms`). Adding an algorithm: write `<id>.rs`, add a
+//! `mod` line and one line to [`Algorithm::ALL`] here, and one catalog entry per language —
+//! nothing else changes (tests check every registered id has words in every language).
+
+pub mod anchor;
+pub mod binomial;
+pub mod bounded;
+pub mod carp;
+pub mod dx;
+pub mod flip;
+pub mod jump;
+pub mod jumpback;
+pub mod maglev;
+pub mod memento;
+pub mod modn;
+pub mod multiprobe;
+pub mod power;
+pub mod rendezvous;
+pub mod ring;
+pub mod slots;
+
+pub use super::spec::{weighted_vnodes, Algorithm, LabelTemplate, Shape, Spec};
+
+impl Algorithm {
+    /// Every algorithm, in the order the page lists them.
+    pub const ALL: &'static [Algorithm] = &[
+        Algorithm::RING,
+        Algorithm::MODN,
+        Algorithm::RENDEZVOUS,
+        Algorithm::CARP,
+        Algorithm::SLOTS,
+        Algorithm::JUMP,
+        Algorithm::MULTIPROBE,
+        Algorithm::MAGLEV,
+        Algorithm::BOUNDED,
+        Algorithm::ANCHOR,
+        Algorithm::MEMENTO,
+        Algorithm::DX,
+        Algorithm::JUMPBACK,
+        Algorithm::BINOMIAL,
+        Algorithm::FLIP,
+        Algorithm::POWER,
+    ];
+
+    /// Consistent-hash ring with virtual nodes (seeds 000–003).
+    pub const RING: Algorithm = Algorithm::of(&ring::SPEC);
+    /// `hash(key) mod N` (seed 000's counter-example).
+    pub const MODN: Algorithm = Algorithm::of(&modn::SPEC);
+    /// Highest random weight.
+    pub const RENDEZVOUS: Algorithm = Algorithm::of(&rendezvous::SPEC);
+    /// Seed 004's CARP.
+    pub const CARP: Algorithm = Algorithm::of(&carp::SPEC);
+    /// Redis Cluster's hash slots.
+    pub const SLOTS: Algorithm = Algorithm::of(&slots::SPEC);
+    /// Jump consistent hash.
+    pub const JUMP: Algorithm = Algorithm::of(&jump::SPEC);
+    /// Multi-probe consistent hashing.
+    pub const MULTIPROBE: Algorithm = Algorithm::of(&multiprobe::SPEC);
+    /// Maglev's lookup table.
+    pub const MAGLEV: Algorithm = Algorithm::of(&maglev::SPEC);
+    /// Consistent hashing with bounded loads.
+    pub const BOUNDED: Algorithm = Algorithm::of(&bounded::SPEC);
+    /// AnchorHash.
+    pub const ANCHOR: Algorithm = Algorithm::of(&anchor::SPEC);
+    /// MementoHash.
+    pub const MEMENTO: Algorithm = Algorithm::of(&memento::SPEC);
+
+    /// DxHash.
+    pub const DX: Algorithm = Algorithm::of(&dx::SPEC);
+    /// JumpBackHash.
+    pub const JUMPBACK: Algorithm = Algorithm::of(&jumpback::SPEC);
+    /// BinomialHash.
+    pub const BINOMIAL: Algorithm = Algorithm::of(&binomial::SPEC);
+    /// FlipHash.
+    pub const FLIP: Algorithm = Algorithm::of(&flip::SPEC);
+    /// Power consistent hashing.
+    pub const POWER: Algorithm = Algorithm::of(&power::SPEC);
+
+    /// Parses a name from [`Algorithm::name`].
+    pub fn from_name(name: &str) -> Option<Algorithm> {
+        Algorithm::ALL.iter().copied().find(|a| a.name() == name)
+    }
+
+    /// All names, comma separated, for error messages.
+    pub fn names() -> String {
+        Algorithm::ALL
+            .iter()
+            .map(|a| a.name())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_unique_and_match_their_file_names() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/algorithms");
+        for (i, a) in Algorithm::ALL.iter().enumerate() {
+            assert!(
+                Algorithm::ALL[..i].iter().all(|b| b.name() != a.name()),
+                "{a} is registered twice"
+            );
+            let file = format!("{dir}/{}.rs", a.name());
+            assert!(std::path::Path::new(&file).exists(), "{a}'s file {file}");
+            assert_eq!(Algorithm::from_name(a.name()), Some(*a));
+        }
+    }
+
+    /// The ids listed on the `algo` row of a parameter table (`| algo | a, b, … | ring |`).
+    fn listed(text: &str, row: &str) -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start_matches("//! ").starts_with(row))
+            .unwrap_or_else(|| panic!("no {row} row"));
+        line.split('|')
+            .nth(2)
+            .unwrap_or("")
+            .split(',')
+            .map(|id| id.trim().trim_matches('`').to_owned())
+            .collect()
+    }
+
+    #[test]
+    fn the_parameter_tables_list_the_registry() {
+        let ids: Vec<String> = Algorithm::ALL.iter().map(|a| a.name().to_owned()).collect();
+        let root = env!("CARGO_MANIFEST_DIR");
+        for (file, row) in [
+            ("src/engine/scenario.rs", "| algo "),
+            ("README.md", "| `algo` "),
+        ] {
+            let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
+            assert_eq!(listed(&text, row), ids, "{file}'s algo row");
+        }
+    }
+}

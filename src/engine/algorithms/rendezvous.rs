@@ -1,0 +1,55 @@
+//! Rendezvous or highest-random-weight hashing (Thaler & Ravishankar 1998): every live
+//! server scores a key with `hash(server + key)` and the highest wins; weighted servers
+//! score `−weight / ln u` (Schindelhauer & Schomaker's logarithmic method). A new server
+//! takes only the keys it now wins. The scoring is shared with CARP in
+//! [`crate::engine::scorers`].
+
+use std::rc::Rc;
+
+use crate::engine::contract::Placement;
+use crate::engine::hash::HashFn;
+use crate::engine::scorers::{HighestRandomWeight, Scorers};
+use crate::engine::spec::{
+    Build, Check, CostInput, Knobs, Memory, Shape, Spec, NAME_COST, SCORE_COST,
+};
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "rendezvous",
+    source: "Thaler & Ravishankar 1998",
+    knobs: Knobs {
+        weights: true,
+        hash: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::Fans,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: true,
+    cost,
+    check,
+    build,
+};
+
+fn cost(c: &CostInput) -> usize {
+    NAME_COST + SCORE_COST * c.live
+}
+
+fn check(c: &Check<'_>) -> Result<(), String> {
+    if c.params.hash == HashFn::Identity {
+        return Err(
+            "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash".into(),
+        );
+    }
+    Ok(())
+}
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let weighted = b.live.iter().any(|s| s.weight != 1.0);
+    let hash = b.params.hash;
+    Ok(Rc::new(Scorers::new(
+        b.live.clone(),
+        HighestRandomWeight { hash, weighted },
+    )))
+}

@@ -1,0 +1,136 @@
+//! The consistent-hash ring with virtual nodes (Karger et al. 1997; seeds 000–003): each
+//! server puts `round(vnodes × weight)` points on the 32-bit ring, at the hash of its label
+//! (`{node}#{i}` by default, seed 003's `127.0.0.1#1`…), and a key walks clockwise from its
+//! own hash to the first point. The sorted points are [`Ring`] (shared with Redis slots,
+//! Maglev's cells, multi-probe and bounded loads); this file is the algorithm: the vnodes,
+//! the lookup as a [`Placement`], and its registry entry.
+
+use std::rc::Rc;
+
+use crate::engine::contract::{Explanation, How, LiveServer, Placement};
+use crate::engine::hash::HashFn;
+use crate::engine::ring::{Ring, VNode, NO_OWNER};
+use crate::engine::spec::{
+    weighted_vnodes, Build, Check, CostInput, Knobs, LabelTemplate, Memory, Shape, Spec,
+    LOOKUP_COST,
+};
+use crate::engine::text::quote;
+
+/// The most virtual nodes a scenario may have in all.
+pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "ring",
+    source: "Karger et al. 1997; seeds 000–003",
+    knobs: Knobs {
+        vnodes: true,
+        weights: true,
+        hash: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::Vnodes,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: true,
+    scores_every_server: false,
+    cost: lookup_cost,
+    check: check_vnodes,
+    build,
+};
+
+/// One lookup in a sorted table per key.
+pub fn lookup_cost(_: &CostInput) -> usize {
+    LOOKUP_COST
+}
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+    let p = &b.params;
+    let points = ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
+    Ok(Rc::new(Ring::new(points, |id| b.name_of(id))))
+}
+
+/// Every server gets at least one vnode, the ring stays within [`MAX_TOTAL_VNODES`], and a
+/// label without `{i}` is refused when a server would have several vnodes (they would all
+/// land on one spot).
+pub fn check_vnodes(c: &Check<'_>) -> Result<(), String> {
+    let vnodes = c.params.vnodes;
+    if let Some((name, weight)) = c.servers.iter().find(|(_, w)| f64::from(vnodes) * w < 0.5) {
+        return Err(format!(
+            "server {} of weight {:e} would get no virtual node ({} vnodes × weight rounds to 0); raise its weight to at least {} or raise vnodes",
+            quote(name),
+            weight,
+            vnodes,
+            0.5 / f64::from(vnodes)
+        ));
+    }
+    let total: u64 = c
+        .servers
+        .iter()
+        .map(|(_, w)| u64::from(weighted_vnodes(vnodes, *w)))
+        .sum();
+    if total > MAX_TOTAL_VNODES {
+        return Err(format!(
+            "{total} virtual nodes in all is more than the limit of {MAX_TOTAL_VNODES}; lower vnodes or weights"
+        ));
+    }
+    let many = c
+        .servers
+        .iter()
+        .any(|(_, w)| weighted_vnodes(vnodes, *w) > 1);
+    if many && !c.params.label.has_index() {
+        return Err(format!(
+            "label {} has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
+            quote(c.params.label.as_str())
+        ));
+    }
+    Ok(())
+}
+
+/// The consistent-hash ring.
+impl Placement for Ring {
+    fn owner(&self, _key: &str, position: u32) -> crate::engine::ring::ServerId {
+        self.owner_of(position)
+    }
+
+    fn explain(&self, _key: &str, position: u32) -> Explanation {
+        let point = self.successor(position).copied();
+        Explanation {
+            position,
+            owner: point.map_or(NO_OWNER, |p| p.server),
+            how: How::FirstPointClockwise { point },
+        }
+    }
+
+    fn ring(&self) -> Option<&Ring> {
+        Some(self)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        Ring::memory_bytes(self)
+    }
+}
+
+/// The vnodes of the consistent-hash ring for the given live servers.
+pub fn ring_vnodes(
+    servers: &[LiveServer],
+    vnodes: u32,
+    label: &LabelTemplate,
+    hash: HashFn,
+) -> Result<Vec<VNode>, String> {
+    let mut out = Vec::new();
+    for s in servers {
+        for i in 0..weighted_vnodes(vnodes, s.weight) {
+            let text = label.render(&s.name, i);
+            let position = hash
+                .position(&text)
+                .map_err(|e| format!("vnode label: {e}"))?;
+            out.push(VNode {
+                position,
+                server: s.id,
+                replica: i,
+            });
+        }
+    }
+    Ok(out)
+}
