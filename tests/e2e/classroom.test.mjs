@@ -213,8 +213,8 @@ test('axe finds no serious or critical violation', async () => {
     assert.deepEqual(await axeViolations(page), [], query || 'default page');
   }
   await page.goto(`${server.origin}/?view=compare`);
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
-    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  // The verdict appears once every registered algorithm has its row.
+  await page.waitForFunction(() => document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   assert.deepEqual(await axeViolations(page), [], 'compare view');
   await page.goto(`${server.origin}/?tour=carp&step=2`);
   await ready(page);
