@@ -180,6 +180,10 @@ pub static WORDS: Words = Words {
             "Power hash (2023)",
             "Power consistent hashing (Leu): a key picks a bucket in the enclosing power of two, and a jump-like walk settles the ones past the last bucket — constant expected time, no memory, 1/(N+1) of the keys to a new server; only the last server leaves cheaply.",
         ),
+        "guava" => (
+            "Guava consistentHash",
+            "Guava's Hashing.consistentHash: jump hash as Google's Java library writes it (its generator divides where the paper multiplies) — the same buckets as jump, so adding server N+1 takes 1/(N+1) of the keys; only the last server leaves cheaply.",
+        ),
         _ => ("", ""),
     },
 

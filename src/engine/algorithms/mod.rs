@@ -14,6 +14,7 @@ pub mod bounded;
 pub mod carp;
 pub mod dx;
 pub mod flip;
+pub mod guava;
 pub mod jump;
 pub mod jumpback;
 pub mod maglev;
@@ -46,6 +47,7 @@ impl Algorithm {
         Algorithm::BINOMIAL,
         Algorithm::FLIP,
         Algorithm::POWER,
+        Algorithm::of(&guava::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
