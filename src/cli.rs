@@ -28,6 +28,7 @@ use crate::engine::sim::{Change, Movement, Simulation, Work};
 use crate::engine::text::quote;
 use crate::file::csv_field;
 use crate::i18n::EN;
+use crate::problem::Problem;
 use crate::words;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
@@ -323,7 +324,7 @@ impl Progress {
     }
 
     /// Runs `work` to the end in steps, showing how far it is.
-    fn run(&mut self, work: &mut Work, what: &str) -> Result<(), String> {
+    fn run(&mut self, work: &mut Work, what: &str) -> Result<(), Problem> {
         while !work.is_finished() {
             work.advance(20_000_000)?;
             let (phase, done, total) = work.progress();
@@ -493,7 +494,7 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
             .map(|s| (s.id, s.name.clone()))
             .collect();
         let label = step.label();
-        let fail = |e: String| format!("step {label}: {e}");
+        let fail = |e: Problem| format!("step {label}: {e}");
         let mut work = sim.start(step).map_err(fail)?;
         progress.run(&mut work, &label).map_err(fail)?;
         let m = sim.finish(work).map_err(fail)?;
@@ -889,7 +890,8 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
 fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> {
     let mut scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
     // Only the placement matters here: build it over a single key.
-    scenario.settings.keys = crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.0)?;
+    scenario.settings.keys =
+        crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.to_string())?;
     let sim = build(&scenario, progress)?;
     let mut reports = Vec::new();
     for key in &args.lookups {

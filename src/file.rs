@@ -15,6 +15,7 @@
 use crate::engine::scenario::{Scenario, PARAMS};
 use crate::engine::sim::Simulation;
 use crate::engine::text::quote;
+use crate::problem::{JsonKind, Problem};
 
 /// The `format` field's value.
 pub const FORMAT: &str = "hashring-lab scenario";
@@ -29,7 +30,7 @@ pub enum FieldValue {
     /// A number.
     Number(f64),
     /// Anything else (an object, a list, true, null), by kind.
-    Other(&'static str),
+    Other(JsonKind),
 }
 
 /// The scenario as a JSON document, one field per line.
@@ -62,19 +63,17 @@ pub fn json_string(text: &str) -> String {
 }
 
 /// The scenario in a file's fields, or every problem with it.
-pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<String>> {
+pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Problem>> {
     let mut problems = Vec::new();
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
     match field("format") {
         Some(FieldValue::Text(f)) if f == FORMAT => {}
-        _ => problems.push(format!(
-            "it is not a hashring-lab scenario (\"format\" must be \"{FORMAT}\")"
-        )),
+        _ => problems.push(Problem::NotAScenario { format: FORMAT }),
     }
     match field("version") {
         Some(FieldValue::Number(v)) if *v == f64::from(VERSION) => {}
         Some(FieldValue::Text(v)) if v.trim() == VERSION.to_string() => {}
-        _ => problems.push(format!("\"version\" must be {VERSION}")),
+        _ => problems.push(Problem::Version),
     }
     let mut pairs: Vec<(String, String)> = Vec::new();
     for (k, v) in fields {
@@ -82,11 +81,10 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<St
             continue;
         }
         if !PARAMS.contains(&k.as_str()) {
-            problems.push(format!(
-                "unknown field {}; a scenario has {}",
-                quote(k),
-                PARAMS.join(", ")
-            ));
+            problems.push(Problem::UnknownField {
+                given: quote(k),
+                fields: PARAMS.join(", "),
+            });
             continue;
         }
         match v {
@@ -94,12 +92,11 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<St
             FieldValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => {
                 pairs.push((k.clone(), format!("{n:.0}")))
             }
-            FieldValue::Number(_) => {
-                problems.push(format!("\"{k}\" must be a whole number or a string"))
-            }
-            FieldValue::Other(kind) => {
-                problems.push(format!("\"{k}\" must be a string, not {kind}"))
-            }
+            FieldValue::Number(_) => problems.push(Problem::NumberOrString { field: k.clone() }),
+            FieldValue::Other(kind) => problems.push(Problem::MustBeString {
+                field: k.clone(),
+                kind: *kind,
+            }),
         }
     }
     if !problems.is_empty() {
@@ -167,8 +164,8 @@ mod tests {
                 let v = match v {
                     serde_json::Value::String(s) => FieldValue::Text(s.clone()),
                     serde_json::Value::Number(n) => FieldValue::Number(n.as_f64().unwrap()),
-                    serde_json::Value::Object(_) => FieldValue::Other("an object"),
-                    _ => FieldValue::Other("something else"),
+                    serde_json::Value::Object(_) => FieldValue::Other(JsonKind::Object),
+                    _ => FieldValue::Other(JsonKind::Other),
                 };
                 (k.clone(), v)
             })
@@ -195,7 +192,7 @@ mod tests {
             r#"{"vnodes": 5000, "colour": "red", "nodes": {"a": 1}}"#,
         ))
         .unwrap_err();
-        let all = e.join("; ");
+        let all = crate::problem::english(&e);
         assert!(all.contains("not a hashring-lab scenario"), "{all}");
         assert!(all.contains("\"version\" must be 1"), "{all}");
         assert!(all.contains("unknown field 'colour'"), "{all}");
@@ -207,7 +204,7 @@ mod tests {
             r#"{"format": "hashring-lab scenario", "version": 1, "vnodes": 5000}"#,
         ))
         .unwrap_err();
-        assert!(e[0].contains("vnodes"), "{e:?}");
+        assert!(e[0].to_string().contains("vnodes"), "{e:?}");
     }
 
     #[test]

@@ -87,7 +87,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
                 match other {
                     FieldValue::Text(t) => quote(t),
                     FieldValue::Number(n) => n.to_string(),
-                    FieldValue::Other(kind) => (*kind).to_owned(),
+                    FieldValue::Other(kind) => kind.name().to_owned(),
                 }
             )))
         }
@@ -117,7 +117,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
             let link = Link::read(&query_pairs(query));
             match link.scenario {
                 Some(s) if link.problems.is_empty() => HostCommand::Scenario(Box::new(s)),
-                _ => return Err(Refusal::Bad(link.problems.join("; "))),
+                _ => return Err(Refusal::Bad(crate::problem::english(&link.problems))),
             }
         }
         "step" => {
@@ -136,7 +136,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
             let link = Link::read(&pairs);
             match link.view.tour {
                 Some(p) if link.problems.is_empty() => HostCommand::Step(p),
-                _ => return Err(Refusal::Bad(link.problems.join("; "))),
+                _ => return Err(Refusal::Bad(crate::problem::english(&link.problems))),
             }
         }
         other => {
@@ -294,7 +294,7 @@ mod tests {
         );
         assert!(bad(&[V1, ("command", t("step")), ("tour", t("nope"))]).contains("nope"));
         let many: Vec<(&str, FieldValue)> = (0..MAX_FIELDS + 1)
-            .map(|_| ("x", FieldValue::Other("null")))
+            .map(|_| ("x", FieldValue::Other(crate::problem::JsonKind::Null)))
             .chain([V1])
             .collect();
         assert!(bad(&many).contains("at most"));

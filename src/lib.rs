@@ -13,6 +13,7 @@ pub mod i18n;
 pub mod link;
 pub mod math;
 pub mod notice;
+pub mod problem;
 pub mod readout;
 pub mod render;
 pub mod shortcuts;

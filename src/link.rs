@@ -12,6 +12,7 @@ use crate::engine::scenario::{repeated_names, Scenario, PARAMS, QUERY_VALUE};
 use crate::engine::text::{parse_decimal, quote};
 use crate::i18n::Lang;
 use crate::notice::Notice;
+use crate::problem::Problem;
 use crate::render::palette::Theme;
 use crate::tour::{read_position, Position};
 
@@ -71,7 +72,7 @@ pub struct Link {
     /// How the page is shown.
     pub view: View,
     /// Every problem found, one message each.
-    pub problems: Vec<String>,
+    pub problems: Vec<Problem>,
 }
 
 impl Link {
@@ -98,10 +99,10 @@ impl Link {
         for (_, v) in page.iter().filter(|(k, _)| k == "freeze") {
             match parse_decimal(v.trim()) {
                 Some(t) if (0.0..=MAX_FREEZE_MS).contains(&t) => freeze_ms = Some(t),
-                _ => problems.push(format!(
-                    "freeze {} must be a number of milliseconds from 0 to {MAX_FREEZE_MS}",
-                    quote(v)
-                )),
+                _ => problems.push(Problem::FreezeOutOfRange {
+                    given: quote(v),
+                    max: MAX_FREEZE_MS,
+                }),
             }
         }
         let value = |name: &str| {
@@ -112,14 +113,14 @@ impl Link {
         let lang = value("lang").and_then(|v| {
             let lang = Lang::from_code(v);
             if lang.is_none() {
-                problems.push(format!("lang {} must be en or zh-CN", quote(v)));
+                problems.push(Problem::Lang { given: quote(v) });
             }
             lang
         });
         let tour = match (value("tour"), value("step")) {
             (Some(tour), step) => read_position(tour, step).map_err(|e| problems.push(e)).ok(),
             (None, Some(_)) => {
-                problems.push("step needs a tour, e.g. tour=modn&step=2".to_owned());
+                problems.push(Problem::StepNeedsTour);
                 None
             }
             (None, None) => None,
@@ -127,15 +128,18 @@ impl Link {
         let theme = value("theme").and_then(|v| {
             let theme = Theme::from_name(v);
             if theme.is_none() {
-                problems.push(format!("theme {} must be light or dark", quote(v)));
+                problems.push(Problem::Theme { given: quote(v) });
             }
             theme
         });
-        let mut flag = |name: &str| match value(name).map(str::trim) {
+        let mut flag = |name: &'static str| match value(name).map(str::trim) {
             None | Some("0") => false,
             Some("1") => true,
             Some(v) => {
-                problems.push(format!("{name} {} must be 1 or 0", quote(v)));
+                problems.push(Problem::FlagNotBoolean {
+                    name,
+                    given: quote(v),
+                });
                 false
             }
         };
@@ -144,7 +148,7 @@ impl Link {
             None | Some("ring") => false,
             Some("compare") => true,
             Some(v) => {
-                problems.push(format!("view {} must be ring or compare", quote(v)));
+                problems.push(Problem::View { given: quote(v) });
                 false
             }
         };
@@ -222,7 +226,7 @@ mod tests {
         let Some(Notice::LinkNotLoaded(m)) = link.notice() else {
             panic!("{:?}", link.notice())
         };
-        let m = m.join("; ");
+        let m = crate::problem::english(&m);
         assert!(
             m.contains("appears twice") && m.contains("freeze 'abc'"),
             "{m}"
@@ -236,7 +240,7 @@ mod tests {
         let Some(Notice::LinkProblem(m)) = link.notice() else {
             panic!("{:?}", link.notice())
         };
-        let m = m.join("; ");
+        let m = crate::problem::english(&m);
         assert!(m.contains("'freeze' is given more than once"), "{m}");
     }
 
@@ -298,9 +302,11 @@ mod tests {
         ]));
         assert!(view.view.embed && !view.view.present);
         assert_eq!(view.view.theme, Some(Theme::Light));
-        assert!(view.problems[0].contains("present 'yes' must be 1 or 0"));
+        assert!(view.problems[0]
+            .to_string()
+            .contains("present 'yes' must be 1 or 0"));
         let orphan = Link::read(&pairs(&[("step", "2")]));
-        assert!(orphan.problems[0].contains("step needs a tour"));
+        assert!(orphan.problems[0].to_string().contains("step needs a tour"));
     }
 
     #[test]

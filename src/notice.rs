@@ -2,19 +2,21 @@
 //! problems, work in progress — kept as what it says, not as text, so each catalog words it
 //! ([`crate::words::notice`]). Plain data below the state and the words, so both can use it.
 
+use crate::problem::Problem;
+
 /// A message for the user, kept as what it says so it can be worded in any language.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
-    /// An input or change was refused; the engine's reason (in English).
-    Refused(String),
+    /// An input or change was refused: why.
+    Refused(Problem),
     /// The link's scenario could not be loaded (the default is shown): the reasons.
-    LinkNotLoaded(Vec<String>),
+    LinkNotLoaded(Vec<Problem>),
     /// The link has problems, but its scenario loaded: the reasons.
-    LinkProblem(Vec<String>),
+    LinkProblem(Vec<Problem>),
     /// Actions refused while stepped work runs, so far.
     Busy(u32),
     /// Actions that came during stepped work and were ignored, reported when it is done.
     Ignored(u32),
     /// A scenario file could not be opened: the reasons.
-    BadFile(Vec<String>),
+    BadFile(Vec<Problem>),
 }

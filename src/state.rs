@@ -20,6 +20,7 @@ use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
 use crate::engine::text::quote;
 use crate::i18n::Words;
 pub use crate::notice::Notice;
+use crate::problem::Problem;
 use crate::words::{self, group_thousands};
 
 /// What the user can do.
@@ -36,7 +37,7 @@ pub enum Action {
     /// Dismiss the error message.
     DismissError,
     /// Show a message about invalid input; nothing else changes.
-    Reject(String),
+    Reject(Problem),
     /// Show a notice; nothing else changes.
     Notify(Notice),
     /// Replace the keys with `count` keys named by `pattern` (`{i}` is the number; empty
@@ -212,14 +213,14 @@ impl PartialEq for PageState {
 
 impl PageState {
     /// The state for a scenario, built at once (tests, small scenarios).
-    pub fn new(scenario: &Scenario) -> Result<PageState, String> {
+    pub fn new(scenario: &Scenario) -> Result<PageState, Problem> {
         let state = PageState::loading(scenario)?;
         Ok(state.run_to_end())
     }
 
     /// The state for a scenario: built at once when that is cheap, otherwise started as
     /// pending work over a placeholder with the scenario's servers and no keys yet.
-    pub fn loading(scenario: &Scenario) -> Result<PageState, String> {
+    pub fn loading(scenario: &Scenario) -> Result<PageState, Problem> {
         check_page_limits(scenario)?;
         let work = Work::load(scenario)?;
         let mut state = PageState {
@@ -341,7 +342,7 @@ impl PageState {
             },
             Action::RemoveLast => match self.sim.servers().last() {
                 Some(s) => Goal::Change(Change::Remove(s.name.clone())),
-                None => return self.rejected("there is no server to remove".into()),
+                None => return self.rejected(Problem::NothingToRemove),
             },
             Action::Apply(change) => Goal::Change(change),
         };
@@ -365,9 +366,9 @@ impl PageState {
     fn start(&self, goal: Goal) -> PageState {
         let full = self.sim.servers().len() >= PAGE_MAX_SERVERS;
         let work = match &goal {
-            Goal::Change(Change::Add { .. }) if full => Err(format!(
-                "there are already {PAGE_MAX_SERVERS} servers, the limit"
-            )),
+            Goal::Change(Change::Add { .. }) if full => Err(Problem::ServerLimitReached {
+                limit: PAGE_MAX_SERVERS,
+            }),
             Goal::Change(change) => self.sim.start(change),
             Goal::Load(scenario) | Goal::Open(scenario) => {
                 check_page_limits(scenario).and_then(|()| Work::load(scenario))
@@ -520,7 +521,7 @@ impl PageState {
         next
     }
 
-    fn rejected(&self, message: String) -> PageState {
+    fn rejected(&self, message: Problem) -> PageState {
         let mut next = self.clone();
         next.error = Some(Notice::Refused(message));
         next
@@ -591,27 +592,26 @@ impl PageState {
     }
 }
 
-fn check_page_limits(scenario: &Scenario) -> Result<(), String> {
+fn check_page_limits(scenario: &Scenario) -> Result<(), Problem> {
     if scenario.nodes.len() > PAGE_MAX_SERVERS {
-        return Err(format!(
-            "nodes: {} servers is more than the page's limit of {PAGE_MAX_SERVERS}; the command line takes up to {}",
-            scenario.nodes.len(),
-            group_thousands(crate::engine::scenario::MAX_SERVERS as u64)
-        ));
+        return Err(Problem::NodesOverPageLimit {
+            count: scenario.nodes.len(),
+            limit: PAGE_MAX_SERVERS,
+            command_line: group_thousands(crate::engine::scenario::MAX_SERVERS as u64),
+        });
     }
     let keys = scenario.settings.keys.len();
     if keys > PAGE_MAX_KEYS {
-        return Err(format!(
-            "keys: {} keys is more than the page's limit of {}; the command line takes up to 10,000,000",
-            group_thousands(keys as u64),
-            group_thousands(PAGE_MAX_KEYS as u64)
-        ));
+        return Err(Problem::KeysOverPageLimit {
+            count: group_thousands(keys as u64),
+            limit: group_thousands(PAGE_MAX_KEYS as u64),
+        });
     }
     Ok(())
 }
 
 /// Looks `key` up in `sim` and pins it: its history starts here.
-pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
+pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, Problem> {
     let explanation = sim.explain(key)?;
     let mut found = Lookup {
         key: key.to_owned(),
@@ -623,38 +623,35 @@ pub fn lookup(sim: &Simulation, key: &str) -> Result<Lookup, String> {
 }
 
 /// The key spec for the page's keys form: `count` keys named by `pattern`.
-pub fn keys_from_form(count: &str, pattern: &str) -> Result<crate::engine::keys::KeySpec, String> {
+pub fn keys_from_form(count: &str, pattern: &str) -> Result<crate::engine::keys::KeySpec, Problem> {
     let trimmed = count.trim().replace(',', "");
     let n: usize = match trimmed.parse::<usize>() {
         Ok(n) if (1..=PAGE_MAX_KEYS).contains(&n) => n,
         Ok(_) => {
-            return Err(format!(
-                "key count {} must be from 1 to {}",
-                quote(count),
-                group_thousands(PAGE_MAX_KEYS as u64)
-            ))
+            return Err(Problem::KeyCountOutOfRange {
+                given: quote(count),
+                max: group_thousands(PAGE_MAX_KEYS as u64),
+            })
         }
         Err(_) => {
-            return Err(format!(
-                "key count {} is not a whole number; use 1 to {}",
-                quote(count),
-                group_thousands(PAGE_MAX_KEYS as u64)
-            ))
+            return Err(Problem::KeyCountNotNumber {
+                given: quote(count),
+                max: group_thousands(PAGE_MAX_KEYS as u64),
+            })
         }
     };
     let pattern = pattern.trim();
     if !pattern.is_empty() && !pattern.contains("{i}") {
-        return Err(format!(
-            "the key name pattern {} needs {{i}} where the number goes, e.g. user:{{i}}; leave it empty for plain numbers",
-            quote(pattern)
-        ));
+        return Err(Problem::KeyNamePatternNeedsIndex {
+            given: quote(pattern),
+        });
     }
     let text = if pattern.is_empty() {
         format!("0..{n}")
     } else {
         format!("{pattern}:0..{n}")
     };
-    crate::engine::keys::KeySpec::parse(&text).map_err(|e| e.to_string())
+    crate::engine::keys::KeySpec::parse(&text)
 }
 
 #[cfg(test)]
@@ -797,15 +794,21 @@ mod tests {
         assert_eq!(keys_from_form("50", "").unwrap().to_string(), "0..50");
         assert!(keys_from_form("0", "")
             .unwrap_err()
+            .to_string()
             .contains("from 1 to 1,000,000"));
         assert!(keys_from_form("1000001", "")
             .unwrap_err()
+            .to_string()
             .contains("from 1 to 1,000,000"));
         assert!(keys_from_form("abc", "")
             .unwrap_err()
+            .to_string()
             .contains("is not a whole number"));
         for pattern in ["user", "list", "random"] {
-            assert!(keys_from_form("10", pattern).unwrap_err().contains("{i}"));
+            assert!(keys_from_form("10", pattern)
+                .unwrap_err()
+                .to_string()
+                .contains("{i}"));
         }
         let state = seed000().reduce(Action::SetKeys {
             count: "abc".into(),
@@ -813,7 +816,11 @@ mod tests {
         });
         assert!(en(&state.error.unwrap()).contains("key count 'abc'"));
         let big = Scenario::from_pairs([("keys", "0..2000000")]).unwrap();
-        assert!(PageState::new(&big).err().unwrap().contains("page's limit"));
+        assert!(PageState::new(&big)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("page's limit"));
     }
 
     #[test]
@@ -932,10 +939,7 @@ mod tests {
         assert!(state.sim.servers().is_empty());
         assert_eq!(state.sim.count(0), 0);
         let none = state.reduce(Action::RemoveLast);
-        assert_eq!(
-            none.error,
-            Some(Notice::Refused("there is no server to remove".into()))
-        );
+        assert_eq!(none.error, Some(Notice::Refused(Problem::NothingToRemove)));
     }
 
     #[test]
@@ -950,9 +954,7 @@ mod tests {
         let refused = full.reduce(Action::AddServer(String::new()));
         assert_eq!(
             refused.error,
-            Some(Notice::Refused(
-                "there are already 100 servers, the limit".into()
-            ))
+            Some(Notice::Refused(Problem::ServerLimitReached { limit: 100 }))
         );
     }
 
@@ -965,7 +967,9 @@ mod tests {
         let Some(Notice::Refused(why)) = refused.error else {
             panic!("{:?}", refused.error)
         };
-        assert!(why.starts_with("nodes: 101 servers is more than the page's limit of 100"));
+        assert!(why
+            .to_string()
+            .starts_with("nodes: 101 servers is more than the page's limit of 100"));
     }
 
     #[test]

@@ -16,6 +16,7 @@ use crate::engine::ring::NO_OWNER;
 use crate::engine::scenario::Scenario;
 use crate::engine::sim::{Change, Simulation};
 pub use crate::facts::{Facts, StoreView};
+use crate::problem::Problem;
 use crate::state::PageState;
 use crate::words::{group_thousands, percent};
 
@@ -578,11 +579,14 @@ impl Position {
 }
 
 /// Reads `tour=ID` and `step=K|last`: the position, or a message saying what is allowed.
-pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, String> {
+pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, Problem> {
     use crate::engine::text::quote;
     let id = TourId::from_id(tour).ok_or_else(|| {
         let ids: Vec<&str> = TourId::ALL.iter().map(|t| t.id()).collect();
-        format!("tour {} is not one of {}", quote(tour), ids.join(", "))
+        Problem::UnknownTour {
+            given: quote(tour),
+            choices: ids.join(", "),
+        }
     })?;
     let len = Tour::get(id).len();
     let step = match step.map(str::trim) {
@@ -591,11 +595,11 @@ pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, String>
         Some(text) => match text.parse::<usize>() {
             Ok(k) if (1..=len).contains(&k) => k,
             _ => {
-                return Err(format!(
-                    "step {} of tour {} must be 1 to {len} or last",
-                    quote(text),
-                    id.id()
-                ))
+                return Err(Problem::TourStep {
+                    given: quote(text),
+                    tour: id.id(),
+                    steps: len,
+                })
             }
         },
     };
@@ -807,9 +811,11 @@ mod tests {
         );
         assert!(read_position("nope", None)
             .unwrap_err()
+            .to_string()
             .contains("modn, ring"));
         assert!(read_position("java", Some("9"))
             .unwrap_err()
+            .to_string()
             .contains("1 to 4 or last"));
     }
 

@@ -10,6 +10,7 @@ use crate::engine::sim::{Change, Movement, Phase, Simulation};
 use crate::i18n::{reason, Words};
 use crate::math;
 use crate::notice::Notice;
+use crate::problem::Problem;
 
 /// `12345` → `12,345`.
 pub fn group_thousands(v: u64) -> String {
@@ -181,7 +182,7 @@ fn dedup(ids: impl Iterator<Item = ServerId>) -> Vec<ServerId> {
 
 /// A message for the user in `w`'s language.
 pub fn notice(w: &Words, notice: &Notice) -> String {
-    let reasons = |list: &[String]| {
+    let reasons = |list: &[Problem]| {
         list.iter()
             .map(|r| reason(w, r))
             .collect::<Vec<_>>()

@@ -150,7 +150,7 @@ fn errors_keep_the_state() {
         (Change::add("x"), "identity hash needs decimal integer keys"),
     ] {
         let err = s.apply(&change).unwrap_err();
-        assert!(err.contains(needle), "{change:?}: {err}");
+        assert!(err.to_string().contains(needle), "{change:?}: {err}");
         assert_eq!(owners_by_key(&s), before);
     }
 }

@@ -129,6 +129,7 @@ const LAYERS: &[&[&str]] = &[
         "engine::keys",
         "engine::stats",
         "math",
+        "problem",
     ],
     // What a placement promises, and the machinery the algorithms share.
     &[

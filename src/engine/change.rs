@@ -8,6 +8,7 @@ use super::keys::KeySpec;
 use super::ring::ServerId;
 use super::scenario::{parse_algorithm, parse_hash, parse_vnodes};
 use super::text::quote;
+use crate::problem::Problem;
 
 /// One server of the simulation.
 #[derive(Clone, Debug, PartialEq)]
@@ -54,10 +55,10 @@ pub enum Change {
 impl Change {
     /// Parses the command line's step syntax: `add:NAME[*W]`, `remove:NAME`, `fail:NAME`,
     /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`.
-    pub fn parse(text: &str) -> Result<Change, String> {
-        let (verb, arg) = text.split_once(':').ok_or_else(|| {
-            format!("step {} must look like add:NAME, remove:NAME, fail:NAME, recover:NAME, weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME", quote(text))
-        })?;
+    pub fn parse(text: &str) -> Result<Change, Problem> {
+        let (verb, arg) = text
+            .split_once(':')
+            .ok_or_else(|| Problem::StepSyntax { given: quote(text) })?;
         Ok(match verb {
             "add" => match arg.rsplit_once('*') {
                 Some((name, w)) => Change::Add {
@@ -75,14 +76,19 @@ impl Change {
             "weight" => {
                 let (name, w) = arg
                     .rsplit_once('*')
-                    .ok_or_else(|| format!("step {} must look like weight:NAME*W", quote(text)))?;
+                    .ok_or_else(|| Problem::WeightStepSyntax { given: quote(text) })?;
                 Change::SetWeight(name.into(), super::scenario::parse_weight(w)?)
             }
             "vnodes" => Change::SetVnodes(parse_vnodes(arg)?),
-            "keys" => Change::SetKeys(KeySpec::parse(arg).map_err(|e| e.to_string())?),
+            "keys" => Change::SetKeys(KeySpec::parse(arg)?),
             "algo" => Change::SetAlgorithm(parse_algorithm(arg)?),
             "hash" => Change::SetHash(parse_hash(arg)?),
-            _ => return Err(format!("unknown step {} in {}; use add, remove, fail, recover, weight, vnodes, keys, algo or hash", quote(verb), quote(text))),
+            _ => {
+                return Err(Problem::UnknownStep {
+                    verb: quote(verb),
+                    given: quote(text),
+                })
+            }
         })
     }
 

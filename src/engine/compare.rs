@@ -11,6 +11,7 @@ use super::hash::HashFn;
 use super::placement::{Algorithm, Placement};
 use super::scenario::{suggest_name, Scenario};
 use super::sim::{Change, Movement, Phase, Simulation, Work};
+use crate::problem::Problem;
 
 /// The change every algorithm undergoes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,18 +35,18 @@ impl CompareChange {
     }
 
     /// The change for `scenario`.
-    pub fn change(&self, scenario: &Scenario) -> Result<Change, String> {
+    pub fn change(&self, scenario: &Scenario) -> Result<Change, Problem> {
         let first = scenario.nodes.first().map(|n| n.name.clone());
         Ok(match self {
             CompareChange::Add => {
                 // The page's suggested name, so the comparison's add is the page's add.
                 let identity = scenario.settings.hash == HashFn::Identity;
                 let name = suggest_name(identity, &|n| scenario.nodes.iter().all(|s| s.name != n))
-                    .ok_or("no free name")?;
+                    .ok_or(Problem::Internal("no free name"))?;
                 Change::add(name)
             }
-            CompareChange::Remove => Change::Remove(first.ok_or("there is no server to remove")?),
-            CompareChange::Fail => Change::Fail(first.ok_or("there is no server to fail")?),
+            CompareChange::Remove => Change::Remove(first.ok_or(Problem::NothingToRemove)?),
+            CompareChange::Fail => Change::Fail(first.ok_or(Problem::NothingToFail)?),
         })
     }
 }
@@ -140,12 +141,12 @@ pub fn compare_one(
     algo: Algorithm,
     change: &CompareChange,
     now: &dyn Fn() -> f64,
-) -> Result<CompareRow, String> {
+) -> Result<CompareRow, Problem> {
     let mut work = CompareWork::new(scenario, change, vec![algo], TIMED_LOOKUPS)?;
     while !work.is_finished() {
         work.advance(usize::MAX, now)?;
     }
-    work.rows.pop().ok_or_else(|| "no row".to_owned())
+    work.rows.pop().ok_or(Problem::Internal("no row"))
 }
 
 /// Where one algorithm's run is.
@@ -216,7 +217,7 @@ impl CompareWork {
         change: &CompareChange,
         algos: Vec<Algorithm>,
         timed: usize,
-    ) -> Result<CompareWork, String> {
+    ) -> Result<CompareWork, Problem> {
         change.change(scenario)?;
         Ok(CompareWork {
             scenario: scenario.clone(),
@@ -250,7 +251,7 @@ impl CompareWork {
     }
 
     /// Does about `budget` units of the engine's work; `now` times the measurements.
-    pub fn advance(&mut self, budget: usize, now: &dyn Fn() -> f64) -> Result<(), String> {
+    pub fn advance(&mut self, budget: usize, now: &dyn Fn() -> f64) -> Result<(), Problem> {
         let mut left = budget;
         while left > 0 && !self.is_finished() {
             let algo = self.algos[self.rows.len()];
@@ -315,7 +316,7 @@ fn measure(
     m: &Movement,
     timed: usize,
     now: &dyn Fn() -> f64,
-) -> Result<Timing, String> {
+) -> Result<Timing, Problem> {
     let stats = sim.stats();
     let t0 = now();
     let placement = sim.config().placement()?;

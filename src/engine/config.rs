@@ -12,6 +12,7 @@ use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS
 use super::slots::SlotTable;
 use super::spec::Memory;
 use super::text::quote;
+use crate::problem::{Field, Problem};
 
 /// What the user chose: the scenario's settings and the servers (with the ids and the
 /// slot table that the history of changes gave them).
@@ -29,7 +30,7 @@ pub struct Config {
 
 impl Config {
     /// The configuration a scenario describes (ids in list order, a fresh slot table).
-    pub fn new(scenario: &Scenario) -> Result<Config, String> {
+    pub fn new(scenario: &Scenario) -> Result<Config, Problem> {
         scenario.validate()?;
         let servers = scenario
             .nodes
@@ -106,7 +107,7 @@ impl Config {
     }
 
     /// Builds the placement for the live servers in one go.
-    pub fn placement(&self) -> Result<Rc<dyn Placement>, String> {
+    pub fn placement(&self) -> Result<Rc<dyn Placement>, Problem> {
         build_placement(
             &self.settings,
             self.live(),
@@ -118,25 +119,20 @@ impl Config {
     /// Whether a server named `name` can be added: there is room, and the name is valid,
     /// new, and one whose vnode labels the hash can read (the identity hash reads only
     /// numbers). Returns the name as it will be stored (trimmed).
-    pub fn accepts_new_server(&self, name: &str) -> Result<String, String> {
+    pub fn accepts_new_server(&self, name: &str) -> Result<String, Problem> {
         if self.servers.len() >= MAX_SERVERS {
-            return Err(format!(
-                "there are already {MAX_SERVERS} servers, the limit"
-            ));
+            return Err(Problem::ServerLimitReached { limit: MAX_SERVERS });
         }
         let name = validate_name(name)?;
         if self.servers.iter().any(|s| s.name == name) {
-            return Err(format!(
-                "a server named {} already exists; names must be unique",
-                quote(&name)
-            ));
+            return Err(Problem::ServerExists { name: quote(&name) });
         }
         let s = &self.settings;
         if s.algo.uses_vnodes() {
             for i in [0, weighted_vnodes(s.vnodes, 1.0) - 1] {
                 s.hash
                     .position(&s.label.render(&name, i))
-                    .map_err(|e| format!("vnode label: {e}"))?;
+                    .map_err(|e| Problem::from(e).of(Field::Label))?;
             }
         }
         Ok(name)
@@ -148,7 +144,7 @@ impl Config {
     }
 
     /// The server named `name`, as an index into the list.
-    pub(super) fn find(&self, name: &str) -> Result<usize, String> {
+    pub(super) fn find(&self, name: &str) -> Result<usize, Problem> {
         let name = name.trim();
         self.servers
             .iter()
@@ -156,13 +152,12 @@ impl Config {
             .ok_or_else(|| {
                 let names: Vec<&str> = self.servers.iter().map(|s| s.name.as_str()).collect();
                 if names.is_empty() {
-                    format!("there is no server {}; the list is empty", quote(name))
+                    Problem::NoSuchServerInEmptyList { name: quote(name) }
                 } else {
-                    format!(
-                        "there is no server {}; the servers are {}",
-                        quote(name),
-                        names.join(", ")
-                    )
+                    Problem::NoSuchServer {
+                        name: quote(name),
+                        servers: names.join(", "),
+                    }
                 }
             })
     }
@@ -210,7 +205,7 @@ impl Config {
 
     /// Applies `change` to this configuration; returns the ideal moved fraction. `now` is
     /// the configuration before the change. On error the caller drops this copy.
-    pub(super) fn edit(&mut self, change: &Change, now: &Config) -> Result<Option<f64>, String> {
+    pub(super) fn edit(&mut self, change: &Change, now: &Config) -> Result<Option<f64>, Problem> {
         let mut ideal = None;
         match change {
             Change::Add { name, weight } => {
@@ -219,7 +214,7 @@ impl Config {
                 let id = (self.next_id..NO_OWNER)
                     .chain(0..self.next_id)
                     .find(free)
-                    .ok_or("no free server id")?;
+                    .ok_or(Problem::Internal("no free server id"))?;
                 self.next_id = id.saturating_add(1);
                 self.servers.push(Server {
                     id,
@@ -246,7 +241,7 @@ impl Config {
             Change::Fail(name) => {
                 let i = self.find(name)?;
                 if !self.servers[i].up {
-                    return Err(format!("server {} is already down", quote(name)));
+                    return Err(Problem::AlreadyDown { name: quote(name) });
                 }
                 ideal = now.weight_share(self.servers[i].id);
                 self.servers[i].up = false;
@@ -255,7 +250,7 @@ impl Config {
             Change::Recover(name) => {
                 let i = self.find(name)?;
                 if self.servers[i].up {
-                    return Err(format!("server {} is not down", quote(name)));
+                    return Err(Problem::NotDown { name: quote(name) });
                 }
                 self.servers[i].up = true;
                 ideal = self.weight_share(self.servers[i].id);

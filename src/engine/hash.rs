@@ -62,6 +62,14 @@ impl fmt::Display for HashError {
 
 impl std::error::Error for HashError {}
 
+impl From<HashError> for crate::problem::Problem {
+    fn from(e: HashError) -> Self {
+        crate::problem::Problem::IdentityNeedsInteger {
+            given: format!("'{}'", e.key),
+        }
+    }
+}
+
 impl HashFn {
     /// Every hash, in the order the page and the CLI list them.
     pub const ALL: [HashFn; 7] = [

@@ -10,6 +10,7 @@ use std::fmt;
 
 use super::hash::HashError;
 use super::text::{first_hidden, quote};
+use crate::problem::{KeyNumber, Problem};
 
 /// The most keys a key set may hold.
 pub const MAX_KEYS: u64 = 10_000_000;
@@ -39,64 +40,48 @@ pub enum KeySpec {
     },
 }
 
-/// A malformed key spec.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct KeySpecError(pub String);
-
-impl fmt::Display for KeySpecError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+fn parse_count(text: &str, which: KeyNumber) -> Result<u64, Problem> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| Problem::KeyNotNumber {
+            which,
+            given: quote(text),
+        })
 }
 
-impl std::error::Error for KeySpecError {}
-
-const SYNTAX: &str =
-    "expected A..B, TEMPLATE:A..B (TEMPLATE contains {i}), list:k1,k2,... or random:COUNT";
-
-fn parse_count(text: &str, what: &str) -> Result<u64, KeySpecError> {
-    text.trim().parse::<u64>().map_err(|_| {
-        KeySpecError(format!(
-            "keys: {what} {} is not a whole number",
-            quote(text)
-        ))
-    })
-}
-
-fn check_count(count: u64) -> Result<(), KeySpecError> {
+fn check_count(count: u64) -> Result<(), Problem> {
     if count == 0 {
-        return Err(KeySpecError("keys: the key set is empty".into()));
+        return Err(Problem::KeySetEmpty);
     }
     if count > MAX_KEYS {
-        return Err(KeySpecError(format!(
-            "keys: {count} keys is more than the limit of {MAX_KEYS}"
-        )));
+        return Err(Problem::TooManyKeys {
+            count,
+            max: MAX_KEYS,
+        });
     }
     Ok(())
 }
 
 impl KeySpec {
     /// Parses the text form.
-    pub fn parse(text: &str) -> Result<KeySpec, KeySpecError> {
+    pub fn parse(text: &str) -> Result<KeySpec, Problem> {
         let text = text.trim();
         if let Some(list) = text.strip_prefix("list:") {
             let keys: Vec<String> = list.split(',').map(str::to_owned).collect();
             if let Some(bad) = keys.iter().find(|k| k.is_empty() || k.len() > MAX_KEY_LEN) {
-                return Err(KeySpecError(format!(
-                    "keys: list items must be 1..={MAX_KEY_LEN} characters, got {}",
-                    quote(bad)
-                )));
+                return Err(Problem::KeyListItem {
+                    max: MAX_KEY_LEN,
+                    given: quote(bad),
+                });
             }
             if let Some(hidden) = keys.iter().find_map(|k| first_hidden(k)) {
-                return Err(KeySpecError(format!(
-                    "keys: list items must not contain the invisible or control character {hidden}"
-                )));
+                return Err(Problem::KeyListHidden { hidden });
             }
             check_count(keys.len() as u64)?;
             return Ok(KeySpec::List(keys));
         }
         if let Some(count) = text.strip_prefix("random:") {
-            let count = parse_count(count, "count")?;
+            let count = parse_count(count, KeyNumber::Count)?;
             check_count(count)?;
             return Ok(KeySpec::Random { count });
         }
@@ -105,33 +90,27 @@ impl KeySpec {
             None => (None, text),
         };
         let Some((a, b)) = range.split_once("..") else {
-            return Err(KeySpecError(format!("keys: {SYNTAX}, got {}", quote(text))));
+            return Err(Problem::KeySyntax { given: quote(text) });
         };
-        let (start, end) = (parse_count(a, "range start")?, parse_count(b, "range end")?);
+        let (start, end) = (
+            parse_count(a, KeyNumber::RangeStart)?,
+            parse_count(b, KeyNumber::RangeEnd)?,
+        );
         if end <= start {
-            return Err(KeySpecError(format!(
-                "keys: range {start}..{end} is empty (the end is exclusive and must be larger)"
-            )));
+            return Err(Problem::EmptyRange { start, end });
         }
         check_count(end - start)?;
         let pieces = match template {
             None => vec![String::new(), String::new()],
             Some(t) => {
                 if !t.contains("{i}") {
-                    return Err(KeySpecError(format!(
-                        "keys: the name pattern {} must contain {{i}} (where the number goes), e.g. key-{{i}}:0..1000",
-                        quote(t)
-                    )));
+                    return Err(Problem::PatternNeedsIndex { given: quote(t) });
                 }
                 if let Some(hidden) = first_hidden(t) {
-                    return Err(KeySpecError(format!(
-                        "keys: the name pattern must not contain the invisible or control character {hidden}"
-                    )));
+                    return Err(Problem::PatternHidden { hidden });
                 }
                 if t.len() > MAX_KEY_LEN {
-                    return Err(KeySpecError(format!(
-                        "keys: template is longer than {MAX_KEY_LEN} characters"
-                    )));
+                    return Err(Problem::TemplateTooLong { max: MAX_KEY_LEN });
                 }
                 t.split("{i}").map(str::to_owned).collect()
             }

@@ -22,6 +22,7 @@ use super::ring::Ring;
 use super::scenario::Settings;
 use super::slots::{SlotTable, SLOT_SHIFT};
 use super::spec::{Build, CostInput};
+use crate::problem::Problem;
 
 /// The cost of assigning one key an owner under `settings` with `live` servers up (at
 /// least 1) and a bucket book of `book_capacity` buckets.
@@ -77,7 +78,7 @@ pub fn build_placement(
     live: Vec<LiveServer>,
     slots: Option<&SlotTable>,
     book: Option<&BucketBook>,
-) -> Result<Rc<dyn Placement>, String> {
+) -> Result<Rc<dyn Placement>, Problem> {
     (settings.algo.spec().build)(&Build {
         params: settings.params(),
         live,

@@ -31,6 +31,7 @@ pub const MAX_WEIGHT: f64 = 100.0;
 /// The most vnodes on one ring, after weighting.
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
 use super::spec::{Check, Params};
+use crate::problem::{Field, Problem};
 /// The longest server name.
 pub const MAX_NAME_LEN: usize = 64;
 
@@ -142,12 +143,18 @@ impl Default for Scenario {
 }
 
 /// Everything wrong with a scenario's parameters, one message each.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError(pub Vec<String>);
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioError(pub Vec<Problem>);
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.join("; "))
+        for (i, p) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str("; ")?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
     }
 }
 
@@ -161,69 +168,69 @@ impl From<ScenarioError> for String {
 
 /// Checks and tidies a server name: surrounding spaces are trimmed; 1..=64 characters,
 /// none of `,` `*` (the list syntax), no control or invisible characters.
-pub fn validate_name(name: &str) -> Result<String, String> {
+pub fn validate_name(name: &str) -> Result<String, Problem> {
     let name = name.trim();
     if name.is_empty() {
-        return Err("server names must not be empty".into());
+        return Err(Problem::EmptyName);
     }
     if name.chars().count() > MAX_NAME_LEN {
-        return Err(format!(
-            "server name {} is longer than {MAX_NAME_LEN} characters",
-            quote(name)
-        ));
+        return Err(Problem::NameTooLong {
+            name: quote(name),
+            max: MAX_NAME_LEN,
+        });
     }
     if let Some(hidden) = first_hidden(name) {
-        return Err(format!(
-            "server name {} contains the invisible or control character {hidden}; use visible characters only",
-            quote(name)
-        ));
+        return Err(Problem::NameHidden {
+            name: quote(name),
+            hidden,
+        });
     }
-    if let Some(c) = name.chars().find(|c| matches!(c, ',' | '*')) {
-        return Err(format!(
-            "server name {} contains '{c}', which is not allowed (',' separates servers, '*' gives a weight)",
-            quote(name)
-        ));
+    if let Some(character) = name.chars().find(|c| matches!(c, ',' | '*')) {
+        return Err(Problem::NameReserved {
+            name: quote(name),
+            character,
+        });
     }
     Ok(name.to_owned())
 }
 
 /// Parses a weight: a number in (0, 100].
-pub fn parse_weight(text: &str) -> Result<f64, String> {
+pub fn parse_weight(text: &str) -> Result<f64, Problem> {
     let Some(w) = parse_decimal(text.trim()) else {
-        return Err(format!(
-            "weight {} is not a number; use a number above 0 and at most {MAX_WEIGHT}",
-            quote(text)
-        ));
+        return Err(Problem::WeightNotNumber {
+            given: quote(text),
+            max: MAX_WEIGHT,
+        });
     };
     if w > 0.0 && w <= MAX_WEIGHT {
         Ok(w)
     } else {
-        Err(format!(
-            "weight {} must be above 0 and at most {MAX_WEIGHT}",
-            quote(text)
-        ))
+        Err(Problem::WeightOutOfRange {
+            given: quote(text),
+            max: MAX_WEIGHT,
+        })
     }
 }
 
 /// Parses a vnode count: a whole number in 1..=1000.
-pub fn parse_vnodes(text: &str) -> Result<u32, String> {
+pub fn parse_vnodes(text: &str) -> Result<u32, Problem> {
     match text.trim().parse::<u32>() {
         Ok(v) if (1..=MAX_VNODES).contains(&v) => Ok(v),
-        Ok(_) => Err(format!(
-            "vnodes {} must be a whole number from 1 to {MAX_VNODES}",
-            quote(text)
-        )),
-        Err(_) => Err(format!(
-            "vnodes {} is not a whole number; use 1 to {MAX_VNODES}",
-            quote(text)
-        )),
+        Ok(_) => Err(Problem::VnodesOutOfRange {
+            given: quote(text),
+            max: MAX_VNODES,
+        }),
+        Err(_) => Err(Problem::VnodesNotNumber {
+            given: quote(text),
+            max: MAX_VNODES,
+        }),
     }
 }
 
 /// The comma-separated server items of `text`, with each `NAME{i}:A..B` item (a name
 /// template and a range, as key specs write them) expanded to the names for `i` in
 /// `A..B` — how a cluster of thousands of servers is written.
-fn expand_node_ranges(text: &str) -> Result<Vec<String>, String> {
+fn expand_node_ranges(text: &str) -> Result<Vec<String>, Problem> {
     let mut out = Vec::new();
     for item in text.split(',') {
         let Some((template, range)) = item.rsplit_once(':').filter(|(t, _)| t.contains("{i}"))
@@ -231,19 +238,14 @@ fn expand_node_ranges(text: &str) -> Result<Vec<String>, String> {
             out.push(item.to_owned());
             continue;
         };
-        let bad = || {
-            format!(
-                "nodes item {} must look like NAME{{i}}:A..B, e.g. server-{{i}}:0..1000",
-                quote(item)
-            )
-        };
+        let bad = || Problem::NodesItem { given: quote(item) };
         let (a, b) = range.split_once("..").ok_or_else(bad)?;
         let (a, b): (usize, usize) = (
             a.trim().parse().map_err(|_| bad())?,
             b.trim().parse().map_err(|_| bad())?,
         );
         if b.saturating_sub(a) > MAX_SERVERS {
-            return Err(format!("more than the limit of {MAX_SERVERS} servers"));
+            return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
         out.extend((a..b).map(|i| template.replace("{i}", &i.to_string())));
     }
@@ -251,90 +253,77 @@ fn expand_node_ranges(text: &str) -> Result<Vec<String>, String> {
 }
 
 /// Parses multi-probe's probes per key: 1 to 256.
-pub fn parse_probes(text: &str) -> Result<u32, String> {
+pub fn parse_probes(text: &str) -> Result<u32, Problem> {
     use super::algorithms::multiprobe::MAX_PROBES;
     match text.trim().parse::<u32>() {
         Ok(v) if (1..=MAX_PROBES).contains(&v) => Ok(v),
-        _ => Err(format!(
-            "probes {} must be a whole number from 1 to {MAX_PROBES}",
-            quote(text)
-        )),
+        _ => Err(Problem::ProbesOutOfRange {
+            given: quote(text),
+            max: MAX_PROBES,
+        }),
     }
 }
 
 /// Parses Maglev's table size: a prime up to 1,000,003.
-pub fn parse_table(text: &str) -> Result<u32, String> {
+pub fn parse_table(text: &str) -> Result<u32, Problem> {
     use super::algorithms::maglev::{is_prime, MAX_TABLE};
     match text.trim().parse::<u32>() {
         Ok(m) if m <= MAX_TABLE && is_prime(m) => Ok(m),
-        _ => Err(format!(
-            "table {} must be a prime number up to {MAX_TABLE}, e.g. 251 or 65537",
-            quote(text)
-        )),
+        _ => Err(Problem::TableNotPrime {
+            given: quote(text),
+            max: MAX_TABLE,
+        }),
     }
 }
 
 /// Parses bounded loads' balance factor `c`: a number from 1 to 10.
-pub fn parse_balance(text: &str) -> Result<f64, String> {
+pub fn parse_balance(text: &str) -> Result<f64, Problem> {
     match parse_decimal(text.trim()) {
         Some(c) if (1.0..=MAX_BALANCE).contains(&c) => Ok(c),
-        _ => Err(format!(
-            "c {} must be a number from 1 to {MAX_BALANCE}, e.g. 1.25",
-            quote(text)
-        )),
+        _ => Err(Problem::BalanceOutOfRange {
+            given: quote(text),
+            max: MAX_BALANCE,
+        }),
     }
 }
 
 /// Parses a seed: a whole number in 0..=2^64−1.
-pub fn parse_seed(text: &str) -> Result<u64, String> {
-    text.trim().parse().map_err(|_| {
-        format!(
-            "seed {} must be a whole number from 0 to {}",
-            quote(text),
-            u64::MAX
-        )
-    })
+pub fn parse_seed(text: &str) -> Result<u64, Problem> {
+    text.trim()
+        .parse()
+        .map_err(|_| Problem::SeedOutOfRange { given: quote(text) })
 }
 
 /// Parses an algorithm name.
-pub fn parse_algorithm(text: &str) -> Result<Algorithm, String> {
-    Algorithm::from_name(text.trim()).ok_or_else(|| {
-        format!(
-            "unknown algorithm {}; choose one of {}",
-            quote(text),
-            Algorithm::names()
-        )
+pub fn parse_algorithm(text: &str) -> Result<Algorithm, Problem> {
+    Algorithm::from_name(text.trim()).ok_or_else(|| Problem::UnknownAlgorithm {
+        given: quote(text),
+        choices: Algorithm::names(),
     })
 }
 
 /// Parses a hash name.
-pub fn parse_hash(text: &str) -> Result<HashFn, String> {
-    HashFn::from_name(text.trim()).ok_or_else(|| {
-        format!(
-            "unknown hash {}; choose one of {}",
-            quote(text),
-            HashFn::names()
-        )
+pub fn parse_hash(text: &str) -> Result<HashFn, Problem> {
+    HashFn::from_name(text.trim()).ok_or_else(|| Problem::UnknownHash {
+        given: quote(text),
+        choices: HashFn::names(),
     })
 }
 
 /// Splits a comma-separated list of names, trimming each, and rejects repeats.
-fn name_list(text: &str, what: &str) -> Result<Vec<String>, String> {
+fn name_list(text: &str, field: Field) -> Result<Vec<String>, Problem> {
     let mut out: Vec<String> = Vec::new();
     for item in text.split(',') {
-        let name = validate_name(item).map_err(|e| format!("{what}: {e}"))?;
+        let name = validate_name(item).map_err(|e| e.of(field))?;
         if out.contains(&name) {
-            return Err(format!(
-                "{what}: server name {} appears twice; names must be unique",
-                quote(&name)
-            ));
+            return Err(Problem::NameTwice { name: quote(&name) }.of(field));
         }
         out.push(name);
     }
     Ok(out)
 }
 
-fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
+fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
     let mut out: Vec<ServerSpec> = Vec::new();
     for item in expand_node_ranges(text)? {
         let item = item.as_str();
@@ -344,10 +333,7 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
         };
         let name = validate_name(name)?;
         if out.iter().any(|s| s.name == name) {
-            return Err(format!(
-                "server name {} appears twice; names must be unique",
-                quote(&name)
-            ));
+            return Err(Problem::NameTwice { name: quote(&name) });
         }
         out.push(ServerSpec {
             name,
@@ -355,14 +341,14 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, String> {
             up: true,
         });
         if out.len() > MAX_SERVERS {
-            return Err(format!("more than the limit of {MAX_SERVERS} servers"));
+            return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
     }
     Ok(out)
 }
 
 /// Every `name` that appears more than once among `pairs`, as one message each.
-pub fn repeated_names<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+pub fn repeated_names<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Vec<Problem> {
     let mut seen: Vec<&str> = Vec::new();
     let mut repeated: Vec<&str> = Vec::new();
     for name in pairs {
@@ -376,7 +362,9 @@ pub fn repeated_names<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Vec<Strin
     }
     repeated
         .into_iter()
-        .map(|n| format!("'{n}' is given more than once; give each parameter once"))
+        .map(|n| Problem::RepeatedParameter {
+            name: format!("'{n}'"),
+        })
         .collect()
 }
 
@@ -398,9 +386,7 @@ impl Scenario {
                 "nodes" => parse_nodes(value).map(|n| s.nodes = n),
                 "vnodes" => parse_vnodes(value).map(|v| s.settings.vnodes = v),
                 "label" => LabelTemplate::parse(value).map(|l| s.settings.label = l),
-                "keys" => KeySpec::parse(value)
-                    .map(|k| s.settings.keys = k)
-                    .map_err(|e| e.to_string()),
+                "keys" => KeySpec::parse(value).map(|k| s.settings.keys = k),
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
                 "table" => parse_table(value).map(|v| s.settings.table = v),
@@ -409,11 +395,10 @@ impl Scenario {
                     down = Some(value);
                     Ok(())
                 }
-                other => Err(format!(
-                    "unknown parameter {}; known: {}",
-                    quote(other),
-                    PARAMS.join(", ")
-                )),
+                other => Err(Problem::UnknownParameter {
+                    given: quote(other),
+                    known: PARAMS.join(", "),
+                }),
             };
             if let Err(e) = result {
                 errors.push(e);
@@ -421,13 +406,12 @@ impl Scenario {
         }
         // `down` names servers, so it is read after `nodes`, wherever it stands.
         if let Some(value) = down.filter(|v| !v.trim().is_empty()) {
-            match name_list(value, "down") {
+            match name_list(value, Field::Down) {
                 Ok(names) => {
                     for name in names {
                         match s.nodes.iter_mut().find(|n| n.name == name) {
                             Some(n) => n.up = false,
-                            None => errors
-                                .push(format!("down: {} is not one of the servers", quote(&name))),
+                            None => errors.push(Problem::DownNotServer { name: quote(&name) }),
                         }
                     }
                 }
@@ -448,7 +432,7 @@ impl Scenario {
 
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
-    pub fn validate(&self) -> Result<(), String> {
+    pub fn validate(&self) -> Result<(), Problem> {
         let servers: Vec<(&str, f64)> = self
             .nodes
             .iter()

@@ -32,6 +32,7 @@ use super::scenario::{Scenario, Settings};
 use super::scorers::Rank;
 use super::slots::SlotTable;
 use super::stats::Stats;
+use crate::problem::Problem;
 
 pub use super::change::{Change, Server};
 pub use super::config::Config;
@@ -56,10 +57,10 @@ pub struct Simulation {
 impl Simulation {
     /// The simulation `work` builds (every phase must be done). In the arcs mode the
     /// owners are not computed here: [`Simulation::finish`] moves only the changed arcs.
-    pub(super) fn from_work(work: Work) -> Result<Simulation, String> {
+    pub(super) fn from_work(work: Work) -> Result<Simulation, Problem> {
         let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (work.keys, work.placement)
         else {
-            return Err("the work is not finished".into());
+            return Err(Problem::Internal("the work is not finished"));
         };
         let owners = work.owners.concat();
         let ranks = Rc::new(work.ranks.concat());
@@ -75,7 +76,7 @@ impl Simulation {
     }
 
     /// Builds the simulation a scenario describes, assigning every key.
-    pub fn new(scenario: &Scenario) -> Result<Simulation, String> {
+    pub fn new(scenario: &Scenario) -> Result<Simulation, Problem> {
         let mut work = Work::load(scenario)?;
         work.run()?;
         Simulation::from_work(work)
@@ -185,13 +186,13 @@ impl Simulation {
     }
 
     /// The ring position of a key name under the current settings.
-    pub fn position_of(&self, key: &str) -> Result<u32, String> {
+    pub fn position_of(&self, key: &str) -> Result<u32, Problem> {
         let s = self.settings();
-        key_position(s, key).map_err(|e| e.to_string())
+        Ok(key_position(s, key)?)
     }
 
     /// Looks one key up without changing anything: (position, owner).
-    pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), String> {
+    pub fn lookup(&self, key: &str) -> Result<(u32, ServerId), Problem> {
         let position = self.position_of(key)?;
         if self.placement.arrival_order().is_some() {
             return Ok((position, self.explain(key)?.owner));
@@ -200,7 +201,7 @@ impl Simulation {
     }
 
     /// Looks one key up and says how its owner was found.
-    pub fn explain(&self, key: &str) -> Result<Explanation, String> {
+    pub fn explain(&self, key: &str) -> Result<Explanation, Problem> {
         let position = self.position_of(key)?;
         let arrival = self
             .placement
@@ -229,7 +230,7 @@ impl Simulation {
     }
 
     /// Applies a change. On error nothing has changed.
-    pub fn apply(&mut self, change: &Change) -> Result<Movement, String> {
+    pub fn apply(&mut self, change: &Change) -> Result<Movement, Problem> {
         let mut work = self.start(change)?;
         work.run()?;
         self.finish(work)
@@ -238,7 +239,7 @@ impl Simulation {
     /// Begins a change that [`Work::advance`] then carries out in steps, so that a page can
     /// stay responsive (and show progress) while keys are rehashed or a per-key algorithm
     /// visits a million keys. Validation happens here: on error nothing has changed.
-    pub fn start(&self, change: &Change) -> Result<Work, String> {
+    pub fn start(&self, change: &Change) -> Result<Work, Problem> {
         let mut next = self.config.clone();
         let ideal = next.edit(change, &self.config)?;
         let (before, after) = (self.settings(), &next.settings);
@@ -299,7 +300,7 @@ impl Simulation {
 
     /// Completes a change: the work must come from [`Simulation::start`] on this state (or
     /// from [`Work::load`], which replaces the state). Finishes any steps left.
-    pub fn finish(&mut self, mut work: Work) -> Result<Movement, String> {
+    pub fn finish(&mut self, mut work: Work) -> Result<Movement, Problem> {
         work.run()?;
         let ideal = work.ideal;
         let mode = work.mode;

@@ -18,6 +18,7 @@ use super::contract::{LiveServer, Placement};
 use super::hash::HashFn;
 use super::ring::ServerId;
 use super::slots::SlotTable;
+use crate::problem::Problem;
 
 /// Naming a key and hashing it to a position (re-measured in the page 2026-12-01: 40 had
 /// become 4× too much once naming stopped going through the formatter, so steps were short
@@ -59,9 +60,9 @@ pub struct Spec {
     /// Cost of assigning one key an owner, in the units of [`KEY_COST`].
     pub cost: fn(&CostInput) -> usize,
     /// The rules for a scenario under this algorithm beyond each value's own range.
-    pub check: fn(&Check<'_>) -> Result<(), String>,
+    pub check: fn(&Check<'_>) -> Result<(), Problem>,
     /// The placement over the live servers.
-    pub build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, String>,
+    pub build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, Problem>,
 }
 
 /// The scenario settings an algorithm reads (the page shows only these controls).
@@ -187,7 +188,7 @@ impl Build<'_> {
 }
 
 /// A check that every scenario passes.
-pub fn no_check(_: &Check<'_>) -> Result<(), String> {
+pub fn no_check(_: &Check<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
@@ -284,20 +285,17 @@ impl LabelTemplate {
     pub const MAX_LEN: usize = 100;
 
     /// Validates a template: it must contain `{node}`.
-    pub fn parse(text: &str) -> Result<LabelTemplate, String> {
+    pub fn parse(text: &str) -> Result<LabelTemplate, Problem> {
         if !text.contains("{node}") {
-            return Err(format!(
-                "label {} must contain {{node}} (and {{i}} for more than one vnode), e.g. {{node}}#{{i}}",
-                super::text::quote(text)
-            ));
+            return Err(Problem::LabelNeedsNode {
+                given: super::text::quote(text),
+            });
         }
         if text.len() > Self::MAX_LEN {
-            return Err(format!("label is longer than {} characters", Self::MAX_LEN));
+            return Err(Problem::LabelTooLong { max: Self::MAX_LEN });
         }
         if let Some(hidden) = super::text::first_hidden(text) {
-            return Err(format!(
-                "label must not contain the invisible or control character {hidden}"
-            ));
+            return Err(Problem::LabelHidden { hidden });
         }
         Ok(LabelTemplate(text.to_owned()))
     }

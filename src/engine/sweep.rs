@@ -9,6 +9,7 @@
 use super::placement::Algorithm;
 use super::scenario::Scenario;
 use super::sim::{Change, Simulation, Work};
+use crate::problem::Problem;
 
 /// The vnode counts of a sweep, about evenly spaced on a log scale from 1 to 1,000.
 pub const SWEEP_VNODES: [u32; 16] = [
@@ -35,9 +36,9 @@ pub struct Sweep {
 
 impl Sweep {
     /// Starts a sweep of `scenario`'s ring (its own vnodes setting is replaced).
-    pub fn new(scenario: &Scenario) -> Result<Sweep, String> {
+    pub fn new(scenario: &Scenario) -> Result<Sweep, Problem> {
         if scenario.settings.algo != Algorithm::RING {
-            return Err("the vnode sweep needs the consistent-hash ring (algo ring)".into());
+            return Err(Problem::SweepNeedsRing);
         }
         let mut first = scenario.clone();
         first.settings.vnodes = SWEEP_VNODES[0];
@@ -49,12 +50,15 @@ impl Sweep {
     }
 
     /// Does about `budget` units of work (the engine's units, ~10 ns each in the browser).
-    pub fn advance(&mut self, budget: usize) -> Result<(), String> {
+    pub fn advance(&mut self, budget: usize) -> Result<(), Problem> {
         let mut left = budget;
         while left > 0 && !self.is_finished() {
             let Some(work) = self.work.as_mut() else {
                 // Start the next point from the last one.
-                let sim = self.sim.as_ref().ok_or("the sweep has no simulation")?;
+                let sim = self
+                    .sim
+                    .as_ref()
+                    .ok_or(Problem::Internal("the sweep has no simulation"))?;
                 let vnodes = SWEEP_VNODES[self.points.len()];
                 self.work = Some(sim.start(&Change::SetVnodes(vnodes))?);
                 continue;
@@ -62,7 +66,7 @@ impl Sweep {
             let spent = work.advance(left)?;
             left = left.saturating_sub(spent.max(1));
             if work.is_finished() {
-                let work = self.work.take().ok_or("no work")?;
+                let work = self.work.take().ok_or(Problem::Internal("no work"))?;
                 let mut sim = match self.sim.take() {
                     Some(sim) => sim,
                     None => Simulation::unassigned(work.config().clone()),
@@ -91,7 +95,7 @@ impl Sweep {
     }
 
     /// Runs the sweep to the end.
-    pub fn run(mut self) -> Result<Vec<SweepPoint>, String> {
+    pub fn run(mut self) -> Result<Vec<SweepPoint>, Problem> {
         while !self.is_finished() {
             self.advance(usize::MAX)?;
         }
@@ -146,6 +150,10 @@ mod tests {
     #[test]
     fn only_the_ring_can_be_swept() {
         let s = Scenario::from_pairs([("algo", "modn")]).unwrap();
-        assert!(Sweep::new(&s).err().unwrap().contains("algo ring"));
+        assert!(Sweep::new(&s)
+            .err()
+            .unwrap()
+            .to_string()
+            .contains("algo ring"));
     }
 }

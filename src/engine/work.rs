@@ -15,6 +15,7 @@ use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::{Scenario, Settings};
 use super::scorers::{Rank, Ranked, Scale};
 use super::spec::{KEY_COST, LOOKUP_COST};
+use crate::problem::{Field, Problem};
 
 /// How a change's key work is done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +185,7 @@ impl Work {
         keys: KeyWork,
         mode: WorkMode,
         ideal: Option<f64>,
-    ) -> Result<Work, String> {
+    ) -> Result<Work, Problem> {
         let live = next.live();
         let s = &next.settings;
         let total: usize = if s.algo.uses_vnodes() {
@@ -200,7 +201,7 @@ impl Work {
             for l in &live {
                 s.hash
                     .position(&s.label.render(&l.name, 0))
-                    .map_err(|e| format!("vnode label: {e}"))?;
+                    .map_err(|e| Problem::from(e).of(Field::Label))?;
             }
             PlacementWork::Vnodes {
                 live,
@@ -226,7 +227,7 @@ impl Work {
     }
 
     /// The work of building `scenario`'s simulation from nothing.
-    pub fn load(scenario: &Scenario) -> Result<Work, String> {
+    pub fn load(scenario: &Scenario) -> Result<Work, Problem> {
         let config = Config::new(scenario)?;
         let keys = KeyWork::hashing(&config.settings);
         Work::new(config, keys, WorkMode::Load, None)
@@ -269,7 +270,7 @@ impl Work {
     /// Call it until [`Work::is_finished`] (or use [`Work::run`]). An error (a key the
     /// identity hash cannot read, say) ends the work; the state it would change is
     /// untouched.
-    pub fn advance(&mut self, budget: usize) -> Result<usize, String> {
+    pub fn advance(&mut self, budget: usize) -> Result<usize, Problem> {
         let mut spent = 0usize;
         // 1. Hash the keys.
         if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
@@ -280,7 +281,8 @@ impl Work {
             let mut chunk = Vec::with_capacity(end - start);
             for index in start as u32..end as u32 {
                 settings.keys.write_name(index, settings.seed, &mut name);
-                let p = key_position(settings, &name).map_err(|e| format!("keys: {e}"))?;
+                let p =
+                    key_position(settings, &name).map_err(|e| Problem::from(e).of(Field::Keys))?;
                 chunk.push((p, index));
             }
             pairs.push(chunk);
@@ -310,7 +312,7 @@ impl Work {
                 let position = s
                     .hash
                     .position(&text)
-                    .map_err(|e| format!("vnode label: {e}"))?;
+                    .map_err(|e| Problem::from(e).of(Field::Label))?;
                 points.push(VNode {
                     position,
                     server: server.id,
@@ -387,7 +389,7 @@ impl Work {
     }
 
     /// Does all the work that is left.
-    pub fn run(&mut self) -> Result<(), String> {
+    pub fn run(&mut self) -> Result<(), Problem> {
         while !self.is_finished() {
             self.advance(usize::MAX)?;
         }

@@ -316,7 +316,7 @@ pub static WORDS: Words = Words {
     exporting: |done, total| format!("Writing keys: {done} of {total}…"),
     bad_file: |reasons| format!("This file was not opened: {reasons}. Nothing changed."),
     reason_separator: "; ",
-    phrasebook: &[],
+    problem: |p| p.to_string(),
 
     compare_view: "Compare algorithms",
     back_to_ring: "← Back to the ring",

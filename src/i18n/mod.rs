@@ -3,11 +3,9 @@
 //! refuses a catalog that misses an entry. Entries that carry numbers or names are plain
 //! functions; the catalogs are compiled in, so choosing a language makes no request.
 //!
-//! The engine speaks English (its messages are the command line's): a catalog carries a
-//! phrasebook of the engine's message patterns, and [`reason`] puts a message into the
-//! page's language — each `{}` of a pattern captures a part (a quoted value, a number, a
-//! list), which is itself looked up, so nested messages translate too. A message with no
-//! pattern stays as the engine wrote it.
+//! What is wrong with an input comes as a [`Problem`] (data, not text): a catalog words
+//! each one (`problem`, an exhaustive `match` in each language), and [`reason`] picks the
+//! page's language. The command line prints a problem's English (`Display`).
 
 mod en;
 mod zh_cn;
@@ -16,6 +14,7 @@ pub use en::WORDS as EN;
 pub use zh_cn::WORDS as ZH_CN;
 
 use crate::facts::Facts;
+use crate::problem::Problem;
 
 /// A language of the page.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -83,52 +82,9 @@ impl Lang {
     }
 }
 
-/// The engine's message `english` in `w`'s language, through its phrasebook.
-pub fn reason(w: &Words, english: &str) -> String {
-    for (pattern, template) in w.phrasebook {
-        if let Some(captures) = capture(pattern, english) {
-            let mut out = (*template).to_owned();
-            for (i, c) in captures.iter().enumerate() {
-                out = out.replace(&format!("{{{i}}}"), &reason(w, c));
-            }
-            return out;
-        }
-    }
-    english.to_owned()
-}
-
-/// The parts of `text` that the `{}` of `pattern` stand for, if the literal parts match
-/// (each `{}` takes the shortest text that lets the rest match).
-fn capture<'a>(pattern: &str, text: &'a str) -> Option<Vec<&'a str>> {
-    let pieces: Vec<&str> = pattern.split("{}").collect();
-    let rest = text.strip_prefix(pieces[0])?;
-    let mut captures = Vec::new();
-    capture_from(&pieces[1..], rest, &mut captures).then_some(captures)
-}
-
-fn capture_from<'a>(pieces: &[&str], text: &'a str, captures: &mut Vec<&'a str>) -> bool {
-    let Some((literal, more)) = pieces.split_first() else {
-        return text.is_empty();
-    };
-    if more.is_empty() && literal.is_empty() {
-        // The last `{}` takes the rest.
-        captures.push(text);
-        return !text.is_empty();
-    }
-    let mut from = 1;
-    while let Some(at) = text
-        .get(from..)
-        .and_then(|t| t.find(literal))
-        .map(|i| i + from)
-    {
-        captures.push(&text[..at]);
-        if capture_from(more, &text[at + literal.len()..], captures) {
-            return true;
-        }
-        captures.pop();
-        from = at + text[at..].chars().next().map_or(1, char::len_utf8);
-    }
-    false
+/// What is wrong, in `w`'s language.
+pub fn reason(w: &Words, problem: &Problem) -> String {
+    (w.problem)(problem)
 }
 
 /// A step's narration: sentences made from what is on screen.
@@ -499,9 +455,8 @@ pub struct Words {
     pub bad_file: fn(&str) -> String,
     /// Joins the reasons of one message.
     pub reason_separator: &'static str,
-    /// The engine's messages (English patterns with `{}`) in this language (`{0}`, `{1}`…
-    /// for the captured parts, in any order); empty for English.
-    pub phrasebook: &'static [(&'static str, &'static str)],
+    /// What is wrong with an input, in this language.
+    pub problem: fn(&Problem) -> String,
 
     // The compare view.
     /// The button that opens the compare view.
@@ -642,6 +597,30 @@ mod tests {
     use super::*;
     use crate::engine::algorithms::Algorithm;
 
+    /// Every problem, one of each variant, in both catalogs: English as the command line
+    /// prints it, Chinese different from the English and without English words (beyond
+    /// names, parameter names and the quoted values).
+    #[test]
+    fn every_problem_is_worded_in_every_language() {
+        let allowed = [
+            "hashring", "lab", "format", "version", "json", "nodes", "down", "vnodes", "label",
+            "keys", "algo", "hash", "ring", "compare", "light", "dark", "lang", "theme", "view",
+            "tour", "step", "freeze", "modn", "last", "node", "key", "user", "list", "random",
+            "add", "remove", "fail", "recover", "weight", "Maglev", "xxh3", "md5", "embed", "jump",
+            "spec", "colour", "seed", "NAME", "grow", "scenario",
+        ];
+        for p in crate::problem::examples() {
+            let en = (Lang::En.words().problem)(&p);
+            assert_eq!(en, p.to_string());
+            let zh = (Lang::ZhCn.words().problem)(&p);
+            assert_ne!(zh, en, "{p:?} has no Chinese");
+            if !matches!(p, Problem::Internal(_)) {
+                let left = english_words(&zh, &allowed);
+                assert!(left.is_empty(), "{left:?} in: {zh}");
+            }
+        }
+    }
+
     #[test]
     fn every_registered_algorithm_has_words_in_every_language() {
         for lang in [Lang::En, Lang::ZhCn] {
@@ -698,13 +677,13 @@ mod tests {
     }
 
     /// Every message the engine, the reducer, the link and the file reader give for bad
-    /// input reads as Chinese through the phrasebook.
+    /// input reads as Chinese.
     #[test]
     fn engine_messages_are_translated() {
         use crate::engine::scenario::Scenario;
         use crate::engine::sim::{Change, Simulation};
         use crate::state::{keys_from_form, Action, PageState};
-        let mut messages: Vec<String> = Vec::new();
+        let mut messages: Vec<Problem> = Vec::new();
         let bad_scenarios: &[&[(&str, &str)]] = &[
             &[
                 ("nodes", "A,A"),
@@ -792,7 +771,7 @@ mod tests {
         texts.extend(link.notice().map(|n| crate::words::notice(w, &n)));
         let file = crate::file::read_scenario(&[(
             "colour".into(),
-            crate::file::FieldValue::Other("an object"),
+            crate::file::FieldValue::Other(crate::problem::JsonKind::Object),
         )])
         .unwrap_err();
         texts.extend(file.iter().map(|m| reason(w, m)));

@@ -31,7 +31,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let w = look.lang.words();
     let change = use_state(|| 0usize);
     let rows = use_state(Vec::<CompareRow>::new);
-    let error = use_state(|| None::<String>);
+    let error = use_state(|| None::<crate::problem::Problem>);
     let job = use_mut_ref(Stepped::default);
     {
         let (rows, error, job) = (rows.clone(), error.clone(), job.clone());

@@ -12,7 +12,8 @@ use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
 use crate::engine::scenario::{
-    parse_balance, parse_probes, parse_table, parse_vnodes, parse_weight, Scenario,
+    parse_algorithm, parse_balance, parse_hash, parse_probes, parse_table, parse_vnodes,
+    parse_weight, Scenario,
 };
 use crate::engine::sim::{Change, Server};
 use crate::engine::text::parse_decimal;
@@ -186,18 +187,17 @@ pub struct ScenarioProps {
 /// Algorithm, hash, vnodes, keys, seed and animation settings.
 pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     let sim = &props.state.sim;
-    let on_algo =
-        props
-            .on_action
-            .reform(|e: Event| match Algorithm::from_name(&select_value(&e)) {
-                Some(a) => Action::Apply(Change::SetAlgorithm(a)),
-                None => Action::Reject("unknown algorithm".into()),
-            });
+    let on_algo = props
+        .on_action
+        .reform(|e: Event| match parse_algorithm(&select_value(&e)) {
+            Ok(a) => Action::Apply(Change::SetAlgorithm(a)),
+            Err(problem) => Action::Reject(problem),
+        });
     let on_hash = props
         .on_action
-        .reform(|e: Event| match HashFn::from_name(&select_value(&e)) {
-            Some(h) => Action::Apply(Change::SetHash(h)),
-            None => Action::Reject("unknown hash".into()),
+        .reform(|e: Event| match parse_hash(&select_value(&e)) {
+            Ok(h) => Action::Apply(Change::SetHash(h)),
+            Err(problem) => Action::Reject(problem),
         });
     let on_vnodes = props
         .on_action
@@ -212,7 +212,7 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     fn reload<T: 'static>(
         on_action: &Callback<Action>,
         scenario: Scenario,
-        parse: fn(&str) -> Result<T, String>,
+        parse: fn(&str) -> Result<T, crate::problem::Problem>,
         set: fn(&mut Scenario, T),
     ) -> Callback<Event> {
         on_action.reform(move |e: Event| match parse(&input_value(&e)) {

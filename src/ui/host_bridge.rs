@@ -49,7 +49,7 @@ fn fields(data: &JsValue) -> Vec<(String, FieldValue)> {
         } else if let Some(n) = value.as_f64() {
             FieldValue::Number(n)
         } else {
-            FieldValue::Other("other")
+            FieldValue::Other(crate::problem::JsonKind::Other)
         };
         out.push((name, value));
     }

@@ -13,6 +13,7 @@ use yew::prelude::*;
 use super::stepped::Stepped;
 use super::use_lang;
 use crate::file::{counts_csv, key_rows, read_scenario, scenario_json, FieldValue};
+use crate::problem::{JsonKind, Problem};
 use crate::render::qr::qr_picture;
 use crate::state::{Action, Notice, PageState};
 use crate::words::group_thousands;
@@ -104,10 +105,10 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
 }
 
 /// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
-fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<String>> {
-    let value = js_sys::JSON::parse(text).map_err(|_| vec!["it is not valid JSON".to_owned()])?;
+fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<Problem>> {
+    let value = js_sys::JSON::parse(text).map_err(|_| vec![Problem::NotJson])?;
     if !value.is_object() || js_sys::Array::is_array(&value) {
-        return Err(vec!["it is not a JSON object".into()]);
+        return Err(vec![Problem::NotObject]);
     }
     let object: js_sys::Object = value.unchecked_into();
     let fields: Vec<(String, FieldValue)> = js_sys::Object::entries(&object)
@@ -121,13 +122,13 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, V
             } else if let Some(n) = v.as_f64() {
                 FieldValue::Number(n)
             } else if v.is_null() {
-                FieldValue::Other("null")
+                FieldValue::Other(JsonKind::Null)
             } else if js_sys::Array::is_array(&v) {
-                FieldValue::Other("a list")
+                FieldValue::Other(JsonKind::List)
             } else if v.is_object() {
-                FieldValue::Other("an object")
+                FieldValue::Other(JsonKind::Object)
             } else {
-                FieldValue::Other("true or false")
+                FieldValue::Other(JsonKind::Boolean)
             };
             Some((key, value))
         })
@@ -215,7 +216,7 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 let action = match text.map(|t| scenario_from_text(&t)) {
                     Some(Ok(scenario)) => Action::Load(scenario),
                     Some(Err(reason)) => Action::Notify(Notice::BadFile(reason)),
-                    None => Action::Notify(Notice::BadFile(vec!["it could not be read".into()])),
+                    None => Action::Notify(Notice::BadFile(vec![Problem::Unreadable])),
                 };
                 on_action.emit(action);
             });

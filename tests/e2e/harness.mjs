@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const dist = path.join(root, 'dist');
+export const dist = process.env.HASHRING_DIST || path.join(root, 'dist');
 export const shots = path.join(root, 'target', 'e2e');
 
 const types = {

@@ -38,7 +38,7 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     let p = &b.params;
     let points = super::ring::ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
     let ring = Ring::new(points, |id| b.name_of(id));

@@ -30,6 +30,6 @@ fn cost(c: &CostInput) -> usize {
     NAME_COST + DIGEST_COST * c.live
 }
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     Ok(Rc::new(Scorers::new(b.live.clone(), CarpScore)))
 }

@@ -30,7 +30,7 @@ pub static SPEC: Spec = bucket_spec("jump", "Lamping & Veach 2014", |b| {
 pub const fn bucket_spec(
     id: &'static str,
     source: &'static str,
-    build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, String>,
+    build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem>,
 ) -> Spec {
     Spec {
         id,
@@ -53,7 +53,10 @@ pub fn key_cost(_: &CostInput) -> usize {
 }
 
 /// The placement of a bucket function over the live servers in list order.
-pub fn buckets(b: &Build<'_>, bucket: fn(u64, u32) -> u32) -> Result<Rc<dyn Placement>, String> {
+pub fn buckets(
+    b: &Build<'_>,
+    bucket: fn(u64, u32) -> u32,
+) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     Ok(Rc::new(Buckets {
         servers: b.ids(),
         hash: b.params.hash,

@@ -21,6 +21,7 @@ use crate::engine::hash::key_digest;
 use crate::engine::hash::HashFn;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
 use crate::engine::spec::{Build, Check, Knobs, Memory, Shape, Spec};
+use crate::problem::Problem;
 use std::rc::Rc;
 
 /// The registry's entry.
@@ -41,18 +42,17 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-fn check(c: &Check<'_>) -> Result<(), String> {
+fn check(c: &Check<'_>) -> Result<(), Problem> {
     if c.servers.len() > c.params.table as usize {
-        return Err(format!(
-            "Maglev's table of {} cells cannot hold {} servers; use a larger prime table",
-            c.params.table,
-            c.servers.len()
-        ));
+        return Err(Problem::MaglevTable {
+            table: c.params.table,
+            servers: c.servers.len(),
+        });
     }
     Ok(())
 }
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let servers: Vec<(ServerId, &str)> = b.live.iter().map(|s| (s.id, s.name.as_str())).collect();
     Ok(Rc::new(Maglev::new(
         &servers,

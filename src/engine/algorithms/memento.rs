@@ -44,8 +44,10 @@ pub static SPEC: Spec = Spec {
 };
 
 /// The engine for every bucket the book has used, its removals replayed in order.
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
-    let book = b.book.ok_or("this algorithm needs a bucket book")?;
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
+    let book = b.book.ok_or(crate::problem::Problem::Internal(
+        "this algorithm needs a bucket book",
+    ))?;
     let mut engine = Memento::new(book.holders().len() as u32);
     for &r in book.removed() {
         engine.remove(r);

@@ -26,7 +26,7 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     Ok(Rc::new(ModN { servers: b.ids() }))
 }
 

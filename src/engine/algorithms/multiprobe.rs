@@ -39,18 +39,18 @@ pub static SPEC: Spec = Spec {
 };
 
 /// One point per server, at the scenario's hash of its name.
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     let points = b
         .live
         .iter()
         .map(|s| {
             Ok(VNode {
-                position: b.params.hash.position(&s.name).map_err(|e| e.to_string())?,
+                position: b.params.hash.position(&s.name)?,
                 server: s.id,
                 replica: 0,
             })
         })
-        .collect::<Result<Vec<VNode>, String>>()?;
+        .collect::<Result<Vec<VNode>, crate::problem::Problem>>()?;
     Ok(Rc::new(MultiProbe {
         ring: Ring::new(points, |id| b.name_of(id)),
         probes: b.params.probes,

@@ -12,6 +12,7 @@ use crate::engine::scorers::{HighestRandomWeight, Scorers};
 use crate::engine::spec::{
     Build, Check, CostInput, Knobs, Memory, Shape, Spec, NAME_COST, SCORE_COST,
 };
+use crate::problem::Problem;
 
 /// The registry's entry.
 pub static SPEC: Spec = Spec {
@@ -36,16 +37,14 @@ fn cost(c: &CostInput) -> usize {
     NAME_COST + SCORE_COST * c.live
 }
 
-fn check(c: &Check<'_>) -> Result<(), String> {
+fn check(c: &Check<'_>) -> Result<(), Problem> {
     if c.params.hash == HashFn::Identity {
-        return Err(
-            "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash".into(),
-        );
+        return Err(Problem::RendezvousIdentity);
     }
     Ok(())
 }
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let weighted = b.live.iter().any(|s| s.weight != 1.0);
     let hash = b.params.hash;
     Ok(Rc::new(Scorers::new(

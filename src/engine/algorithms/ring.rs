@@ -15,6 +15,7 @@ use crate::engine::spec::{
     LOOKUP_COST,
 };
 use crate::engine::text::quote;
+use crate::problem::{Field, Problem};
 
 /// The most virtual nodes a scenario may have in all.
 pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
@@ -44,7 +45,7 @@ pub fn lookup_cost(_: &CostInput) -> usize {
     LOOKUP_COST
 }
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let p = &b.params;
     let points = ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
     Ok(Rc::new(Ring::new(points, |id| b.name_of(id))))
@@ -53,16 +54,15 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
 /// Every server gets at least one vnode, the ring stays within [`MAX_TOTAL_VNODES`], and a
 /// label without `{i}` is refused when a server would have several vnodes (they would all
 /// land on one spot).
-pub fn check_vnodes(c: &Check<'_>) -> Result<(), String> {
+pub fn check_vnodes(c: &Check<'_>) -> Result<(), Problem> {
     let vnodes = c.params.vnodes;
     if let Some((name, weight)) = c.servers.iter().find(|(_, w)| f64::from(vnodes) * w < 0.5) {
-        return Err(format!(
-            "server {} of weight {:e} would get no virtual node ({} vnodes × weight rounds to 0); raise its weight to at least {} or raise vnodes",
-            quote(name),
-            weight,
+        return Err(Problem::NoVnode {
+            name: quote(name),
+            weight: *weight,
             vnodes,
-            0.5 / f64::from(vnodes)
-        ));
+            min: 0.5 / f64::from(vnodes),
+        });
     }
     let total: u64 = c
         .servers
@@ -70,19 +70,19 @@ pub fn check_vnodes(c: &Check<'_>) -> Result<(), String> {
         .map(|(_, w)| u64::from(weighted_vnodes(vnodes, *w)))
         .sum();
     if total > MAX_TOTAL_VNODES {
-        return Err(format!(
-            "{total} virtual nodes in all is more than the limit of {MAX_TOTAL_VNODES}; lower vnodes or weights"
-        ));
+        return Err(Problem::TooManyVnodes {
+            total,
+            limit: MAX_TOTAL_VNODES,
+        });
     }
     let many = c
         .servers
         .iter()
         .any(|(_, w)| weighted_vnodes(vnodes, *w) > 1);
     if many && !c.params.label.has_index() {
-        return Err(format!(
-            "label {} has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1",
-            quote(c.params.label.as_str())
-        ));
+        return Err(Problem::LabelNeedsIndex {
+            given: quote(c.params.label.as_str()),
+        });
     }
     Ok(())
 }
@@ -117,14 +117,14 @@ pub fn ring_vnodes(
     vnodes: u32,
     label: &LabelTemplate,
     hash: HashFn,
-) -> Result<Vec<VNode>, String> {
+) -> Result<Vec<VNode>, Problem> {
     let mut out = Vec::new();
     for s in servers {
         for i in 0..weighted_vnodes(vnodes, s.weight) {
             let text = label.render(&s.name, i);
             let position = hash
                 .position(&text)
-                .map_err(|e| format!("vnode label: {e}"))?;
+                .map_err(|e| Problem::from(e).of(Field::Label))?;
             out.push(VNode {
                 position,
                 server: s.id,

@@ -30,8 +30,10 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, String> {
-    let table = b.slots.ok_or("slots placement needs a slot table")?;
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
+    let table = b.slots.ok_or(crate::problem::Problem::Internal(
+        "slots placement needs a slot table",
+    ))?;
     let points = table.boundaries(|id| b.live.iter().any(|s| s.id == id));
     Ok(Rc::new(SlotRing {
         ring: Ring::new(points, |id| b.name_of(id)),

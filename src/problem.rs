@@ -1,0 +1,731 @@
+//! What can be wrong with what a user gave — a form field, a URL parameter, a scenario
+//! file, a command-line flag, a step — as data, not as English text: the engine and the
+//! page return a [`Problem`], the command line prints its English ([`fmt::Display`]), and
+//! each language's catalog words it (`Words::problem`, an exhaustive `match`, so a new
+//! problem cannot ship without its words in every language). Values the user typed are
+//! stored already quoted and cut to a short excerpt ([`crate::engine::text::quote`]).
+
+use std::fmt;
+
+/// A parameter whose problems are reported with its name in front ("keys: …").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    /// The server list.
+    Nodes,
+    /// The failed servers.
+    Down,
+    /// The vnode label template.
+    Label,
+    /// The key set.
+    Keys,
+}
+
+impl Field {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Nodes => "nodes",
+            Field::Down => "down",
+            Field::Label => "vnode label",
+            Field::Keys => "keys",
+        }
+    }
+}
+
+/// Which number of a key spec is not a number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyNumber {
+    /// `A` of `A..B`.
+    RangeStart,
+    /// `B` of `A..B`.
+    RangeEnd,
+    /// `COUNT` of `random:COUNT`.
+    Count,
+}
+
+impl KeyNumber {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            KeyNumber::RangeStart => "range start",
+            KeyNumber::RangeEnd => "range end",
+            KeyNumber::Count => "count",
+        }
+    }
+}
+
+/// What kind of JSON value a scenario file gave where a string was expected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JsonKind {
+    /// `{…}`.
+    Object,
+    /// `[…]`.
+    List,
+    /// `true` / `false`.
+    Boolean,
+    /// `null`.
+    Null,
+    /// Anything else.
+    Other,
+}
+
+impl JsonKind {
+    /// Its name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            JsonKind::Object => "an object",
+            JsonKind::List => "a list",
+            JsonKind::Boolean => "true or false",
+            JsonKind::Null => "null",
+            JsonKind::Other => "something else",
+        }
+    }
+}
+
+/// One thing wrong with an input or a request. Quoted values (`given`, `name`, …) are
+/// already quoted excerpts; lists of choices are comma-separated.
+#[derive(Clone, Debug, PartialEq)]
+#[allow(missing_docs)] // Each variant's English, in `Display`, is its documentation.
+pub enum Problem {
+    // Server names and the server list.
+    EmptyName,
+    NameTooLong {
+        name: String,
+        max: usize,
+    },
+    NameHidden {
+        name: String,
+        hidden: String,
+    },
+    NameReserved {
+        name: String,
+        character: char,
+    },
+    NameTwice {
+        name: String,
+    },
+    ServerExists {
+        name: String,
+    },
+    NoSuchServer {
+        name: String,
+        servers: String,
+    },
+    NoSuchServerInEmptyList {
+        name: String,
+    },
+    AlreadyDown {
+        name: String,
+    },
+    NotDown {
+        name: String,
+    },
+    NothingToRemove,
+    NothingToFail,
+    ServerLimitReached {
+        limit: usize,
+    },
+    TooManyServers {
+        limit: usize,
+    },
+    NodesOverPageLimit {
+        count: usize,
+        limit: usize,
+        command_line: String,
+    },
+    NodesItem {
+        given: String,
+    },
+    DownNotServer {
+        name: String,
+    },
+    // Numbers.
+    WeightNotNumber {
+        given: String,
+        max: f64,
+    },
+    WeightOutOfRange {
+        given: String,
+        max: f64,
+    },
+    VnodesOutOfRange {
+        given: String,
+        max: u32,
+    },
+    VnodesNotNumber {
+        given: String,
+        max: u32,
+    },
+    SeedOutOfRange {
+        given: String,
+    },
+    ProbesOutOfRange {
+        given: String,
+        max: u32,
+    },
+    TableNotPrime {
+        given: String,
+        max: u32,
+    },
+    BalanceOutOfRange {
+        given: String,
+        max: f64,
+    },
+    KeyCountOutOfRange {
+        given: String,
+        max: String,
+    },
+    KeyCountNotNumber {
+        given: String,
+        max: String,
+    },
+    KeyNamePatternNeedsIndex {
+        given: String,
+    },
+    FreezeOutOfRange {
+        given: String,
+        max: f64,
+    },
+    FlagNotBoolean {
+        name: &'static str,
+        given: String,
+    },
+    // Choices.
+    UnknownAlgorithm {
+        given: String,
+        choices: String,
+    },
+    UnknownHash {
+        given: String,
+        choices: String,
+    },
+    UnknownParameter {
+        given: String,
+        known: String,
+    },
+    RepeatedParameter {
+        name: String,
+    },
+    UnknownTour {
+        given: String,
+        choices: String,
+    },
+    TourStep {
+        given: String,
+        tour: &'static str,
+        steps: usize,
+    },
+    StepNeedsTour,
+    Lang {
+        given: String,
+    },
+    Theme {
+        given: String,
+    },
+    View {
+        given: String,
+    },
+    // Key sets.
+    KeyNotNumber {
+        which: KeyNumber,
+        given: String,
+    },
+    KeySetEmpty,
+    TooManyKeys {
+        count: u64,
+        max: u64,
+    },
+    KeysOverPageLimit {
+        count: String,
+        limit: String,
+    },
+    KeyListItem {
+        max: usize,
+        given: String,
+    },
+    KeyListHidden {
+        hidden: String,
+    },
+    KeySyntax {
+        given: String,
+    },
+    EmptyRange {
+        start: u64,
+        end: u64,
+    },
+    PatternNeedsIndex {
+        given: String,
+    },
+    PatternHidden {
+        hidden: String,
+    },
+    TemplateTooLong {
+        max: usize,
+    },
+    IdentityNeedsInteger {
+        given: String,
+    },
+    // Vnode labels and the algorithms' own rules.
+    LabelNeedsNode {
+        given: String,
+    },
+    LabelTooLong {
+        max: usize,
+    },
+    LabelHidden {
+        hidden: String,
+    },
+    LabelNeedsIndex {
+        given: String,
+    },
+    NoVnode {
+        name: String,
+        weight: f64,
+        vnodes: u32,
+        min: f64,
+    },
+    TooManyVnodes {
+        total: u64,
+        limit: u64,
+    },
+    RendezvousIdentity,
+    MaglevTable {
+        table: u32,
+        servers: usize,
+    },
+    SweepNeedsRing,
+    // Steps (`--step`, `step=` of a scenario).
+    StepSyntax {
+        given: String,
+    },
+    WeightStepSyntax {
+        given: String,
+    },
+    UnknownStep {
+        verb: String,
+        given: String,
+    },
+    // Scenario files.
+    NotAScenario {
+        format: &'static str,
+    },
+    Version,
+    UnknownField {
+        given: String,
+        fields: String,
+    },
+    NumberOrString {
+        field: String,
+    },
+    MustBeString {
+        field: String,
+        kind: JsonKind,
+    },
+    NotJson,
+    NotObject,
+    Unreadable,
+    /// A problem of one parameter, named in front.
+    In {
+        field: Field,
+        problem: Box<Problem>,
+    },
+    /// A broken promise inside the program (a bug), in English for its developers.
+    Internal(&'static str),
+}
+
+impl Problem {
+    /// `self` as a problem of `field`.
+    pub fn of(self, field: Field) -> Problem {
+        Problem::In {
+            field,
+            problem: Box::new(self),
+        }
+    }
+}
+
+impl fmt::Display for Problem {
+    #[allow(clippy::too_many_lines)] // One arm per problem: a table, not logic.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Problem as P;
+        match self {
+            P::EmptyName => write!(f, "server names must not be empty"),
+            P::NameTooLong { name, max } => write!(f, "server name {name} is longer than {max} characters"),
+            P::NameHidden { name, hidden } => write!(f, "server name {name} contains the invisible or control character {hidden}; use visible characters only"),
+            P::NameReserved { name, character } => write!(f, "server name {name} contains '{character}', which is not allowed (',' separates servers, '*' gives a weight)"),
+            P::NameTwice { name } => write!(f, "server name {name} appears twice; names must be unique"),
+            P::ServerExists { name } => write!(f, "a server named {name} already exists; names must be unique"),
+            P::NoSuchServer { name, servers } => write!(f, "there is no server {name}; the servers are {servers}"),
+            P::NoSuchServerInEmptyList { name } => write!(f, "there is no server {name}; the list is empty"),
+            P::AlreadyDown { name } => write!(f, "server {name} is already down"),
+            P::NotDown { name } => write!(f, "server {name} is not down"),
+            P::NothingToRemove => write!(f, "there is no server to remove"),
+            P::NothingToFail => write!(f, "there is no server to fail"),
+            P::ServerLimitReached { limit } => write!(f, "there are already {limit} servers, the limit"),
+            P::TooManyServers { limit } => write!(f, "more than the limit of {limit} servers"),
+            P::NodesOverPageLimit { count, limit, command_line } => write!(f, "nodes: {count} servers is more than the page's limit of {limit}; the command line takes up to {command_line}"),
+            P::NodesItem { given } => write!(f, "nodes item {given} must look like NAME{{i}}:A..B, e.g. server-{{i}}:0..1000"),
+            P::DownNotServer { name } => write!(f, "down: {name} is not one of the servers"),
+            P::WeightNotNumber { given, max } => write!(f, "weight {given} is not a number; use a number above 0 and at most {max}"),
+            P::WeightOutOfRange { given, max } => write!(f, "weight {given} must be above 0 and at most {max}"),
+            P::VnodesOutOfRange { given, max } => write!(f, "vnodes {given} must be a whole number from 1 to {max}"),
+            P::VnodesNotNumber { given, max } => write!(f, "vnodes {given} is not a whole number; use 1 to {max}"),
+            P::SeedOutOfRange { given } => write!(f, "seed {given} must be a whole number from 0 to {}", u64::MAX),
+            P::ProbesOutOfRange { given, max } => write!(f, "probes {given} must be a whole number from 1 to {max}"),
+            P::TableNotPrime { given, max } => write!(f, "table {given} must be a prime number up to {max}, e.g. 251 or 65537"),
+            P::BalanceOutOfRange { given, max } => write!(f, "c {given} must be a number from 1 to {max}, e.g. 1.25"),
+            P::KeyCountOutOfRange { given, max } => write!(f, "key count {given} must be from 1 to {max}"),
+            P::KeyCountNotNumber { given, max } => write!(f, "key count {given} is not a whole number; use 1 to {max}"),
+            P::KeyNamePatternNeedsIndex { given } => write!(f, "the key name pattern {given} needs {{i}} where the number goes, e.g. user:{{i}}; leave it empty for plain numbers"),
+            P::FreezeOutOfRange { given, max } => write!(f, "freeze {given} must be a number of milliseconds from 0 to {max}"),
+            P::FlagNotBoolean { name, given } => write!(f, "{name} {given} must be 1 or 0"),
+            P::UnknownAlgorithm { given, choices } => write!(f, "unknown algorithm {given}; choose one of {choices}"),
+            P::UnknownHash { given, choices } => write!(f, "unknown hash {given}; choose one of {choices}"),
+            P::UnknownParameter { given, known } => write!(f, "unknown parameter {given}; known: {known}"),
+            P::RepeatedParameter { name } => write!(f, "{name} is given more than once; give each parameter once"),
+            P::UnknownTour { given, choices } => write!(f, "tour {given} is not one of {choices}"),
+            P::TourStep { given, tour, steps } => write!(f, "step {given} of tour {tour} must be 1 to {steps} or last"),
+            P::StepNeedsTour => write!(f, "step needs a tour, e.g. tour=modn&step=2"),
+            P::Lang { given } => write!(f, "lang {given} must be en or zh-CN"),
+            P::Theme { given } => write!(f, "theme {given} must be light or dark"),
+            P::View { given } => write!(f, "view {given} must be ring or compare"),
+            P::KeyNotNumber { which, given } => write!(f, "keys: {} {given} is not a whole number", which.name()),
+            P::KeySetEmpty => write!(f, "keys: the key set is empty"),
+            P::TooManyKeys { count, max } => write!(f, "keys: {count} keys is more than the limit of {max}"),
+            P::KeysOverPageLimit { count, limit } => write!(f, "keys: {count} keys is more than the page's limit of {limit}; the command line takes up to 10,000,000"),
+            P::KeyListItem { max, given } => write!(f, "keys: list items must be 1..={max} characters, got {given}"),
+            P::KeyListHidden { hidden } => write!(f, "keys: list items must not contain the invisible or control character {hidden}"),
+            P::KeySyntax { given } => write!(f, "keys: expected A..B, TEMPLATE:A..B (TEMPLATE contains {{i}}), list:k1,k2,... or random:COUNT, got {given}"),
+            P::EmptyRange { start, end } => write!(f, "keys: range {start}..{end} is empty (the end is exclusive and must be larger)"),
+            P::PatternNeedsIndex { given } => write!(f, "keys: the name pattern {given} must contain {{i}} (where the number goes), e.g. key-{{i}}:0..1000"),
+            P::PatternHidden { hidden } => write!(f, "keys: the name pattern must not contain the invisible or control character {hidden}"),
+            P::TemplateTooLong { max } => write!(f, "keys: template is longer than {max} characters"),
+            P::IdentityNeedsInteger { given } => write!(f, "the identity hash needs decimal integer keys in 0..=4294967295, got {given}"),
+            P::LabelNeedsNode { given } => write!(f, "label {given} must contain {{node}} (and {{i}} for more than one vnode), e.g. {{node}}#{{i}}"),
+            P::LabelTooLong { max } => write!(f, "label is longer than {max} characters"),
+            P::LabelHidden { hidden } => write!(f, "label must not contain the invisible or control character {hidden}"),
+            P::LabelNeedsIndex { given } => write!(f, "label {given} has no {{i}}, so all vnodes of a server would land on one spot; add {{i}} or use vnodes=1"),
+            P::NoVnode { name, weight, vnodes, min } => write!(f, "server {name} of weight {weight:e} would get no virtual node ({vnodes} vnodes × weight rounds to 0); raise its weight to at least {min} or raise vnodes"),
+            P::TooManyVnodes { total, limit } => write!(f, "{total} virtual nodes in all is more than the limit of {limit}; lower vnodes or weights"),
+            P::RendezvousIdentity => write!(f, "rendezvous hashes server+key strings, which the identity hash cannot; pick another hash"),
+            P::MaglevTable { table, servers } => write!(f, "Maglev's table of {table} cells cannot hold {servers} servers; use a larger prime table"),
+            P::SweepNeedsRing => write!(f, "the vnode sweep needs the consistent-hash ring (algo ring)"),
+            P::StepSyntax { given } => write!(f, "step {given} must look like add:NAME, remove:NAME, fail:NAME, recover:NAME, weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME"),
+            P::WeightStepSyntax { given } => write!(f, "step {given} must look like weight:NAME*W"),
+            P::UnknownStep { verb, given } => write!(f, "unknown step {verb} in {given}; use add, remove, fail, recover, weight, vnodes, keys, algo or hash"),
+            P::NotAScenario { format } => write!(f, "it is not a hashring-lab scenario (\"format\" must be \"{format}\")"),
+            P::Version => write!(f, "\"version\" must be 1"),
+            P::UnknownField { given, fields } => write!(f, "unknown field {given}; a scenario has {fields}"),
+            P::NumberOrString { field } => write!(f, "\"{field}\" must be a whole number or a string"),
+            P::MustBeString { field, kind } => write!(f, "\"{field}\" must be a string, not {}", kind.name()),
+            P::NotJson => write!(f, "it is not valid JSON"),
+            P::NotObject => write!(f, "it is not a JSON object"),
+            P::Unreadable => write!(f, "it could not be read"),
+            P::In { field, problem } => write!(f, "{}: {problem}", field.name()),
+            P::Internal(what) => write!(f, "{what}"),
+        }
+    }
+}
+
+impl std::error::Error for Problem {}
+
+impl From<Problem> for String {
+    fn from(p: Problem) -> String {
+        p.to_string()
+    }
+}
+
+/// Problems in English, joined with "; " (the command line's and the host protocol's form).
+pub fn english(problems: &[Problem]) -> String {
+    problems
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// One of each problem, for the tests that walk every problem through every language.
+/// [`variant_index`] is an exhaustive `match`, so a new variant cannot be forgotten here
+/// without a test failing.
+#[cfg(test)]
+pub fn examples() -> Vec<Problem> {
+    use Problem as P;
+    let q = |s: &str| format!("'{s}'");
+    vec![
+        P::EmptyName,
+        P::NameTooLong {
+            name: q("x"),
+            max: 100,
+        },
+        P::NameHidden {
+            name: q("a"),
+            hidden: "U+200B".into(),
+        },
+        P::NameReserved {
+            name: q("a,b"),
+            character: ',',
+        },
+        P::NameTwice { name: q("A") },
+        P::ServerExists { name: q("A") },
+        P::NoSuchServer {
+            name: q("Z"),
+            servers: "A, B".into(),
+        },
+        P::NoSuchServerInEmptyList { name: q("Z") },
+        P::AlreadyDown { name: q("A") },
+        P::NotDown { name: q("A") },
+        P::NothingToRemove,
+        P::NothingToFail,
+        P::ServerLimitReached { limit: 100 },
+        P::TooManyServers { limit: 10_000 },
+        P::NodesOverPageLimit {
+            count: 101,
+            limit: 100,
+            command_line: "10,000".into(),
+        },
+        P::NodesItem { given: q("s{i}:x") },
+        P::DownNotServer { name: q("Z") },
+        P::WeightNotNumber {
+            given: q("x"),
+            max: 100.0,
+        },
+        P::WeightOutOfRange {
+            given: q("0"),
+            max: 100.0,
+        },
+        P::VnodesOutOfRange {
+            given: q("0"),
+            max: 1000,
+        },
+        P::VnodesNotNumber {
+            given: q("x"),
+            max: 1000,
+        },
+        P::SeedOutOfRange { given: q("-1") },
+        P::ProbesOutOfRange {
+            given: q("0"),
+            max: 256,
+        },
+        P::TableNotPrime {
+            given: q("4"),
+            max: 1_000_003,
+        },
+        P::BalanceOutOfRange {
+            given: q("0.5"),
+            max: 10.0,
+        },
+        P::KeyCountOutOfRange {
+            given: q("0"),
+            max: "1,000,000".into(),
+        },
+        P::KeyCountNotNumber {
+            given: q("x"),
+            max: "1,000,000".into(),
+        },
+        P::KeyNamePatternNeedsIndex { given: q("user") },
+        P::FreezeOutOfRange {
+            given: q("-1"),
+            max: 60_000.0,
+        },
+        P::FlagNotBoolean {
+            name: "embed",
+            given: q("yes"),
+        },
+        P::UnknownAlgorithm {
+            given: q("x"),
+            choices: "ring, jump".into(),
+        },
+        P::UnknownHash {
+            given: q("x"),
+            choices: "xxh3, md5".into(),
+        },
+        P::UnknownParameter {
+            given: q("x"),
+            known: "algo, hash".into(),
+        },
+        P::RepeatedParameter { name: q("algo") },
+        P::UnknownTour {
+            given: q("x"),
+            choices: "modn, ring".into(),
+        },
+        P::TourStep {
+            given: q("9"),
+            tour: "modn",
+            steps: 3,
+        },
+        P::StepNeedsTour,
+        P::Lang { given: q("fr") },
+        P::Theme { given: q("blue") },
+        P::View { given: q("x") },
+        P::KeyNotNumber {
+            which: KeyNumber::RangeStart,
+            given: q("x"),
+        },
+        P::KeySetEmpty,
+        P::TooManyKeys {
+            count: 20_000_000,
+            max: 10_000_000,
+        },
+        P::KeysOverPageLimit {
+            count: "2,000,000".into(),
+            limit: "1,000,000".into(),
+        },
+        P::KeyListItem {
+            max: 200,
+            given: q(""),
+        },
+        P::KeyListHidden {
+            hidden: "U+0000".into(),
+        },
+        P::KeySyntax { given: q("x") },
+        P::EmptyRange { start: 5, end: 1 },
+        P::PatternNeedsIndex { given: q("k") },
+        P::PatternHidden {
+            hidden: "U+200B".into(),
+        },
+        P::TemplateTooLong { max: 200 },
+        P::IdentityNeedsInteger { given: q("x") },
+        P::LabelNeedsNode { given: q("x") },
+        P::LabelTooLong { max: 100 },
+        P::LabelHidden {
+            hidden: "U+200B".into(),
+        },
+        P::LabelNeedsIndex { given: q("{node}") },
+        P::NoVnode {
+            name: q("A"),
+            weight: 0.01,
+            vnodes: 10,
+            min: 0.05,
+        },
+        P::TooManyVnodes {
+            total: 2_000_000,
+            limit: 1_000_000,
+        },
+        P::RendezvousIdentity,
+        P::MaglevTable {
+            table: 7,
+            servers: 9,
+        },
+        P::SweepNeedsRing,
+        P::StepSyntax { given: q("x") },
+        P::WeightStepSyntax {
+            given: q("weight:A"),
+        },
+        P::UnknownStep {
+            verb: q("grow"),
+            given: q("grow:A"),
+        },
+        P::NotAScenario {
+            format: "hashring-lab scenario",
+        },
+        P::Version,
+        P::UnknownField {
+            given: q("colour"),
+            fields: "format, version".into(),
+        },
+        P::NumberOrString {
+            field: "seed".into(),
+        },
+        P::MustBeString {
+            field: "nodes".into(),
+            kind: JsonKind::Object,
+        },
+        P::NotJson,
+        P::NotObject,
+        P::Unreadable,
+        P::KeySetEmpty.of(Field::Keys),
+        P::Internal("no work"),
+    ]
+}
+
+/// The variant's number, for [`examples`]' completeness test.
+#[cfg(test)]
+pub fn variant_index(p: &Problem) -> usize {
+    use Problem as P;
+    match p {
+        P::EmptyName => 0,
+        P::NameTooLong { .. } => 1,
+        P::NameHidden { .. } => 2,
+        P::NameReserved { .. } => 3,
+        P::NameTwice { .. } => 4,
+        P::ServerExists { .. } => 5,
+        P::NoSuchServer { .. } => 6,
+        P::NoSuchServerInEmptyList { .. } => 7,
+        P::AlreadyDown { .. } => 8,
+        P::NotDown { .. } => 9,
+        P::NothingToRemove => 10,
+        P::NothingToFail => 11,
+        P::ServerLimitReached { .. } => 12,
+        P::TooManyServers { .. } => 13,
+        P::NodesOverPageLimit { .. } => 14,
+        P::NodesItem { .. } => 15,
+        P::DownNotServer { .. } => 16,
+        P::WeightNotNumber { .. } => 17,
+        P::WeightOutOfRange { .. } => 18,
+        P::VnodesOutOfRange { .. } => 19,
+        P::VnodesNotNumber { .. } => 20,
+        P::SeedOutOfRange { .. } => 21,
+        P::ProbesOutOfRange { .. } => 22,
+        P::TableNotPrime { .. } => 23,
+        P::BalanceOutOfRange { .. } => 24,
+        P::KeyCountOutOfRange { .. } => 25,
+        P::KeyCountNotNumber { .. } => 26,
+        P::KeyNamePatternNeedsIndex { .. } => 27,
+        P::FreezeOutOfRange { .. } => 28,
+        P::FlagNotBoolean { .. } => 29,
+        P::UnknownAlgorithm { .. } => 30,
+        P::UnknownHash { .. } => 31,
+        P::UnknownParameter { .. } => 32,
+        P::RepeatedParameter { .. } => 33,
+        P::UnknownTour { .. } => 34,
+        P::TourStep { .. } => 35,
+        P::StepNeedsTour => 36,
+        P::Lang { .. } => 37,
+        P::Theme { .. } => 38,
+        P::View { .. } => 39,
+        P::KeyNotNumber { .. } => 40,
+        P::KeySetEmpty => 41,
+        P::TooManyKeys { .. } => 42,
+        P::KeysOverPageLimit { .. } => 43,
+        P::KeyListItem { .. } => 44,
+        P::KeyListHidden { .. } => 45,
+        P::KeySyntax { .. } => 46,
+        P::EmptyRange { .. } => 47,
+        P::PatternNeedsIndex { .. } => 48,
+        P::PatternHidden { .. } => 49,
+        P::TemplateTooLong { .. } => 50,
+        P::IdentityNeedsInteger { .. } => 51,
+        P::LabelNeedsNode { .. } => 52,
+        P::LabelTooLong { .. } => 53,
+        P::LabelHidden { .. } => 54,
+        P::LabelNeedsIndex { .. } => 55,
+        P::NoVnode { .. } => 56,
+        P::TooManyVnodes { .. } => 57,
+        P::RendezvousIdentity => 58,
+        P::MaglevTable { .. } => 59,
+        P::SweepNeedsRing => 60,
+        P::StepSyntax { .. } => 61,
+        P::WeightStepSyntax { .. } => 62,
+        P::UnknownStep { .. } => 63,
+        P::NotAScenario { .. } => 64,
+        P::Version => 65,
+        P::UnknownField { .. } => 66,
+        P::NumberOrString { .. } => 67,
+        P::MustBeString { .. } => 68,
+        P::NotJson => 69,
+        P::NotObject => 70,
+        P::Unreadable => 71,
+        P::In { .. } => 72,
+        P::Internal(_) => 73,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_examples_hold_one_of_each_problem() {
+        let indices: Vec<usize> = examples().iter().map(variant_index).collect();
+        assert_eq!(indices, (0..indices.len()).collect::<Vec<_>>());
+    }
+}
