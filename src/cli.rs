@@ -90,7 +90,8 @@ struct ScenarioArgs {
     /// Hash for keys, vnode labels and rendezvous scores.
     #[arg(long, default_value = "xxh3", value_parser = PossibleValuesParser::new(HashFn::ALL.map(HashFn::name)))]
     hash: String,
-    /// Servers, comma separated; NAME*W gives weight W (0 < W <= 100); at most 100.
+    /// Servers, comma separated; NAME*W gives weight W (0 < W <= 100); NAME{i}:A..B for a
+    /// range; at most 10,000 (the page takes 100).
     #[arg(long, default_value = "A,B,C,D")]
     nodes: String,
     /// Vnode label template with {node} and {i}.
@@ -237,11 +238,11 @@ struct CompareArgs {
 }
 
 /// Runs the command line with `args` (the program name first); returns the exit code.
-pub fn run(args: &[String], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
+pub fn run(args: &[std::ffi::OsString], out: &mut dyn Write, err: &mut dyn Write) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let text = e.render().to_string();
+            let text = shorten_quoted(&e.render().to_string());
             let _ = if e.use_stderr() {
                 err.write_all(text.as_bytes())
             } else {
@@ -285,6 +286,32 @@ fn completions(shell: CompletionShell) -> String {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut Cli::command(), "hashring-lab", &mut buf);
     String::from_utf8_lossy(&buf).into_owned()
+}
+
+/// clap's message with every quoted value longer than 60 characters cut to its first 60
+/// and `…` (clap quotes the whole value it refused: `--algo` with 100 KB echoed 100 KB).
+fn shorten_quoted(text: &str) -> String {
+    const MAX: usize = 60;
+    let mut out = String::with_capacity(text.len().min(4096));
+    let mut rest = text;
+    while let Some(open) = rest.find('\'') {
+        out.push_str(&rest[..=open]);
+        rest = &rest[open + 1..];
+        let Some(close) = rest.find('\'') else {
+            break;
+        };
+        let inner = &rest[..close];
+        if inner.chars().count() > MAX {
+            out.extend(inner.chars().take(MAX));
+            out.push('…');
+        } else {
+            out.push_str(inner);
+        }
+        out.push('\'');
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A one-line progress display on a terminal's stderr, redrawn at most ten times a second.
@@ -795,7 +822,17 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
                     )
                 })
             })
-            .collect::<Result<_, _>>()?,
+            .collect::<Result<Vec<Algorithm>, _>>()
+            // Each algorithm once, in the order first named (`ring,ring` is one row).
+            .map(|mut list| {
+                let mut seen = Vec::new();
+                list.retain(|a| {
+                    let first = !seen.contains(a);
+                    seen.push(*a);
+                    first
+                });
+                list
+            })?,
     };
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64() * 1000.0;
@@ -889,9 +926,13 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
 
 fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> {
     let mut scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
-    // Only the placement matters here: build it over a single key.
-    scenario.settings.keys =
-        crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.to_string())?;
+    // Only the placement matters here: build it over a single key — unless the owners
+    // depend on the whole key set (bounded loads: capacities and arrival order), where the
+    // key is placed within the scenario's keys, as the page places it.
+    if !scenario.settings.algo.depends_on_key_set() {
+        scenario.settings.keys =
+            crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.to_string())?;
+    }
     let sim = build(&scenario, progress)?;
     let mut reports = Vec::new();
     for key in &args.lookups {

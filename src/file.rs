@@ -62,7 +62,23 @@ pub fn json_string(text: &str) -> String {
     out
 }
 
-/// The scenario in a file's fields, or every problem with it.
+/// The largest scenario file the page reads (a key list at the page's limit of 1,000,000
+/// keys fits); a larger one is refused before it is read.
+pub const MAX_FILE_BYTES: f64 = 16.0 * 1024.0 * 1024.0;
+
+/// Refuses a file of `bytes` bytes before reading it, when it is larger than a scenario
+/// file can be.
+pub fn check_file_size(bytes: f64) -> Result<(), Problem> {
+    if bytes <= MAX_FILE_BYTES {
+        return Ok(());
+    }
+    Err(Problem::FileTooLarge {
+        size: format!("{:.1} MB", bytes / 1024.0 / 1024.0),
+        max: "16 MB".into(),
+    })
+}
+
+/// The scenario in a file's fields, or every problem with it (the first few named).
 pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Problem>> {
     let mut problems = Vec::new();
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
@@ -100,17 +116,26 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Pr
         }
     }
     if !problems.is_empty() {
-        return Err(problems);
+        return Err(crate::problem::capped(problems));
     }
     Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| e.0)
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.
+///
+/// A text that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a
+/// tab or a carriage return: a key named `=HYPERLINK(…)`) gets a leading `'`, as OWASP's
+/// CSV-injection advice says, so it is shown as text.
 pub fn csv_field(text: &str) -> String {
+    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{text}")
+    } else {
+        text.to_owned()
+    };
     if text.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", text.replace('"', "\"\""))
     } else {
-        text.to_owned()
+        text
     }
 }
 
@@ -152,6 +177,54 @@ pub fn key_rows(sim: &Simulation, from: usize, to: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn cells_a_spreadsheet_would_run_are_written_as_text() {
+        assert_eq!(csv_field("=HYPERLINK(\"x\")"), "\"'=HYPERLINK(\"\"x\"\")\"");
+        assert_eq!(csv_field("+1"), "'+1");
+        assert_eq!(csv_field("-2"), "'-2");
+        assert_eq!(csv_field("@SUM(A1)"), "'@SUM(A1)");
+        assert_eq!(csv_field("\tx"), "'\tx");
+        assert_eq!(csv_field("key-1"), "key-1");
+        assert_eq!(csv_field("a,b"), "\"a,b\"");
+    }
+
+    #[test]
+    fn a_file_with_many_bad_fields_names_the_first_few_and_counts_the_rest() {
+        let fields: Vec<(String, FieldValue)> = (0..100_000)
+            .map(|i| (format!("x{i}"), FieldValue::Number(1.0)))
+            .collect();
+        let problems = read_scenario(&fields).unwrap_err();
+        assert_eq!(problems.len(), crate::problem::MAX_NAMED + 1);
+        let text = crate::problem::english(&problems);
+        assert!(text.len() < 2_000, "{} characters", text.len());
+        assert!(text.contains("more problems"), "{text}");
+        assert!(check_file_size(50.0 * 1024.0 * 1024.0).is_err());
+        assert!(check_file_size(1024.0).is_ok());
+    }
+
+    #[test]
+    fn the_page_opens_its_own_file_after_every_server_is_removed() {
+        let empty = Scenario::from_pairs([("nodes", ""), ("keys", "0..100")]).unwrap();
+        assert!(empty.nodes.is_empty());
+        let json = scenario_json(&empty);
+        let fields: Vec<(String, FieldValue)> =
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&json)
+                .unwrap()
+                .into_iter()
+                .map(|(k, v)| {
+                    (
+                        k,
+                        match v {
+                            serde_json::Value::String(s) => FieldValue::Text(s),
+                            serde_json::Value::Number(n) => FieldValue::Number(n.as_f64().unwrap()),
+                            _ => FieldValue::Other(JsonKind::Other),
+                        },
+                    )
+                })
+                .collect();
+        assert_eq!(read_scenario(&fields).unwrap(), empty);
+    }
 
     /// Parses JSON the way the page does (a flat object), with serde_json.
     fn fields(json: &str) -> Vec<(String, FieldValue)> {

@@ -62,6 +62,11 @@ impl View {
     }
 }
 
+/// Which view parameter wins when two cannot hold together: the speaker notes are never an
+/// embed, an embed is never in presentation mode, and a tour shows the ring, not the
+/// comparison. The ignored one is named in the link's notice.
+pub const PRECEDENCE: &str = "notes=1 over embed=1, embed=1 over present=1, tour over view=compare";
+
 /// What a link asks for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Link {
@@ -152,6 +157,18 @@ impl Link {
                 false
             }
         };
+        // Parameters that cannot hold together: the one that decides what the page is wins,
+        // and the link says which was ignored (see [`PRECEDENCE`]).
+        let mut resolve = |wanted: bool, blocked: bool, ignored, winner| {
+            if wanted && blocked {
+                problems.push(Problem::IgnoredParameter { ignored, winner });
+            }
+            wanted && !blocked
+        };
+        let embed = resolve(embed, notes, "embed=1", "notes=1");
+        let present = resolve(present, embed, "present=1", "embed=1");
+        let compare = resolve(compare, tour.is_some(), "view=compare", "tour");
+        let problems = crate::problem::capped(problems);
         Link {
             scenario,
             freeze_ms,
@@ -211,6 +228,39 @@ pub fn query(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn conflicting_view_parameters_resolve_by_precedence_and_say_so() {
+        let pairs = |q: &str| -> Vec<(String, String)> {
+            q.split('&')
+                .map(|p| {
+                    let (k, v) = p.split_once('=').unwrap();
+                    (k.to_owned(), v.to_owned())
+                })
+                .collect()
+        };
+        let link = Link::read(&pairs("tour=modn&view=compare&embed=1&present=1"));
+        assert!(link.view.tour.is_some() && link.view.embed);
+        assert!(!link.view.present && !link.view.compare);
+        let said = crate::problem::english(&link.problems);
+        assert!(
+            said.contains("present=1 is ignored: embed=1 takes precedence"),
+            "{said}"
+        );
+        assert!(
+            said.contains("view=compare is ignored: tour takes precedence"),
+            "{said}"
+        );
+        let notes = Link::read(&pairs("tour=modn&notes=1&embed=1"));
+        assert!(notes.view.notes && !notes.view.embed);
+        // A tour no longer hides the link's other problems.
+        let toured = Link::read(&pairs("tour=java&step=2&vnodes=0&algo=nope"));
+        assert_eq!(toured.problems.len(), 2, "{:?}", toured.problems);
+        // The page's own link after every server is removed opens again.
+        let empty = Link::read(&pairs("nodes=&keys=0..100"));
+        assert!(empty.problems.is_empty(), "{:?}", empty.problems);
+        assert_eq!(empty.scenario.map(|s| s.nodes.len()), Some(0));
+    }
 
     fn pairs(list: &[(&str, &str)]) -> Vec<(String, String)> {
         list.iter()
@@ -320,7 +370,8 @@ mod tests {
             theme: Some(Theme::Dark),
             present: true,
             embed: false,
-            compare: true,
+            // A tour shows the ring: `view=compare` with a tour is a conflict (tested above).
+            compare: false,
             notes: true,
         };
         let pairs: Vec<(String, String)> = view

@@ -8,7 +8,8 @@ fn main() {
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
+    // `args_os`: an argument that is not UTF-8 is clap's usage error, not a panic.
+    let args: Vec<std::ffi::OsString> = std::env::args_os().collect();
     let code = hashring_lab::cli::run(&args, &mut std::io::stdout(), &mut std::io::stderr());
     std::process::exit(code);
 }

@@ -101,6 +101,13 @@ pub enum Problem {
         name: String,
         character: char,
     },
+    NameNotUtf8 {
+        name: String,
+    },
+    NameCombining {
+        name: String,
+        mark: String,
+    },
     NameTwice {
         name: String,
     },
@@ -134,6 +141,9 @@ pub enum Problem {
         command_line: String,
     },
     NodesItem {
+        given: String,
+    },
+    NodesEmptyRange {
         given: String,
     },
     DownNotServer {
@@ -216,6 +226,10 @@ pub enum Problem {
         steps: usize,
     },
     StepNeedsTour,
+    IgnoredParameter {
+        ignored: &'static str,
+        winner: &'static str,
+    },
     Lang {
         given: String,
     },
@@ -324,6 +338,14 @@ pub enum Problem {
     NotJson,
     NotObject,
     Unreadable,
+    FileTooLarge {
+        size: String,
+        max: String,
+    },
+    /// More problems than a message names.
+    More {
+        count: usize,
+    },
     /// A problem of one parameter, named in front.
     In {
         field: Field,
@@ -352,6 +374,8 @@ impl fmt::Display for Problem {
             P::NameTooLong { name, max } => write!(f, "server name {name} is longer than {max} characters"),
             P::NameHidden { name, hidden } => write!(f, "server name {name} contains the invisible or control character {hidden}; use visible characters only"),
             P::NameReserved { name, character } => write!(f, "server name {name} contains '{character}', which is not allowed (',' separates servers, '*' gives a weight)"),
+            P::NameNotUtf8 { name } => write!(f, "server name {name} contains U+FFFD, the mark of text that was not valid UTF-8; check the encoding of the file or link"),
+            P::NameCombining { name, mark } => write!(f, "server name {name} contains the combining mark {mark}; write each accented letter as one character, so that two names that look the same are the same"),
             P::NameTwice { name } => write!(f, "server name {name} appears twice; names must be unique"),
             P::ServerExists { name } => write!(f, "a server named {name} already exists; names must be unique"),
             P::NoSuchServer { name, servers } => write!(f, "there is no server {name}; the servers are {servers}"),
@@ -364,6 +388,7 @@ impl fmt::Display for Problem {
             P::TooManyServers { limit } => write!(f, "more than the limit of {limit} servers"),
             P::NodesOverPageLimit { count, limit, command_line } => write!(f, "nodes: {count} servers is more than the page's limit of {limit}; the command line takes up to {command_line}"),
             P::NodesItem { given } => write!(f, "nodes item {given} must look like NAME{{i}}:A..B, e.g. server-{{i}}:0..1000"),
+            P::NodesEmptyRange { given } => write!(f, "nodes item {given} is an empty range (the end is exclusive and must be larger)"),
             P::DownNotServer { name } => write!(f, "down: {name} is not one of the servers"),
             P::WeightNotNumber { given, max } => write!(f, "weight {given} is not a number; use a number above 0 and at most {max}"),
             P::WeightOutOfRange { given, max } => write!(f, "weight {given} must be above 0 and at most {max}"),
@@ -385,6 +410,7 @@ impl fmt::Display for Problem {
             P::UnknownTour { given, choices } => write!(f, "tour {given} is not one of {choices}"),
             P::TourStep { given, tour, steps } => write!(f, "step {given} of tour {tour} must be 1 to {steps} or last"),
             P::StepNeedsTour => write!(f, "step needs a tour, e.g. tour=modn&step=2"),
+            P::IgnoredParameter { ignored, winner } => write!(f, "{ignored} is ignored: {winner} takes precedence (notes=1 over embed=1, embed=1 over present=1, tour over view=compare)"),
             P::Lang { given } => write!(f, "lang {given} must be en or zh-CN"),
             P::Theme { given } => write!(f, "theme {given} must be light or dark"),
             P::View { given } => write!(f, "view {given} must be ring or compare"),
@@ -420,6 +446,8 @@ impl fmt::Display for Problem {
             P::NotJson => write!(f, "it is not valid JSON"),
             P::NotObject => write!(f, "it is not a JSON object"),
             P::Unreadable => write!(f, "it could not be read"),
+            P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
+            P::More { count } => write!(f, "and {count} more problems"),
             P::In { field, problem } => write!(f, "{}: {problem}", field.name()),
             P::Internal(what) => write!(f, "{what}"),
         }
@@ -432,6 +460,20 @@ impl From<Problem> for String {
     fn from(p: Problem) -> String {
         p.to_string()
     }
+}
+
+/// The most problems one message names; the rest are counted ([`Problem::More`]), so that
+/// a file with 100,000 bad fields gives a short message, quickly.
+pub const MAX_NAMED: usize = 5;
+
+/// `problems` with at most [`MAX_NAMED`] named and the rest counted.
+pub fn capped(mut problems: Vec<Problem>) -> Vec<Problem> {
+    if problems.len() > MAX_NAMED {
+        let count = problems.len() - MAX_NAMED;
+        problems.truncate(MAX_NAMED);
+        problems.push(Problem::More { count });
+    }
+    problems
 }
 
 /// Problems in English, joined with "; " (the command line's and the host protocol's form).
@@ -464,6 +506,13 @@ pub fn examples() -> Vec<Problem> {
             name: q("a,b"),
             character: ',',
         },
+        P::NameNotUtf8 {
+            name: q("A\u{FFFD}"),
+        },
+        P::NameCombining {
+            name: q("e\u{301}"),
+            mark: "U+0301".into(),
+        },
         P::NameTwice { name: q("A") },
         P::ServerExists { name: q("A") },
         P::NoSuchServer {
@@ -483,6 +532,9 @@ pub fn examples() -> Vec<Problem> {
             command_line: "10,000".into(),
         },
         P::NodesItem { given: q("s{i}:x") },
+        P::NodesEmptyRange {
+            given: q("s{i}:5..1"),
+        },
         P::DownNotServer { name: q("Z") },
         P::WeightNotNumber {
             given: q("x"),
@@ -553,6 +605,10 @@ pub fn examples() -> Vec<Problem> {
             steps: 3,
         },
         P::StepNeedsTour,
+        P::IgnoredParameter {
+            ignored: "present=1",
+            winner: "embed=1",
+        },
         P::Lang { given: q("fr") },
         P::Theme { given: q("blue") },
         P::View { given: q("x") },
@@ -632,6 +688,11 @@ pub fn examples() -> Vec<Problem> {
         P::NotJson,
         P::NotObject,
         P::Unreadable,
+        P::FileTooLarge {
+            size: "50 MB".into(),
+            max: "16 MB".into(),
+        },
+        P::More { count: 99_995 },
         P::KeySetEmpty.of(Field::Keys),
         P::Internal("no work"),
     ]
@@ -646,82 +707,97 @@ pub fn variant_index(p: &Problem) -> usize {
         P::NameTooLong { .. } => 1,
         P::NameHidden { .. } => 2,
         P::NameReserved { .. } => 3,
-        P::NameTwice { .. } => 4,
-        P::ServerExists { .. } => 5,
-        P::NoSuchServer { .. } => 6,
-        P::NoSuchServerInEmptyList { .. } => 7,
-        P::AlreadyDown { .. } => 8,
-        P::NotDown { .. } => 9,
-        P::NothingToRemove => 10,
-        P::NothingToFail => 11,
-        P::ServerLimitReached { .. } => 12,
-        P::TooManyServers { .. } => 13,
-        P::NodesOverPageLimit { .. } => 14,
-        P::NodesItem { .. } => 15,
-        P::DownNotServer { .. } => 16,
-        P::WeightNotNumber { .. } => 17,
-        P::WeightOutOfRange { .. } => 18,
-        P::VnodesOutOfRange { .. } => 19,
-        P::VnodesNotNumber { .. } => 20,
-        P::SeedOutOfRange { .. } => 21,
-        P::ProbesOutOfRange { .. } => 22,
-        P::TableNotPrime { .. } => 23,
-        P::BalanceOutOfRange { .. } => 24,
-        P::KeyCountOutOfRange { .. } => 25,
-        P::KeyCountNotNumber { .. } => 26,
-        P::KeyNamePatternNeedsIndex { .. } => 27,
-        P::FreezeOutOfRange { .. } => 28,
-        P::FlagNotBoolean { .. } => 29,
-        P::UnknownAlgorithm { .. } => 30,
-        P::UnknownHash { .. } => 31,
-        P::UnknownParameter { .. } => 32,
-        P::RepeatedParameter { .. } => 33,
-        P::UnknownTour { .. } => 34,
-        P::TourStep { .. } => 35,
-        P::StepNeedsTour => 36,
-        P::Lang { .. } => 37,
-        P::Theme { .. } => 38,
-        P::View { .. } => 39,
-        P::KeyNotNumber { .. } => 40,
-        P::KeySetEmpty => 41,
-        P::TooManyKeys { .. } => 42,
-        P::KeysOverPageLimit { .. } => 43,
-        P::KeyListItem { .. } => 44,
-        P::KeyListHidden { .. } => 45,
-        P::KeySyntax { .. } => 46,
-        P::EmptyRange { .. } => 47,
-        P::PatternNeedsIndex { .. } => 48,
-        P::PatternHidden { .. } => 49,
-        P::TemplateTooLong { .. } => 50,
-        P::IdentityNeedsInteger { .. } => 51,
-        P::LabelNeedsNode { .. } => 52,
-        P::LabelTooLong { .. } => 53,
-        P::LabelHidden { .. } => 54,
-        P::LabelNeedsIndex { .. } => 55,
-        P::NoVnode { .. } => 56,
-        P::TooManyVnodes { .. } => 57,
-        P::RendezvousIdentity => 58,
-        P::MaglevTable { .. } => 59,
-        P::SweepNeedsRing => 60,
-        P::StepSyntax { .. } => 61,
-        P::WeightStepSyntax { .. } => 62,
-        P::UnknownStep { .. } => 63,
-        P::NotAScenario { .. } => 64,
-        P::Version => 65,
-        P::UnknownField { .. } => 66,
-        P::NumberOrString { .. } => 67,
-        P::MustBeString { .. } => 68,
-        P::NotJson => 69,
-        P::NotObject => 70,
-        P::Unreadable => 71,
-        P::In { .. } => 72,
-        P::Internal(_) => 73,
+        P::NameNotUtf8 { .. } => 4,
+        P::NameCombining { .. } => 5,
+        P::NameTwice { .. } => 6,
+        P::ServerExists { .. } => 7,
+        P::NoSuchServer { .. } => 8,
+        P::NoSuchServerInEmptyList { .. } => 9,
+        P::AlreadyDown { .. } => 10,
+        P::NotDown { .. } => 11,
+        P::NothingToRemove => 12,
+        P::NothingToFail => 13,
+        P::ServerLimitReached { .. } => 14,
+        P::TooManyServers { .. } => 15,
+        P::NodesOverPageLimit { .. } => 16,
+        P::NodesItem { .. } => 17,
+        P::NodesEmptyRange { .. } => 18,
+        P::DownNotServer { .. } => 19,
+        P::WeightNotNumber { .. } => 20,
+        P::WeightOutOfRange { .. } => 21,
+        P::VnodesOutOfRange { .. } => 22,
+        P::VnodesNotNumber { .. } => 23,
+        P::SeedOutOfRange { .. } => 24,
+        P::ProbesOutOfRange { .. } => 25,
+        P::TableNotPrime { .. } => 26,
+        P::BalanceOutOfRange { .. } => 27,
+        P::KeyCountOutOfRange { .. } => 28,
+        P::KeyCountNotNumber { .. } => 29,
+        P::KeyNamePatternNeedsIndex { .. } => 30,
+        P::FreezeOutOfRange { .. } => 31,
+        P::FlagNotBoolean { .. } => 32,
+        P::UnknownAlgorithm { .. } => 33,
+        P::UnknownHash { .. } => 34,
+        P::UnknownParameter { .. } => 35,
+        P::RepeatedParameter { .. } => 36,
+        P::UnknownTour { .. } => 37,
+        P::TourStep { .. } => 38,
+        P::StepNeedsTour => 39,
+        P::IgnoredParameter { .. } => 40,
+        P::Lang { .. } => 41,
+        P::Theme { .. } => 42,
+        P::View { .. } => 43,
+        P::KeyNotNumber { .. } => 44,
+        P::KeySetEmpty => 45,
+        P::TooManyKeys { .. } => 46,
+        P::KeysOverPageLimit { .. } => 47,
+        P::KeyListItem { .. } => 48,
+        P::KeyListHidden { .. } => 49,
+        P::KeySyntax { .. } => 50,
+        P::EmptyRange { .. } => 51,
+        P::PatternNeedsIndex { .. } => 52,
+        P::PatternHidden { .. } => 53,
+        P::TemplateTooLong { .. } => 54,
+        P::IdentityNeedsInteger { .. } => 55,
+        P::LabelNeedsNode { .. } => 56,
+        P::LabelTooLong { .. } => 57,
+        P::LabelHidden { .. } => 58,
+        P::LabelNeedsIndex { .. } => 59,
+        P::NoVnode { .. } => 60,
+        P::TooManyVnodes { .. } => 61,
+        P::RendezvousIdentity => 62,
+        P::MaglevTable { .. } => 63,
+        P::SweepNeedsRing => 64,
+        P::StepSyntax { .. } => 65,
+        P::WeightStepSyntax { .. } => 66,
+        P::UnknownStep { .. } => 67,
+        P::NotAScenario { .. } => 68,
+        P::Version => 69,
+        P::UnknownField { .. } => 70,
+        P::NumberOrString { .. } => 71,
+        P::MustBeString { .. } => 72,
+        P::NotJson => 73,
+        P::NotObject => 74,
+        P::Unreadable => 75,
+        P::FileTooLarge { .. } => 76,
+        P::More { .. } => 77,
+        P::In { .. } => 78,
+        P::Internal(_) => 79,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_list_is_cut_to_the_first_few_and_a_count() {
+        let many = vec![Problem::Version; 100_000];
+        let cut = capped(many);
+        assert_eq!(cut.len(), MAX_NAMED + 1);
+        assert_eq!(cut[MAX_NAMED], Problem::More { count: 99_995 });
+        assert_eq!(capped(vec![Problem::Version; 3]).len(), 3);
+    }
 
     #[test]
     fn the_examples_hold_one_of_each_problem() {

@@ -186,6 +186,9 @@ pub struct PageState {
     pub last: Option<Rc<LastChange>>,
     /// The message for the last rejected action.
     pub error: Option<Notice>,
+    /// What was wrong with the page's link: shown until dismissed, whatever runs meanwhile
+    /// (a tour that the link opens starts at once and must not hide it).
+    pub link_notice: Option<Notice>,
     /// Bumped whenever the simulation changes, so views can tell states apart cheaply.
     pub version: u64,
     /// The last key lookup.
@@ -206,6 +209,7 @@ impl PartialEq for PageState {
         // while stepped work advances; only the status line shows it.
         self.version == other.version
             && self.error == other.error
+            && self.link_notice == other.link_notice
             && self.lookup == other.lookup
             && self.pending.is_some() == other.pending.is_some()
     }
@@ -227,6 +231,7 @@ impl PageState {
             sim: Rc::new(Simulation::unassigned(work.config().clone())),
             last: None,
             error: None,
+            link_notice: None,
             version: 0,
             lookup: None,
             pending: None,
@@ -277,11 +282,10 @@ impl PageState {
     pub fn reduce(&self, action: Action) -> PageState {
         let goal = match action {
             Action::DismissError => {
-                if self.error.is_none() {
+                let mut next = self.clone();
+                if next.error.take().is_none() && next.link_notice.take().is_none() {
                     return self.clone();
                 }
-                let mut next = self.clone();
-                next.error = None;
                 return next;
             }
             Action::Continue => return self.continue_pending(STEP_COST, true),
@@ -562,6 +566,11 @@ impl PageState {
             .map(|s| s.name.clone())
             .or_else(|| self.last.as_ref().and_then(|l| l.name(id)))
             .unwrap_or_else(|| format!("#{id}"))
+    }
+
+    /// The message to show: the last refusal, else the link's problems.
+    pub fn notice(&self) -> Option<&Notice> {
+        self.error.as_ref().or(self.link_notice.as_ref())
     }
 
     /// The status line in `w`'s language: progress, the last change, or the intro.

@@ -175,8 +175,20 @@ fn bad_input_says_what_is_wrong_and_exits_2() {
     let long = "x".repeat(100_000);
     for (args, needle) in [
         (
-            vec!["simulate", "--nodes", ""],
+            vec!["simulate", "--nodes", "A,,B"],
             "server names must not be empty",
+        ),
+        (
+            vec!["simulate", "--nodes", "s{i}:5..1"],
+            "is an empty range",
+        ),
+        (
+            vec!["simulate", "--nodes", "s{i}:0..0"],
+            "is an empty range",
+        ),
+        (
+            vec!["simulate", "--nodes", "e\u{301},\u{e9}"],
+            "combining mark U+0301",
         ),
         (vec!["simulate", "--nodes", "A,A"], "appears twice"),
         (vec!["simulate", "--nodes", "A, A"], "appears twice"),
@@ -455,4 +467,109 @@ fn compare_takes_ten_thousand_servers_written_as_a_range() {
         out.contains("jump") && !err.contains("leaving out"),
         "{err}"
     );
+}
+
+#[test]
+fn arguments_that_are_not_utf8_are_usage_errors() {
+    use std::os::unix::ffi::OsStrExt;
+    let bad = std::ffi::OsStr::from_bytes(b"a\xffb");
+    let bad_list = std::ffi::OsStr::from_bytes(b"A\xff,B");
+    for args in [
+        vec![std::ffi::OsStr::new("locate"), bad],
+        vec![
+            std::ffi::OsStr::new("simulate"),
+            std::ffi::OsStr::new("--nodes"),
+            bad_list,
+        ],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+            .args(&args)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains("invalid UTF-8"), "{args:?}: {err}");
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn locate_places_a_key_within_the_scenarios_keys_under_bounded_loads() {
+    use hashring_lab::engine::scenario::Scenario;
+    use hashring_lab::engine::sim::Simulation;
+    let (code, out, err) = run(&[
+        "locate",
+        "--algo",
+        "bounded",
+        "--keys",
+        "key-{i}:0..3000",
+        "--format",
+        "json",
+        "key-5",
+        "key-2999",
+        "not-in-the-set",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let sim = Simulation::new(
+        &Scenario::from_pairs([("algo", "bounded"), ("keys", "key-{i}:0..3000")]).unwrap(),
+    )
+    .unwrap();
+    for r in reports.as_array().unwrap() {
+        let key = r["key"].as_str().unwrap();
+        // ⌈1.25 × 3000 / 4⌉ = 938 keys per server, not ⌈1.25 × 1 / 4⌉ = 1.
+        assert!(r["explanation"].as_str().unwrap().contains("938"), "{r}");
+        if key != "not-in-the-set" {
+            let (_, owner) = sim.lookup(key).unwrap();
+            assert_eq!(r["server"], sim.server(owner).unwrap().name, "{key}");
+        }
+    }
+}
+
+#[test]
+fn no_servers_is_one_rule_everywhere() {
+    // An empty list is a scenario with no servers (the page writes `nodes=` once every
+    // server is removed), in the URL, a scenario file and the command line alike.
+    let (code, out, err) = run(&[
+        "simulate", "--nodes", "", "--keys", "0..100", "--format", "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        report["steps"][0]["servers"].as_array().map(Vec::len),
+        Some(0),
+        "{report}"
+    );
+}
+
+#[test]
+fn refused_values_are_quoted_short_and_algorithms_listed_once() {
+    let long = "x".repeat(100_000);
+    let (code, out, err) = run(&["simulate", "--algo", &long]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(err.len() < 1_000, "{} bytes", err.len());
+    assert!(err.contains(&format!("'{}…'", "x".repeat(60))), "{err}");
+    let (code, out, err) = run(&[
+        "compare",
+        "--nodes",
+        "A,B,C",
+        "--keys",
+        "0..100",
+        "--algos",
+        "ring,ring, ring,jump",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let algos: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["algo"].as_str().unwrap())
+        .collect();
+    assert_eq!(algos, ["ring", "jump"]);
+    let (_, help, _) = run(&["simulate", "--help"]);
+    assert!(help.contains("at most 10,000"), "{help}");
 }

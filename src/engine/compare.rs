@@ -39,6 +39,12 @@ impl CompareChange {
         let first = scenario.nodes.first().map(|n| n.name.clone());
         Ok(match self {
             CompareChange::Add => {
+                // Refused before any work: each algorithm would build its placement first.
+                if scenario.nodes.len() >= super::scenario::MAX_SERVERS {
+                    return Err(Problem::ServerLimitReached {
+                        limit: super::scenario::MAX_SERVERS,
+                    });
+                }
                 // The page's suggested name, so the comparison's add is the page's add.
                 let identity = scenario.settings.hash == HashFn::Identity;
                 let name = suggest_name(identity, &|n| scenario.nodes.iter().all(|s| s.name != n))
@@ -396,6 +402,18 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn adding_to_a_full_cluster_is_refused_before_any_work() {
+        let full = Scenario::from_pairs([("nodes", "s{i}:0..10000"), ("keys", "0..10")]).unwrap();
+        let e = CompareWork::new(&full, &CompareChange::Add, Algorithm::ALL.to_vec(), 10);
+        assert_eq!(
+            e.err(),
+            Some(Problem::ServerLimitReached {
+                limit: crate::engine::scenario::MAX_SERVERS
+            })
+        );
+    }
 
     fn scenario() -> Scenario {
         Scenario::from_pairs([

@@ -20,7 +20,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use super::algorithms::{Algorithm, LabelTemplate};
 use super::hash::HashFn;
 use super::keys::KeySpec;
-use super::text::{first_hidden, parse_decimal, quote};
+use super::text::{first_combining_mark, first_hidden, parse_decimal, quote};
 
 /// The most servers a scenario may have.
 pub const MAX_SERVERS: usize = 10_000;
@@ -185,6 +185,15 @@ pub fn validate_name(name: &str) -> Result<String, Problem> {
             hidden,
         });
     }
+    if name.contains('\u{FFFD}') {
+        return Err(Problem::NameNotUtf8 { name: quote(name) });
+    }
+    if let Some(mark) = first_combining_mark(name) {
+        return Err(Problem::NameCombining {
+            name: quote(name),
+            mark,
+        });
+    }
     if let Some(character) = name.chars().find(|c| matches!(c, ',' | '*')) {
         return Err(Problem::NameReserved {
             name: quote(name),
@@ -233,6 +242,10 @@ pub fn parse_vnodes(text: &str) -> Result<u32, Problem> {
 fn expand_node_ranges(text: &str) -> Result<Vec<String>, Problem> {
     let mut out = Vec::new();
     for item in text.split(',') {
+        // A list longer than any cluster is refused here, before it is all copied.
+        if out.len() > MAX_SERVERS {
+            return Err(Problem::TooManyServers { limit: MAX_SERVERS });
+        }
         let Some((template, range)) = item.rsplit_once(':').filter(|(t, _)| t.contains("{i}"))
         else {
             out.push(item.to_owned());
@@ -244,7 +257,10 @@ fn expand_node_ranges(text: &str) -> Result<Vec<String>, Problem> {
             a.trim().parse().map_err(|_| bad())?,
             b.trim().parse().map_err(|_| bad())?,
         );
-        if b.saturating_sub(a) > MAX_SERVERS {
+        if b <= a {
+            return Err(Problem::NodesEmptyRange { given: quote(item) });
+        }
+        if b - a > MAX_SERVERS {
             return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
         out.extend((a..b).map(|i| template.replace("{i}", &i.to_string())));
@@ -323,8 +339,15 @@ fn name_list(text: &str, field: Field) -> Result<Vec<String>, Problem> {
     Ok(out)
 }
 
+/// The server list: empty (or blank) means no servers, the list a page writes after every
+/// server was removed — one rule for the URL, scenario files and the command line.
 fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
     let mut out: Vec<ServerSpec> = Vec::new();
+    if text.trim().is_empty() {
+        return Ok(out);
+    }
+    // Names seen so far, for the duplicate check (a list can hold 10,000 names).
+    let mut seen = std::collections::HashSet::new();
     for item in expand_node_ranges(text)? {
         let item = item.as_str();
         let (name, weight) = match item.rsplit_once('*') {
@@ -332,7 +355,7 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
             None => (item, 1.0),
         };
         let name = validate_name(name)?;
-        if out.iter().any(|s| s.name == name) {
+        if !seen.insert(name.clone()) {
             return Err(Problem::NameTwice { name: quote(&name) });
         }
         out.push(ServerSpec {
@@ -426,7 +449,7 @@ impl Scenario {
         if errors.is_empty() {
             Ok(s)
         } else {
-            Err(ScenarioError(errors))
+            Err(ScenarioError(crate::problem::capped(errors)))
         }
     }
 

@@ -244,6 +244,12 @@ impl Algorithm {
         self.0.arcs
     }
 
+    /// True when a key's owner depends on the whole key set, not only on the servers
+    /// (bounded loads: the capacity is `c` × keys / servers, and keys arrive in order).
+    pub fn depends_on_key_set(self) -> bool {
+        self.0.knobs.balance
+    }
+
     /// How it is drawn.
     pub fn shape(self) -> Shape {
         self.0.shape

@@ -31,6 +31,25 @@ pub fn quote(value: &str) -> String {
 /// True for characters that do not show as themselves: controls (including newline and
 /// escape), zero-width and joiner characters, bidirectional overrides and isolates, soft
 /// hyphens, byte-order marks and other format characters, and Unicode tag characters.
+/// The first combining diacritical mark in `text` (U+0300–U+036F and the other general
+/// diacritic blocks) as `U+XXXX`: a letter written as base + mark looks the same as the
+/// precomposed letter (`e` + U+0301 and `é`) but is a different name.
+pub fn first_combining_mark(text: &str) -> Option<String> {
+    text.chars()
+        .find(|c| {
+            matches!(
+                c,
+                '\u{0300}'..='\u{036F}'
+                    | '\u{1AB0}'..='\u{1AFF}'
+                    | '\u{1DC0}'..='\u{1DFF}'
+                    | '\u{20D0}'..='\u{20FF}'
+                    | '\u{FE20}'..='\u{FE2F}'
+            )
+        })
+        .map(|c| format!("U+{:04X}", u32::from(c)))
+}
+
+/// True for a character that hides or reorders text, or cannot be seen.
 pub fn is_hidden(c: char) -> bool {
     c.is_control()
         || matches!(

@@ -607,7 +607,8 @@ mod tests {
             "keys", "algo", "hash", "ring", "compare", "light", "dark", "lang", "theme", "view",
             "tour", "step", "freeze", "modn", "last", "node", "key", "user", "list", "random",
             "add", "remove", "fail", "recover", "weight", "Maglev", "xxh3", "md5", "embed", "jump",
-            "spec", "colour", "seed", "NAME", "grow", "scenario",
+            "spec", "colour", "seed", "NAME", "grow", "scenario", "FFFD", "UTF", "present",
+            "notes",
         ];
         for p in crate::problem::examples() {
             let en = (Lang::En.words().problem)(&p);

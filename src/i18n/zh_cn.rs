@@ -461,6 +461,8 @@ fn problem(p: &Problem) -> String {
         P::NameTooLong { name, max } => format!("服务器名称 {name} 超过 {max} 个字符"),
         P::NameHidden { name, hidden } => format!("服务器名称 {name} 含有不可见字符或控制字符 {hidden}；请只用可见字符"),
         P::NameReserved { name, character } => format!("服务器名称 {name} 含有不允许的 '{character}'（',' 用来分隔服务器，'*' 用来给出权重）"),
+        P::NameNotUtf8 { name } => format!("服务器名称 {name} 含有 U+FFFD，说明原文不是有效的 UTF-8；请检查文件或链接的编码"),
+        P::NameCombining { name, mark } => format!("服务器名称 {name} 含有组合附加符号 {mark}；请把每个带附加符号的字母写成一个字符，让看起来相同的名称就是同一个名称"),
         P::NameTwice { name } => format!("服务器名称 {name} 出现了两次；名称必须唯一"),
         P::ServerExists { name } => format!("已有名为 {name} 的服务器；名称必须唯一"),
         P::NoSuchServer { name, servers } => format!("没有服务器 {name}；现有服务器：{servers}"),
@@ -473,6 +475,7 @@ fn problem(p: &Problem) -> String {
         P::TooManyServers { limit } => format!("超过了 {limit} 台服务器的上限"),
         P::NodesOverPageLimit { count, limit, command_line } => format!("节点：{count} 台服务器超过了页面的上限 {limit}；命令行最多可用 {command_line} 台"),
         P::NodesItem { given } => format!("节点项 {given} 必须形如 名称{{i}}:A..B，例如 节点-{{i}}:0..1000"),
+        P::NodesEmptyRange { given } => format!("节点项 {given} 的范围为空（不含终点，终点必须更大）"),
         P::DownNotServer { name } => format!("down：{name} 不是现有的服务器"),
         P::WeightNotNumber { given, max } => format!("权重 {given} 不是数字；请用大于 0 且不超过 {max} 的数"),
         P::WeightOutOfRange { given, max } => format!("权重 {given} 必须大于 0 且不超过 {max}"),
@@ -494,6 +497,7 @@ fn problem(p: &Problem) -> String {
         P::UnknownTour { given, choices } => format!("导览 {given} 不存在，可选 {choices}"),
         P::TourStep { given, tour, steps } => format!("导览 {tour} 的步骤 {given} 必须是 1 到 {steps} 或 last"),
         P::StepNeedsTour => "step 需要配合 tour 使用，例如 tour=modn&step=2".into(),
+        P::IgnoredParameter { ignored, winner } => format!("{ignored} 被忽略：{winner} 优先（notes=1 优先于 embed=1，embed=1 优先于 present=1，tour 优先于 view=compare）"),
         P::Lang { given } => format!("lang {given} 必须是 en 或 zh-CN"),
         P::Theme { given } => format!("theme {given} 必须是 light 或 dark"),
         P::View { given } => format!("view {given} 必须是 ring 或 compare"),
@@ -545,6 +549,8 @@ fn problem(p: &Problem) -> String {
         P::NotJson => "它不是有效的 JSON".into(),
         P::NotObject => "它不是 JSON 对象".into(),
         P::Unreadable => "无法读取".into(),
+        P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
+        P::More { count } => format!("另有 {count} 个问题"),
         P::In { field, problem: inner } => {
             let field = match field {
                 Field::Nodes => "nodes",

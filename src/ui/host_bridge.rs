@@ -110,7 +110,7 @@ pub fn use_host_bridge(
     {
         let (state, framed) = (state.clone(), *framed);
         use_effect_with(
-            (state.version, busy, state.error.clone()),
+            (state.version, busy, state.notice().cloned()),
             move |&(version, busy, _)| {
                 if !framed || busy {
                     return;
@@ -127,7 +127,7 @@ pub fn use_host_bridge(
                         state.sim.servers().iter().map(|s| s.name.clone()).collect();
                     post(&host::ready_event(&names, state.sim.keys().len()));
                 }
-                if let Some(error) = &state.error {
+                if let Some(error) = state.notice() {
                     post(&host::error_event(&crate::words::notice(w, error)));
                 }
             },
@@ -142,7 +142,7 @@ pub fn use_host_bridge(
     let shown = (
         state.version,
         busy,
-        state.error.is_some(),
+        state.notice().is_some(),
         state.lookup.is_some(),
     );
     use_effect_with(shown, move |_| {

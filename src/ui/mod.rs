@@ -97,14 +97,12 @@ fn initial_state(link: &Link) -> PageState {
         Some(Ok(state)) => state,
         Some(Err(e)) => {
             let mut state = default_state();
-            state.error = Some(e);
+            state.link_notice = Some(e);
             return state;
         }
         None => default_state(),
     };
-    if let Some(notice) = link.notice() {
-        state.error = Some(notice);
-    }
+    state.link_notice = link.notice();
     state
 }
 
@@ -615,7 +613,7 @@ pub fn App() -> Html {
             }
         </p>
     };
-    let error = state.error.as_ref().map(|error| html! {
+    let error = state.notice().map(|error| html! {
         <p class="error" role="alert">
             {words::notice(w, error)}
             <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>

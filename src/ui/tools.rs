@@ -12,7 +12,9 @@ use yew::prelude::*;
 
 use super::stepped::Stepped;
 use super::use_lang;
-use crate::file::{counts_csv, key_rows, read_scenario, scenario_json, FieldValue};
+use crate::file::{
+    check_file_size, counts_csv, key_rows, read_scenario, scenario_json, FieldValue,
+};
 use crate::problem::{JsonKind, Problem};
 use crate::render::qr::qr_picture;
 use crate::state::{Action, Notice, PageState};
@@ -206,6 +208,10 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 return;
             };
             input.set_value("");
+            if let Err(too_large) = check_file_size(file.size()) {
+                on_action.emit(Action::Notify(Notice::BadFile(vec![too_large])));
+                return;
+            }
             let Ok(reader) = web_sys::FileReader::new() else {
                 return;
             };

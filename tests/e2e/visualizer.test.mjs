@@ -260,8 +260,8 @@ test('the compare view runs one change through every algorithm, as the command l
   const { page } = browser;
   const scenario = ['--nodes', 'A,B,C,D,E,F', '--vnodes', '100', '--keys', 'key-{i}:0..20000', '--table', '251'];
   await page.goto(`${server.origin}/?view=compare&lang=en&nodes=A,B,C,D,E,F&vnodes=100&keys=${encodeURIComponent('key-{i}:0..20000')}`);
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
-    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  // The verdict appears once every registered algorithm has its row.
+  await page.waitForFunction(() => document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   assert.equal(await page.textContent('table.compared caption'), 'Algorithms compared');
   const rows = await page.$$eval('table.compared tbody tr', (trs) => trs.map((tr) => ({
     algo: tr.dataset.algo,
@@ -292,12 +292,12 @@ test('the compare view runs one change through every algorithm, as the command l
   const reshufflers = rows.length - consistent.length;
   assert.ok(reshufflers >= 1, 'mod-N reshuffles');
   assert.match(verdictText, new RegExp(` ${reshufflers} algorithms? moved keys between servers the change left alone`));
-  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), 16);
+  assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), rows.length);
   await screenshot(page, '29-compare-add');
   // Remove the first server: jump renumbers the rest, and the table says so.
   await page.selectOption('#compare-change', '1');
-  await page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
-    && document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+  // The verdict appears once every registered algorithm has its row.
+  await page.waitForFunction(() => document.querySelector('.compare .verdict'), null, { timeout: 60000 });
   const jump = await page.textContent('tr[data-algo=jump] td.between');
   assert.notEqual(jump, '0');
   assert.equal(await page.textContent('tr[data-algo=ring] td.between'), '0');
