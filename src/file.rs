@@ -78,6 +78,80 @@ pub fn check_file_size(bytes: f64) -> Result<(), Problem> {
     })
 }
 
+/// The names of a JSON object's top-level fields in `text`, in order, repeats included
+/// (a JSON parser keeps only the last of a repeated field, so a file saying `"nodes"`
+/// twice would silently use one; the page asks this first). Empty when `text` is not an
+/// object; the parser reports that.
+pub fn top_level_fields(text: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut chars = text.trim_start_matches('\u{FEFF}').chars().peekable();
+    if chars.find(|c| !c.is_whitespace()) != Some('{') {
+        return names;
+    }
+    // Depth 1 is the top-level object; a string at depth 1 followed by `:` is a field name.
+    let (mut depth, mut expecting_name) = (1usize, true);
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                let mut name = String::new();
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            name.push(c);
+                            if let Some(escaped) = chars.next() {
+                                name.push(escaped);
+                            }
+                        }
+                        '"' => break,
+                        _ => name.push(c),
+                    }
+                }
+                if depth == 1 && expecting_name {
+                    names.push(name);
+                    expecting_name = false;
+                }
+            }
+            '{' | '[' => depth += 1,
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    break;
+                }
+            }
+            ',' if depth == 1 => expecting_name = true,
+            _ => {}
+        }
+    }
+    names
+}
+
+/// More top-level fields than a scenario can have (it has 13 at most): such a file is
+/// judged by its field names alone, before the browser turns 100,000 fields into values.
+pub const MAX_FIELDS: usize = 64;
+
+/// The problems with a file's field names alone: repeats, and names a scenario does not
+/// have (the first few named, the rest counted).
+pub fn field_name_problems(names: &[String]) -> Vec<Problem> {
+    let mut problems = crate::engine::scenario::repeated_names(names.iter().map(String::as_str));
+    let unknown: Vec<&String> = names
+        .iter()
+        .filter(|n| *n != "format" && *n != "version" && !PARAMS.contains(&n.as_str()))
+        .collect();
+    let total = problems.len() + unknown.len();
+    problems.truncate(crate::problem::MAX_NAMED);
+    let room = crate::problem::MAX_NAMED - problems.len();
+    problems.extend(unknown.iter().take(room).map(|name| Problem::UnknownField {
+        given: quote(name),
+        fields: PARAMS.join(", "),
+    }));
+    if total > problems.len() {
+        problems.push(Problem::More {
+            count: total - problems.len(),
+        });
+    }
+    problems
+}
+
 /// The scenario in a file's fields, or every problem with it (the first few named).
 pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Problem>> {
     let mut problems = Vec::new();
@@ -177,6 +251,34 @@ pub fn key_rows(sim: &Simulation, from: usize, to: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_with_too_many_fields_is_judged_by_their_names() {
+        let mut names: Vec<String> = vec!["format".into(), "version".into(), "nodes".into()];
+        names.extend((0..100_000).map(|i| format!("f{i}")));
+        names.push("nodes".into());
+        let problems = field_name_problems(&names);
+        let text = crate::problem::english(&problems);
+        assert!(
+            text.starts_with(
+                "'nodes' is given more than once; give each parameter once; unknown field 'f0'"
+            ),
+            "{text}"
+        );
+        assert!(text.ends_with("and 99996 more problems"), "{text}");
+    }
+
+    #[test]
+    fn the_top_level_field_names_keep_their_repeats() {
+        let text = r#"{"format": "x", "nodes": "A,B", "inner": {"nodes": 1, "a": [{"b": ","}]},
+            "nodes": "C", "say \"hi\"": 2}"#;
+        assert_eq!(
+            top_level_fields(text),
+            ["format", "nodes", "inner", "nodes", "say \\\"hi\\\""]
+        );
+        assert!(top_level_fields("[1, 2]").is_empty());
+        assert!(top_level_fields("").is_empty());
+    }
 
     #[test]
     fn cells_a_spreadsheet_would_run_are_written_as_text() {

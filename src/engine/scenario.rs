@@ -372,15 +372,13 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
 
 /// Every `name` that appears more than once among `pairs`, as one message each.
 pub fn repeated_names<'a>(pairs: impl IntoIterator<Item = &'a str>) -> Vec<Problem> {
-    let mut seen: Vec<&str> = Vec::new();
+    // Sets, not lists: a hostile file can name 100,000 fields.
+    let mut seen = std::collections::HashSet::new();
+    let mut reported = std::collections::HashSet::new();
     let mut repeated: Vec<&str> = Vec::new();
     for name in pairs {
-        if seen.contains(&name) {
-            if !repeated.contains(&name) {
-                repeated.push(name);
-            }
-        } else {
-            seen.push(name);
+        if !seen.insert(name) && reported.insert(name) {
+            repeated.push(name);
         }
     }
     repeated

@@ -12,8 +12,10 @@ use yew::prelude::*;
 
 use super::stepped::Stepped;
 use super::use_lang;
+use crate::engine::scenario::repeated_names;
 use crate::file::{
-    check_file_size, counts_csv, key_rows, read_scenario, scenario_json, FieldValue,
+    check_file_size, counts_csv, field_name_problems, key_rows, read_scenario, scenario_json,
+    top_level_fields, FieldValue, MAX_FIELDS,
 };
 use crate::problem::{JsonKind, Problem};
 use crate::render::qr::qr_picture;
@@ -108,9 +110,21 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
 
 /// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
 fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<Problem>> {
+    // A file with more fields than a scenario has is judged by their names alone, before
+    // the browser parses it into 100,000 values.
+    let names = top_level_fields(text);
+    if names.len() > MAX_FIELDS {
+        return Err(field_name_problems(&names));
+    }
     let value = js_sys::JSON::parse(text).map_err(|_| vec![Problem::NotJson])?;
     if !value.is_object() || js_sys::Array::is_array(&value) {
         return Err(vec![Problem::NotObject]);
+    }
+    // JSON.parse keeps the last of a repeated field: refuse the file instead (the URL
+    // refuses repeats too).
+    let repeated = repeated_names(names.iter().map(String::as_str));
+    if !repeated.is_empty() {
+        return Err(crate::problem::capped(repeated));
     }
     let object: js_sys::Object = value.unchecked_into();
     let fields: Vec<(String, FieldValue)> = js_sys::Object::entries(&object)

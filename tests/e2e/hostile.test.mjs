@@ -1,0 +1,89 @@
+// The second hostile round (issue 17), as a user meets it: a clicker's keys in a tour do not
+// scroll the page, a tour link still names the link's other problems, the page's own link
+// with no servers opens again, and bad scenario files get a short message and change nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { serveDist, openBrowser, ready, tableCounts, screenshot } from './harness.mjs';
+
+let server, browser;
+const consoleLines = [];
+before(async () => {
+  server = await serveDist();
+  browser = await openBrowser({ width: 1280, height: 720 });
+  browser.page.on('console', (m) => consoleLines.push(m.text()));
+});
+after(async () => { await browser?.context.close(); await server?.close(); });
+
+const tourStep = (page) => page.$eval('section.tour', (s) => Number(s.dataset.step));
+
+test("a clicker's PageDown and Space turn tour pages without scrolling, and the listener may prevent them", async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&tour=ring&step=1`);
+  await ready(page);
+  await page.waitForSelector('section.tour[data-step="1"] .narration:not(:empty)');
+  // The page is taller than 720 px, so a default PageDown would scroll it.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollHeight > innerHeight + 100));
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.keyboard.press('PageDown');
+  await page.waitForFunction(() => document.querySelector('section.tour')?.dataset.step === '2');
+  await page.keyboard.press('Space');
+  await page.keyboard.press('PageUp');
+  await page.waitForFunction(() => document.querySelector('section.tour')?.dataset.step === '1');
+  assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page did not scroll');
+  assert.equal(await tourStep(page), 1);
+  assert.deepEqual(consoleLines.filter((l) => /preventDefault/.test(l)), []);
+});
+
+test('a tour link still names its other problems', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&tour=java&step=2&vnodes=0&algo=nope`);
+  await ready(page);
+  await page.waitForSelector('section.tour[data-step="2"] .narration:not(:empty)');
+  await page.waitForFunction(() => !document.querySelector('.summary progress'));
+  const error = await page.textContent('.error');
+  assert.match(error, /vnodes '0' must be a whole number from 1 to 1000/);
+  assert.match(error, /unknown algorithm 'nope'/);
+  await screenshot(page, '70-tour-link-with-problems');
+});
+
+test("the page's own link after every server is removed opens again", async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A&keys=0..100`);
+  await ready(page);
+  await page.getByRole('button', { name: 'Remove server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 0);
+  const link = await page.evaluate(() => location.href);
+  assert.match(link, /nodes=(&|$)/);
+  await page.goto(link);
+  await page.waitForFunction(() => document.querySelector('.summary') && !document.querySelector('.summary progress'));
+  assert.equal(await page.$('.error'), null, 'no message: the link is the page\'s own');
+  assert.deepEqual(await tableCounts(page), []);
+});
+
+test('bad scenario files: a short message quickly, the first problems named, nothing changed', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=0..300`);
+  await ready(page);
+  const counts = await tableCounts(page);
+  const open = (name, text) => page.setInputFiles('#open-scenario', { name, mimeType: 'application/json', buffer: Buffer.from(text) });
+  // 100,000 unknown fields (1.5 MB).
+  const fields = ['"format": "hashring-lab scenario"', '"version": 1'];
+  for (let i = 0; i < 100000; i++) fields.push(`"field${i}": 1`);
+  const started = Date.now();
+  await open('many.json', `{${fields.join(',')}}`);
+  await page.waitForFunction(() => /more problems/.test(document.querySelector('.error')?.textContent || ''), null, { timeout: 20000 });
+  const took = Date.now() - started;
+  const message = await page.textContent('.error');
+  assert.ok(message.length < 1500, `${message.length} characters`);
+  assert.match(message, /unknown field 'field0'.*and 99,?995 more problems/);
+  console.log(`100,000 unknown fields: message after ${took} ms, ${message.length} characters`);
+  // A repeated field is refused, as a repeated URL parameter is.
+  await page.click('.error button');
+  await open('twice.json', '{"format": "hashring-lab scenario", "version": 1, "nodes": "A", "nodes": "B"}');
+  await page.waitForFunction(() => /'nodes' is given more than once/.test(document.querySelector('.error')?.textContent || ''));
+  // A file larger than any scenario is refused before it is read.
+  await page.click('.error button');
+  await page.setInputFiles('#open-scenario', { name: 'huge.json', mimeType: 'application/json', buffer: Buffer.alloc(17 * 1024 * 1024, 32) });
+  await page.waitForFunction(() => /a scenario file is at most 16 MB/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual(await tableCounts(page), counts);
+});
