@@ -2,6 +2,7 @@
 //! servers and the time to build each lookup structure (which is also the time a resize
 //! takes here: every change rebuilds it). The structure's bytes are printed once per size.
 //! Run with `cargo bench --bench algorithms`; results are in docs/PERFORMANCE.md.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 #![allow(missing_docs)]
 
 use std::hint::black_box;

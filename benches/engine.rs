@@ -1,5 +1,6 @@
 //! Engine benchmarks, sizes in their names (after dgryski/go-jump and buraksezer/consistent).
 //! Run with `cargo bench --bench engine`; results are recorded in docs/PERFORMANCE.md.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 #![allow(missing_docs)]
 
 use std::hint::black_box;

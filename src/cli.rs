@@ -868,11 +868,16 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
         });
     }
     progress.clear();
-    Ok(match args.format {
+    compare_output(&rows, args.format)
+}
+
+/// The compare report in `format`.
+fn compare_output(rows: &[CompareReport], format: Format) -> Result<String, String> {
+    Ok(match format {
         Format::Json => to_json(&rows)?,
         Format::Csv => {
             let mut s = String::from("algo,moved,keys,moved_fraction,ideal_fraction,moved_between_survivors,peak_to_mean,stddev,bytes,build_ms,lookup_ns\n");
-            for r in &rows {
+            for r in rows {
                 let ideal = r.ideal_fraction.map(|i| i.to_string()).unwrap_or_default();
                 let _ = writeln!(
                     s,
@@ -903,7 +908,7 @@ fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String
                 "build ms",
                 "ns/lookup"
             );
-            for r in &rows {
+            for r in rows {
                 let ideal = r.ideal_fraction.map_or_else(|| "—".to_owned(), percent);
                 let moved = format!("{} {} ({ideal})", r.moved, percent(r.moved_fraction));
                 let _ = writeln!(

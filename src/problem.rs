@@ -489,6 +489,7 @@ pub fn english(problems: &[Problem]) -> String {
 /// [`variant_index`] is an exhaustive `match`, so a new variant cannot be forgotten here
 /// without a test failing.
 #[cfg(test)]
+#[allow(clippy::too_many_lines)] // One line per problem.
 pub fn examples() -> Vec<Problem> {
     use Problem as P;
     let q = |s: &str| format!("'{s}'");

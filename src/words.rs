@@ -209,6 +209,7 @@ pub struct ExplanationWords {
 }
 
 /// Words for the engine's explanation of `key` in `sim`.
+#[allow(clippy::too_many_lines)] // One arm per kind of lookup (`How`): a table of sentences.
 pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> ExplanationWords {
     let name = |id: ServerId| {
         sim.server(id)

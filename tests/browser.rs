@@ -1,5 +1,6 @@
 //! Browser tests (wasm-bindgen-test in headless Chromium): the app mounts into a page,
 //! paints the ring, and shows the scenario's numbers; render geometry holds in wasm too.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 #![cfg(target_arch = "wasm32")]
 
 use gloo_timers::future::TimeoutFuture;

@@ -1,5 +1,6 @@
 //! The `hashring-lab` command line, run as a user runs it: every subcommand, and every
 //! error path answers with one line and exit code 2, never a panic.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 
 use std::process::Command;
 

@@ -1,5 +1,6 @@
 //! Engine behaviour: readable identity-hash fixtures (after groupcache's consistenthash
 //! tests) and properties checked by proptest over random clusters and change sequences.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 
 use hashring_lab::engine::placement::Algorithm;
 use hashring_lab::engine::ring::{ArcChange, NO_OWNER};

@@ -3,6 +3,7 @@
 //! can only be understood (and changed) together; the placement contract, the algorithms,
 //! the list of algorithms and the builder are layered so that adding an algorithm touches
 //! no module below it.
+#![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;

@@ -118,7 +118,7 @@ impl FlowTally {
     }
 }
 
-pub(super) fn finish_flows(m: &mut Movement, flows: FlowTally) {
+pub(super) fn finish_flows(m: &mut Movement, flows: &FlowTally) {
     let id = |slot: usize| {
         if slot == 0 {
             NO_OWNER

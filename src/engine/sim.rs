@@ -405,7 +405,7 @@ impl Simulation {
                 }
             }
         }
-        finish_flows(&mut m, flows);
+        finish_flows(&mut m, &flows);
         m
     }
 
@@ -419,7 +419,7 @@ impl Simulation {
         for (place, &to) in owners.iter().enumerate() {
             self.record(place, to, &mut flows, &mut m);
         }
-        finish_flows(&mut m, flows);
+        finish_flows(&mut m, &flows);
         m
     }
 
@@ -445,7 +445,7 @@ impl Simulation {
                 flows.add(from, to);
             }
         }
-        finish_flows(&mut m, flows);
+        finish_flows(&mut m, &flows);
         m
     }
 }

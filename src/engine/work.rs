@@ -271,94 +271,113 @@ impl Work {
     /// identity hash cannot read, say) ends the work; the state it would change is
     /// untouched.
     pub fn advance(&mut self, budget: usize) -> Result<usize, Problem> {
-        let mut spent = 0usize;
-        // 1. Hash the keys.
-        if let KeyWork::Hashing { settings, pairs } = &mut self.keys {
-            let n = settings.keys.len();
-            let start = pairs.len();
-            let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
-            let mut name = String::new();
-            let mut chunk = Vec::with_capacity(end - start);
-            for index in start as u32..end as u32 {
-                settings.keys.write_name(index, settings.seed, &mut name);
-                let p =
-                    key_position(settings, &name).map_err(|e| Problem::from(e).of(Field::Keys))?;
-                chunk.push((p, index));
-            }
-            pairs.push(chunk);
-            spent += (end - start) * KEY_COST;
-            // The closing sort gets a step of its own unless it fits in what is left.
-            if pairs.len() < n || (spent > 0 && n * SORT_COST > budget.saturating_sub(spent)) {
-                return Ok(spent);
-            }
-            let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
-            self.keys = KeyWork::Ready(Arc::new(done));
-            return Ok(spent + n * SORT_COST);
+        if matches!(self.keys, KeyWork::Hashing { .. }) {
+            return self.hash_keys(budget);
         }
-        // 2. Place the vnodes.
-        if let PlacementWork::Vnodes {
+        if matches!(self.placement, PlacementWork::Vnodes { .. }) {
+            return self.place_vnodes(budget);
+        }
+        Ok(self.find_owners(budget))
+    }
+
+    /// Phase 1: hash the next chunk of keys; the closing sort, when all are hashed.
+    fn hash_keys(&mut self, budget: usize) -> Result<usize, Problem> {
+        let KeyWork::Hashing { settings, pairs } = &mut self.keys else {
+            return Ok(0);
+        };
+        let n = settings.keys.len();
+        let start = pairs.len();
+        let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
+        let mut name = String::new();
+        let mut chunk = Vec::with_capacity(end - start);
+        for index in start as u32..end as u32 {
+            settings.keys.write_name(index, settings.seed, &mut name);
+            let p = key_position(settings, &name).map_err(|e| Problem::from(e).of(Field::Keys))?;
+            chunk.push((p, index));
+        }
+        pairs.push(chunk);
+        let spent = (end - start) * KEY_COST;
+        // The closing sort gets a step of its own unless it fits in what is left.
+        if pairs.len() < n || (spent > 0 && n * SORT_COST > budget.saturating_sub(spent)) {
+            return Ok(spent);
+        }
+        let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
+        self.keys = KeyWork::Ready(Arc::new(done));
+        Ok(spent + n * SORT_COST)
+    }
+
+    /// Phase 2: hash the next vnode labels; the ring, when all are placed.
+    fn place_vnodes(&mut self, budget: usize) -> Result<usize, Problem> {
+        let PlacementWork::Vnodes {
             live,
             next,
             points,
             total,
         } = &mut self.placement
-        {
-            let s = &self.next.settings;
-            while points.len() < *total && spent < budget.max(1) {
-                spent += VNODE_COST;
-                let (i, r) = *next;
-                let server = &live[i];
-                let text = s.label.render(&server.name, r);
-                let position = s
-                    .hash
-                    .position(&text)
-                    .map_err(|e| Problem::from(e).of(Field::Label))?;
-                points.push(VNode {
-                    position,
-                    server: server.id,
-                    replica: r,
-                });
-                *next = if r + 1 < weighted_vnodes(s.vnodes, server.weight) {
-                    (i, r + 1)
-                } else {
-                    (i + 1, 0)
-                };
-            }
-            let sort = points.len() * SORT_COST;
-            if points.len() < *total || (spent > 0 && sort > budget.saturating_sub(spent)) {
-                return Ok(spent);
-            }
-            let live = std::mem::take(live);
-            let name_of = |id: ServerId| {
-                live.iter()
-                    .find(|l| l.id == id)
-                    .map_or("", |l| l.name.as_str())
+        else {
+            return Ok(0);
+        };
+        let s = &self.next.settings;
+        let mut spent = 0usize;
+        while points.len() < *total && spent < budget.max(1) {
+            spent += VNODE_COST;
+            let (i, r) = *next;
+            let server = &live[i];
+            let text = s.label.render(&server.name, r);
+            let position = s
+                .hash
+                .position(&text)
+                .map_err(|e| Problem::from(e).of(Field::Label))?;
+            points.push(VNode {
+                position,
+                server: server.id,
+                replica: r,
+            });
+            *next = if r + 1 < weighted_vnodes(s.vnodes, server.weight) {
+                (i, r + 1)
+            } else {
+                (i + 1, 0)
             };
-            let sorted = points.len();
-            let ring = Ring::new(std::mem::take(points), name_of);
-            self.placement = PlacementWork::Ready(ring_placement(s, ring, live.len()));
-            return Ok(spent + sorted * SORT_COST);
         }
-        // 3. Find the owners.
+        let sort = points.len() * SORT_COST;
+        if points.len() < *total || (spent > 0 && sort > budget.saturating_sub(spent)) {
+            return Ok(spent);
+        }
+        let live = std::mem::take(live);
+        let name_of = |id: ServerId| {
+            live.iter()
+                .find(|l| l.id == id)
+                .map_or("", |l| l.name.as_str())
+        };
+        let sorted = points.len();
+        let ring = Ring::new(std::mem::take(points), name_of);
+        self.placement = PlacementWork::Ready(ring_placement(s, ring, live.len()));
+        Ok(spent + sorted * SORT_COST)
+    }
+
+    /// Phase 3: the owners of the next chunk of keys (in arrival order under bounded
+    /// loads; with their ranks for the per-key scorers).
+    fn find_owners(&mut self, budget: usize) -> usize {
         let needed = self.owners_needed();
         if self.owners.len() >= needed {
-            return Ok(spent);
+            return 0;
         }
         let (KeyWork::Ready(keys), PlacementWork::Ready(placement)) = (&self.keys, &self.placement)
         else {
-            return Ok(spent);
+            return 0;
         };
-        let count = (budget.saturating_sub(spent) / self.cost_per_key()).max(1);
+        let count = (budget / self.cost_per_key()).max(1);
         if let Some(bounded) = Bounded::of(placement.as_ref()) {
             let arrivals = self
                 .arrivals
                 .get_or_insert_with(|| Arrivals::new(bounded, keys));
             if arrivals.arrive(keys, count) {
-                let done = self.arrivals.take().expect("arrivals under way");
-                self.owners.push(done.owners);
-                self.placement = PlacementWork::Ready(Rc::new(done.bounded));
+                if let Some(done) = self.arrivals.take() {
+                    self.owners.push(done.owners);
+                    self.placement = PlacementWork::Ready(Rc::new(done.bounded));
+                }
             }
-            return Ok(spent + count * self.cost_per_key());
+            return count * self.cost_per_key();
         }
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
@@ -385,7 +404,7 @@ impl Work {
             None => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
         }
         self.owners.push(chunk);
-        Ok(spent + count * self.cost_per_key())
+        count * self.cost_per_key()
     }
 
     /// Does all the work that is left.

@@ -680,6 +680,7 @@ mod tests {
     /// Every message the engine, the reducer, the link and the file reader give for bad
     /// input reads as Chinese.
     #[test]
+    #[allow(clippy::too_many_lines)] // A list of bad inputs, one per line.
     fn engine_messages_are_translated() {
         use crate::engine::scenario::Scenario;
         use crate::engine::sim::{Change, Simulation};

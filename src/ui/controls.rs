@@ -185,6 +185,7 @@ pub struct ScenarioProps {
 }
 
 /// Algorithm, hash, vnodes, keys, seed and animation settings.
+#[allow(clippy::too_many_lines)] // One form: a callback per field, then the fields' markup.
 pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     let sim = &props.state.sim;
     let on_algo = props

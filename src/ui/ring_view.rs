@@ -311,13 +311,13 @@ pub(super) fn now_ms() -> f64 {
 }
 
 /// Keeps the animation loop alive; dropping the handle's content cancels the next frame.
-fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: Rc<RefCell<Option<AnimationFrame>>>) {
+fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: &Rc<RefCell<Option<AnimationFrame>>>) {
     let next = handle.clone();
     *handle.borrow_mut() = Some(request_animation_frame(move |t| {
         renderer.borrow_mut().frame(t);
         // A cleared handle means the component is gone: stop.
         if next.borrow().is_some() {
-            run_loop(renderer, next);
+            run_loop(renderer, &next);
         }
     }));
 }
@@ -332,7 +332,7 @@ fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_r
             r.layers.overlay = overlay_ref;
         }
         let handle = Rc::new(RefCell::new(None));
-        run_loop(renderer.clone(), handle.clone());
+        run_loop(renderer.clone(), &handle);
         // Non-passive, so the page does not scroll while the ring zooms.
         let wheel = canvas_ref.cast::<HtmlCanvasElement>().map(|c| {
             EventListener::new_with_options(
