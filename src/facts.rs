@@ -78,6 +78,40 @@ impl Facts {
         }
     }
 
+    /// What a narration calls a server: the part after its last `#` (the seeds name their
+    /// servers `127.1.1.1#A` and call them A), else its whole name.
+    pub fn tag(name: &str) -> &str {
+        name.rsplit_once('#').map_or(name, |p| p.1)
+    }
+
+    /// Every server's tag and keys in list order, `sep` between them ("A 2,505, B 2,487").
+    pub fn listed(&self, sep: &str) -> String {
+        self.counts
+            .iter()
+            .map(|(n, c)| format!("{} {c}", Facts::tag(n)))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// The tags of `names`, `sep` between them.
+    pub fn tags(names: &[String], sep: &str) -> String {
+        names
+            .iter()
+            .map(|n| Facts::tag(n))
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+
+    /// The tag of the server the last change took away ("" when none).
+    pub fn removed(&self) -> &str {
+        self.gone.first().map_or("", |g| Facts::tag(g))
+    }
+
+    /// The tag of the newest server (the last in list order, where an added server goes).
+    pub fn newest(&self) -> &str {
+        self.counts.last().map_or("", |c| Facts::tag(&c.0))
+    }
+
     /// The owner of the looked-up key.
     pub fn owner(&self) -> &str {
         self.lookup.as_ref().map_or("", |l| l.1.as_str())

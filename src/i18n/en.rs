@@ -2,6 +2,7 @@
 //! the text; the structure is checked by the compiler.
 
 use super::{TourWords, Words};
+use crate::facts::Facts;
 
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
@@ -397,9 +398,9 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "The ring: only the neighbours' keys move",
             steps: &[
-                |f| format!("Objects and caches are hashed onto the same circle of positions 0 … 2³²−1. Each object walks clockwise to the first cache it meets and is stored there: cache_A holds {}, cache_B {} and cache_C {}.", f.count("cache_A"), f.count("cache_B"), f.count("cache_C")),
-                |f| format!("Remove cache_B: only what it held moves — {} — all to the next cache clockwise, {}. Every other object stays where it was.", if f.moved == "1" { "1 object".to_owned() } else { format!("{} objects", f.moved) }, f.moved_to.join(", ")),
-                |f| format!("Add cache_D: it takes only the objects between itself and the cache before it, counter-clockwise — {} of {}, all from {}. Nothing else moves.", f.moved, f.keys, f.moved_from.join(", ")),
+                |f| format!("Objects and caches are hashed onto the same circle of positions 0 … 2³²−1. Each object walks clockwise to the first cache it meets and is stored there: the caches hold {}.", f.listed(", ")),
+                |f| format!("Remove {}: only what it held moves — {} — all to the next cache clockwise, {}. Every other object stays where it was.", f.removed(), if f.moved == "1" { "1 object".to_owned() } else { format!("{} objects", f.moved) }, f.moved_to.join(", ")),
+                |f| format!("Add {}: it takes only the objects between itself and the cache before it, counter-clockwise — {} of {}, all from {}. Nothing else moves.", f.newest(), f.moved, f.keys, f.moved_from.join(", ")),
             ],
         },
         TourWords {
@@ -422,10 +423,10 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "The Java example of “Redis consistent hashing”, count for count",
             steps: &[
-                |f| format!("The Java example of the post “Redis consistent hashing”: four servers with 200 virtual nodes each, MurmurHash64A, {} keys. The table shows exactly the counts the post prints: A {}, B {}, C {}, D {}.", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("Remove A: its {} keys go to the three others, and the counts are again the post's: B {}, C {}, D {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("Add E: it takes {} keys from B, C and D. The post prints B {}, C {}, D {}, E {}.", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
-                |f| format!("Add F and double the business to {} keys: B {}, C {}, D {}, E {}, F {} — the post's last table, count for count.", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
+                |f| format!("The Java example of the post “Redis consistent hashing”: four servers with 200 virtual nodes each, MurmurHash64A, {} keys. The table shows exactly the counts the post prints: {}.", f.keys, f.listed(", ")),
+                |f| format!("Remove {}: its {} keys go to the three others, and the counts are again the post's: {}.", f.removed(), f.moved, f.listed(", ")),
+                |f| format!("Add {}: it takes {} keys from {}. The post prints {}.", f.newest(), f.moved, Facts::tags(&f.moved_from, ", "), f.listed(", ")),
+                |f| format!("Add {} and double the business to {} keys: {} — the post's last table, count for count.", f.newest(), f.keys, f.listed(", ")),
             ],
         },
         TourWords {

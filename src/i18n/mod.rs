@@ -622,6 +622,47 @@ mod tests {
         }
     }
 
+    /// The narrations name servers from the facts: rename the Java tour's servers (and
+    /// the ring tour's caches) and every sentence follows, in both languages.
+    #[test]
+    fn narrations_follow_renamed_servers() {
+        use crate::tour::TourId;
+        let facts = Facts {
+            keys: "100".into(),
+            moved: "7".into(),
+            counts: vec![
+                ("10.0.0.1#P".into(), "30".into()),
+                ("10.0.0.2#Q".into(), "70".into()),
+            ],
+            gone: vec!["10.0.0.9#Z".into()],
+            moved_from: vec!["10.0.0.1#P".into()],
+            moved_to: vec!["10.0.0.2#Q".into()],
+            ..Facts::default()
+        };
+        for lang in [Lang::En, Lang::ZhCn] {
+            let java = &lang.words().tour_words[TourId::Java.index()];
+            for (k, step) in java.steps.iter().enumerate() {
+                let text = step(&facts);
+                assert!(
+                    text.contains("P 30") && text.contains("Q 70"),
+                    "{lang:?} {k}: {text}"
+                );
+                assert!(
+                    !text.contains("127.") && !text.contains(crate::facts::UNKNOWN_SERVER),
+                    "{text}"
+                );
+            }
+            assert!(
+                java.steps[1](&facts).contains('Z'),
+                "the removed server is named"
+            );
+            let ring = &lang.words().tour_words[TourId::Ring.index()];
+            for step in ring.steps {
+                assert!(!step(&facts).contains("cache_"), "{}", step(&facts));
+            }
+        }
+    }
+
     #[test]
     fn every_registered_algorithm_has_words_in_every_language() {
         for lang in [Lang::En, Lang::ZhCn] {

@@ -1,6 +1,7 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
 use super::{TourWords, Words};
+use crate::facts::Facts;
 use crate::problem::{Field, JsonKind, KeyNumber, Problem};
 
 /// The Simplified Chinese catalog.
@@ -382,9 +383,9 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "哈希环：只有相邻的键会迁移",
             steps: &[
-                |f| format!("对象和缓存被哈希到同一个圆上，位置从 0 到 2³²−1。每个对象顺时针走，遇到的第一个缓存就是它的存储位置：cache_A 存 {} 个，cache_B 存 {} 个，cache_C 存 {} 个。", f.count("cache_A"), f.count("cache_B"), f.count("cache_C")),
-                |f| format!("移除 cache_B：只有它存的 {} 个对象迁移，全部迁往顺时针的下一个缓存 {}。其他对象都留在原处。", f.moved, f.moved_to.join("、")),
-                |f| format!("添加 cache_D：它只拿走自己与逆时针方向上一个缓存之间的对象 —— {} 个中的 {} 个，全部来自 {}。其他对象都不动。", f.keys, f.moved, f.moved_from.join("、")),
+                |f| format!("对象和缓存被哈希到同一个圆上，位置从 0 到 2³²−1。每个对象顺时针走，遇到的第一个缓存就是它的存储位置：{}。", f.listed("、")),
+                |f| format!("移除 {}：只有它存的 {} 个对象迁移，全部迁往顺时针的下一个缓存 {}。其他对象都留在原处。", f.removed(), f.moved, f.moved_to.join("、")),
+                |f| format!("添加 {}：它只拿走自己与逆时针方向上一个缓存之间的对象 —— {} 个中的 {} 个，全部来自 {}。其他对象都不动。", f.newest(), f.keys, f.moved, f.moved_from.join("、")),
             ],
         },
         TourWords {
@@ -407,10 +408,10 @@ pub static WORDS: Words = Words {
         TourWords {
             title: "《Redis 一致性哈希算法》的 Java 示例，逐个数字对照",
             steps: &[
-                |f| format!("文章《Redis 一致性哈希算法》的 Java 示例：四台服务器，每台 200 个虚拟节点，MurmurHash64A，{} 个键。表中的数字与原文打印的完全一致：A {}、B {}、C {}、D {}。", f.keys, f.count("127.1.1.1#A"), f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("删除 A：它的 {} 个键迁往其余三台，数字仍与原文一致：B {}、C {}、D {}。", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D")),
-                |f| format!("添加 E：它从 B、C、D 拿走 {} 个键。原文打印 B {}、C {}、D {}、E {}。", f.moved, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E")),
-                |f| format!("添加 F，业务量加倍到 {} 个键：B {}、C {}、D {}、E {}、F {} —— 与原文最后一张表逐个相同。", f.keys, f.count("127.2.2.2#B"), f.count("127.3.3.3#C"), f.count("127.4.4.4#D"), f.count("127.5.5.5#E"), f.count("127.6.6.6#F")),
+                |f| format!("文章《Redis 一致性哈希算法》的 Java 示例：四台服务器，每台 200 个虚拟节点，MurmurHash64A，{} 个键。表中的数字与原文打印的完全一致：{}。", f.keys, f.listed("、")),
+                |f| format!("删除 {}：它的 {} 个键迁往其余三台，数字仍与原文一致：{}。", f.removed(), f.moved, f.listed("、")),
+                |f| format!("添加 {}：它从 {} 拿走 {} 个键。原文打印 {}。", f.newest(), Facts::tags(&f.moved_from, "、"), f.moved, f.listed("、")),
+                |f| format!("添加 {}，业务量加倍到 {} 个键：{} —— 与原文最后一张表逐个相同。", f.newest(), f.keys, f.listed("、")),
             ],
         },
         TourWords {
