@@ -36,6 +36,12 @@ use crate::words;
 /// (position, index) pairs while keys are hashed (8). Key names are never all held.
 pub const BYTES_PER_KEY: u64 = 26;
 
+/// With more servers than the dense from → to matrix holds, each (from, to) pair a change
+/// moves keys along is kept in a map: up to this many bytes per moved key more (measured
+/// 75 bytes a key in all for mod-N over 10,000 servers, where nearly every key moves along
+/// its own pair), counted as if every key moved.
+pub const FLOW_BYTES_PER_KEY: u64 = 64;
+
 /// The most vnode counts one `sweep` takes.
 pub const MAX_SWEEP_POINTS: usize = 50;
 
@@ -377,14 +383,20 @@ fn build(scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, Str
 /// Refuses, before allocating, a run that would need more memory than the machine has.
 fn check_memory(scenario: &Scenario) -> Result<(), String> {
     let keys = scenario.settings.keys.len() as u64;
-    let need = keys.saturating_mul(BYTES_PER_KEY);
+    let flows = if scenario.nodes.len() + 1 >= crate::engine::movement::DENSE_FLOWS {
+        FLOW_BYTES_PER_KEY
+    } else {
+        0
+    };
+    let per_key = BYTES_PER_KEY + flows;
+    let need = keys.saturating_mul(per_key);
     if keys > MAX_KEYS {
         return Err(format!("{keys} keys is more than the limit of {MAX_KEYS}"));
     }
     if let Some(available) = available_memory() {
         if need > available {
             return Err(format!(
-                "{keys} keys need about {} MB ({BYTES_PER_KEY} bytes a key) but only {} MB is available; use fewer keys",
+                "{keys} keys need about {} MB ({per_key} bytes a key) but only {} MB is available; use fewer keys",
                 need >> 20,
                 available >> 20
             ));

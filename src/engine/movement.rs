@@ -75,7 +75,7 @@ pub(super) struct FlowTally {
 }
 
 /// Server slots counted in the dense matrix (its side; 8 MB at most).
-pub(super) const DENSE_FLOWS: usize = 1024;
+pub const DENSE_FLOWS: usize = 1024;
 
 impl FlowTally {
     pub(super) fn new() -> FlowTally {
