@@ -15,6 +15,7 @@
 use crate::engine::scenario::{Scenario, PARAMS};
 use crate::engine::sim::Simulation;
 use crate::engine::text::quote;
+use crate::engine::text::Fixed;
 use crate::problem::{JsonKind, Problem};
 
 /// The `format` field's value.
@@ -73,7 +74,7 @@ pub fn check_file_size(bytes: f64) -> Result<(), Problem> {
         return Ok(());
     }
     Err(Problem::FileTooLarge {
-        size: format!("{:.1} MB", bytes / 1024.0 / 1024.0),
+        size: format!("{} MB", Fixed(bytes / 1024.0 / 1024.0, 1)),
         max: "16 MB".into(),
     })
 }
@@ -180,7 +181,7 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Pr
         match v {
             FieldValue::Text(t) => pairs.push((k.clone(), t.clone())),
             FieldValue::Number(n) if n.fract() == 0.0 && n.abs() < 9e15 => {
-                pairs.push((k.clone(), format!("{n:.0}")))
+                pairs.push((k.clone(), Fixed(*n, 0).to_string()))
             }
             FieldValue::Number(_) => problems.push(Problem::NumberOrString { field: k.clone() }),
             FieldValue::Other(kind) => problems.push(Problem::MustBeString {
@@ -220,11 +221,11 @@ pub fn counts_csv(sim: &Simulation) -> String {
     for s in sim.servers() {
         let keys = sim.count(s.id);
         out.push_str(&format!(
-            "{},{},{},{keys},{:.6}\n",
+            "{},{},{},{keys},{}\n",
             csv_field(&s.name),
             s.up,
-            s.weight,
-            keys as f64 / total
+            crate::engine::text::Shortest(s.weight),
+            crate::engine::text::Fixed(keys as f64 / total, 6)
         ));
     }
     out

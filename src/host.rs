@@ -86,7 +86,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
                 "\"{MARKER}\" must be {PROTOCOL}, not {}",
                 match other {
                     FieldValue::Text(t) => quote(t),
-                    FieldValue::Number(n) => n.to_string(),
+                    FieldValue::Number(n) => crate::engine::text::Shortest(*n).to_string(),
                     FieldValue::Other(kind) => kind.name().to_owned(),
                 }
             )))
@@ -122,7 +122,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
         }
         "step" => {
             let step = match fields.iter().find(|(k, _)| k == "step").map(|(_, v)| v) {
-                Some(FieldValue::Number(n)) => n.to_string(),
+                Some(FieldValue::Number(n)) => crate::engine::text::Shortest(*n).to_string(),
                 Some(FieldValue::Text(t)) => t.clone(),
                 _ => "1".to_owned(),
             };

@@ -15,6 +15,7 @@ use crate::engine::keys::KeySpec;
 use crate::engine::ring::NO_OWNER;
 use crate::engine::scenario::Scenario;
 use crate::engine::sim::{Change, Simulation};
+use crate::engine::text::Fixed;
 pub use crate::facts::{Facts, StoreView};
 use crate::problem::Problem;
 use crate::state::PageState;
@@ -479,8 +480,8 @@ impl Facts {
             busiest: pick(|a, b| a > b),
             quietest: pick(|a, b| a < b),
             busiest_pct: percent(busiest_count as f64 / keys.max(1) as f64),
-            stddev: format!("{:.1}", stats.stddev),
-            peak_mean: format!("{:.3}", stats.peak_to_mean),
+            stddev: Fixed(stats.stddev, 1).to_string(),
+            peak_mean: Fixed(stats.peak_to_mean, 3).to_string(),
             servers: stats.servers,
             vnodes: sim.settings().vnodes,
             store,
@@ -498,7 +499,7 @@ impl Facts {
                 .map(|s| (s, shares.get(usize::from(s.id)).copied().unwrap_or(0.0)))
                 .max_by(|a, b| a.1.total_cmp(&b.1));
             if let Some((server, share)) = top {
-                facts.top_share = (server.name.clone(), format!("{:.2}%", 100.0 * share));
+                facts.top_share = (server.name.clone(), format!("{}%", Fixed(100.0 * share, 2)));
             }
         }
         if let Some(last) = &state.last {

@@ -7,6 +7,7 @@ use crate::engine::placement::{Algorithm, Explanation, How};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
+use crate::engine::text::Fixed;
 use crate::i18n::{reason, Words};
 use crate::math;
 use crate::notice::Notice;
@@ -27,7 +28,7 @@ pub fn group_thousands(v: u64) -> String {
 
 /// `0.2431` → `24.3%`.
 pub fn percent(x: f64) -> String {
-    format!("{:.1}%", 100.0 * x)
+    format!("{}%", Fixed(100.0 * x, 1))
 }
 
 /// A measured time with two significant digits (`1,234.5` → `1,200`, `87.3` → `87`,
@@ -54,9 +55,9 @@ pub fn mean(x: f64) -> String {
         group_thousands(x.round() as u64)
     } else {
         let text = if x >= 100.0 {
-            format!("{x:.1}")
+            Fixed(x, 1).to_string()
         } else {
-            format!("{x:.2}")
+            Fixed(x, 2).to_string()
         };
         let text = text.trim_end_matches('0').trim_end_matches('.');
         text.to_owned()

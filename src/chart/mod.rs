@@ -9,6 +9,7 @@ use crate::math;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use crate::engine::text::Fixed;
 use crate::words::group_thousands;
 
 /// One server's bar.
@@ -63,7 +64,7 @@ impl Unit {
     pub fn format(self, v: u64) -> String {
         match self {
             Unit::Count => group_thousands(v),
-            Unit::PartsPerMillion => format!("{:.0}%", v as f64 / 10_000.0),
+            Unit::PartsPerMillion => format!("{}%", Fixed(v as f64 / 10_000.0, 0)),
         }
     }
 }

@@ -7,7 +7,7 @@ use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::ring::ServerId;
 use super::scenario::{parse_algorithm, parse_hash, parse_vnodes};
-use super::text::quote;
+use super::text::{quote, Shortest};
 use crate::problem::Problem;
 
 /// One server of the simulation.
@@ -104,11 +104,11 @@ impl Change {
     pub fn label(&self) -> String {
         match self {
             Change::Add { name, weight } if *weight == 1.0 => format!("add:{name}"),
-            Change::Add { name, weight } => format!("add:{name}*{weight}"),
+            Change::Add { name, weight } => format!("add:{name}*{}", Shortest(*weight)),
             Change::Remove(n) => format!("remove:{n}"),
             Change::Fail(n) => format!("fail:{n}"),
             Change::Recover(n) => format!("recover:{n}"),
-            Change::SetWeight(n, w) => format!("weight:{n}*{w}"),
+            Change::SetWeight(n, w) => format!("weight:{n}*{}", Shortest(*w)),
             Change::SetVnodes(v) => format!("vnodes:{v}"),
             Change::SetKeys(k) => format!("keys:{k}"),
             Change::SetAlgorithm(a) => format!("algo:{a}"),

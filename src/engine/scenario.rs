@@ -20,7 +20,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use super::algorithms::{Algorithm, LabelTemplate};
 use super::hash::HashFn;
 use super::keys::KeySpec;
-use super::text::{first_combining_mark, first_hidden, parse_decimal, quote};
+use super::text::{first_combining_mark, first_hidden, parse_decimal, quote, Shortest};
 
 /// The most servers a scenario may have.
 pub const MAX_SERVERS: usize = 10_000;
@@ -480,7 +480,7 @@ impl Scenario {
             ("seed", s.seed.to_string()),
             ("probes", s.probes.to_string()),
             ("table", s.table.to_string()),
-            ("c", s.c.to_string()),
+            ("c", Shortest(s.c).to_string()),
         ]
     }
 
@@ -529,7 +529,7 @@ impl Scenario {
             put("table", &s.table.to_string());
         }
         if s.c != ds.c {
-            put("c", &s.c.to_string());
+            put("c", &Shortest(s.c).to_string());
         }
         let down = self.down_text();
         if !down.is_empty() {
@@ -558,7 +558,7 @@ pub fn nodes_text(nodes: &[ServerSpec]) -> String {
             if n.weight == 1.0 {
                 n.name.clone()
             } else {
-                format!("{}*{}", n.name, n.weight)
+                format!("{}*{}", n.name, Shortest(n.weight))
             }
         })
         .collect::<Vec<_>>()

@@ -163,9 +163,158 @@ fn pow10(n: u32) -> f64 {
     value
 }
 
+/// `x` with `.1` decimals, as `{:.N}` writes it (ties to even; "NaN", "inf"), without
+/// std's float formatter: the page writes every number through this and [`Shortest`], so
+/// the ≈16 KB of `core::fmt::float` stay out of its WebAssembly.
+#[derive(Clone, Copy, Debug)]
+pub struct Fixed(pub f64, pub usize);
+
+impl std::fmt::Display for Fixed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let (x, decimals) = (self.0, self.1.min(17));
+        if x.is_nan() {
+            return f.write_str("NaN");
+        }
+        if x.is_infinite() {
+            return f.write_str(if x > 0.0 { "inf" } else { "-inf" });
+        }
+        let unit = 10u64.pow(decimals as u32);
+        let product = x.abs() * unit as f64;
+        // A product that lands on a tie may hide an exact value above or below it (12.05 is
+        // 12.0500000000000007…): the product's rounding error decides, as std's exact
+        // decimal expansion does.
+        let scaled = if product - product.trunc() == 0.5 {
+            match product_error(x.abs(), unit as f64, product) {
+                e if e > 0.0 => product.ceil(),
+                e if e < 0.0 => product.floor(),
+                _ => product.round_ties_even(),
+            }
+        } else {
+            product.round_ties_even()
+        };
+        // Beyond what a u64 holds (never shown by the page): whole units only.
+        let (whole, part) = if scaled < 1.8e19 {
+            let n = scaled as u64;
+            (n / unit, n % unit)
+        } else {
+            ((x.abs()).round_ties_even() as u64, 0)
+        };
+        if x.is_sign_negative() {
+            f.write_str("-")?;
+        }
+        let mut digits = itoa::Buffer::new();
+        f.write_str(digits.format(whole))?;
+        if decimals > 0 {
+            f.write_str(".")?;
+            let text = digits.format(part);
+            for _ in text.len()..decimals {
+                f.write_str("0")?;
+            }
+            f.write_str(text)?;
+        }
+        Ok(())
+    }
+}
+
+/// `x` as `{:e}` writes it ("1e-3", "2.5e1"), through [`Shortest`].
+#[derive(Clone, Copy, Debug)]
+pub struct Scientific(pub f64);
+
+impl std::fmt::Display for Scientific {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        if x == 0.0 || !x.is_finite() {
+            return write!(f, "{}e0", Shortest(x));
+        }
+        let mut e = crate::math::log10(x.abs()).floor() as i32;
+        let mut m = x / 10f64.powi(e);
+        if m.abs() >= 10.0 {
+            (m, e) = (m / 10.0, e + 1);
+        } else if m.abs() < 1.0 {
+            (m, e) = (m * 10.0, e - 1);
+        }
+        // Twelve significant digits: what is left of the division's rounding goes.
+        let m = Shortest(parse_decimal(&Fixed(m, 12).to_string()).unwrap_or(m));
+        let mut digits = itoa::Buffer::new();
+        write!(f, "{m}e{}", digits.format(e))
+    }
+}
+
+/// The rounding error of `p = a × b` (exactly `a·b − p`), by Dekker's product: each factor
+/// split into two halves whose products are exact.
+fn product_error(a: f64, b: f64, p: f64) -> f64 {
+    let split = |v: f64| {
+        let c = 134_217_729.0 * v;
+        let hi = c - (c - v);
+        (hi, v - hi)
+    };
+    let ((ah, al), (bh, bl)) = (split(a), split(b));
+    al * bl - (((p - ah * bh) - al * bh) - ah * bl)
+}
+
+/// `x` as `{}` writes it for the values the page shows (weights, factors, limits): the
+/// fewest decimals that read back as `x` ("1.25", "100", "0.001"); a value that needs more
+/// than 15 significant digits (`0.1 + 0.2`) is written to 15.
+#[derive(Clone, Copy, Debug)]
+pub struct Shortest(pub f64);
+
+impl std::fmt::Display for Shortest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let x = self.0;
+        let mut last = String::new();
+        for decimals in 0..=15 {
+            last = Fixed(x, decimals).to_string();
+            if parse_decimal(&last) == Some(x) {
+                return f.write_str(&last);
+            }
+        }
+        let text = last;
+        f.write_str(text.trim_end_matches('0').trim_end_matches('.'))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fixed_and_shortest_write_what_std_writes() {
+        for x in [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            0.5,
+            0.125,
+            0.375,
+            1.2345,
+            12.05,
+            99.995,
+            1229.4,
+            0.0004,
+            -0.04,
+            1.0 / 3.0,
+            2.0 / 3.0,
+            123456.789,
+            0.1 + 0.2,
+            1e-7,
+            5e-324,
+        ] {
+            for d in 0..=6 {
+                assert_eq!(Fixed(x, d).to_string(), format!("{x:.d$}"), "{x} to {d}");
+            }
+        }
+        for x in [
+            0.0, 1.0, 1.25, 100.0, 0.001, 2.5, 0.05, 1.1, 60000.0, 1.5e-5, 12.05,
+        ] {
+            assert_eq!(Shortest(x).to_string(), format!("{x}"), "{x}");
+        }
+        for x in [0.001, 1e-3, 2.5e1, 0.05, 123.0, 1.0, 7.5e-5] {
+            assert_eq!(Scientific(x).to_string(), format!("{x:e}"), "{x}");
+        }
+        assert_eq!(Fixed(f64::NAN, 2).to_string(), "NaN");
+        assert_eq!(Fixed(f64::INFINITY, 1).to_string(), "inf");
+    }
 
     #[test]
     fn long_values_are_cut_and_hidden_characters_shown() {

@@ -2,6 +2,7 @@
 //! the text; the structure is checked by the compiler.
 
 use super::{TourWords, Words};
+use crate::engine::text::{Fixed, Shortest};
 use crate::facts::Facts;
 
 fn plural(n: u32, one: &str, many: &str) -> String {
@@ -110,7 +111,7 @@ pub static WORDS: Words = Words {
     hover_slots: |last, name| format!("Slots ending at {last} → {name}"),
     hover_cell: |cell, name| format!("Table cell {cell} → {name}"),
     hover_server: |name| format!("server {name}"),
-    hover_share: |share| format!("owns {:.3}% of the ring", share * 100.0),
+    hover_share: |share| format!("owns {}% of the ring", Fixed(share * 100.0, 3)),
     hover_key: |key| format!("key {key}"),
     hover_owner: |name| format!("owner {name}"),
     nobody: "nobody (no server is up)",
@@ -258,7 +259,7 @@ pub static WORDS: Words = Words {
         }
     },
     explain_no_bucket: |key| format!("\"{key}\" has no bucket: no server is up"),
-    weighted_score: |score, hash, weight| format!("{score:.6} (hash 0x{hash:08x}, weight {weight})"),
+    weighted_score: |score, hash, weight| format!("{} (hash 0x{hash:08x}, weight {})", Fixed(score, 6), Shortest(weight)),
 
     link_not_loaded: |reasons| {
         format!("This link's scenario was not loaded: {reasons}. Showing the default scenario instead; the address bar keeps your link until you change something.")

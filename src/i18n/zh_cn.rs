@@ -1,6 +1,7 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
 use super::{TourWords, Words};
+use crate::engine::text::{Fixed, Scientific, Shortest};
 use crate::facts::Facts;
 use crate::problem::{Field, JsonKind, KeyNumber, Problem};
 
@@ -106,7 +107,7 @@ pub static WORDS: Words = Words {
     hover_slots: |last, name| format!("截至槽 {last} 的槽段 → {name}"),
     hover_cell: |cell, name| format!("查找表第 {cell} 格 → {name}"),
     hover_server: |name| format!("服务器 {name}"),
-    hover_share: |share| format!("占哈希环的 {:.3}%", share * 100.0),
+    hover_share: |share| format!("占哈希环的 {}%", Fixed(share * 100.0, 3)),
     hover_key: |key| format!("键 {key}"),
     hover_owner: |name| format!("归属 {name}"),
     nobody: "无（没有服务器在线）",
@@ -254,7 +255,7 @@ pub static WORDS: Words = Words {
         }
     },
     explain_no_bucket: |key| format!("\"{key}\" 没有桶：没有服务器在线"),
-    weighted_score: |score, hash, weight| format!("{score:.6}（哈希 0x{hash:08x}，权重 {weight}）"),
+    weighted_score: |score, hash, weight| format!("{}（哈希 0x{hash:08x}，权重 {}）", Fixed(score, 6), Shortest(weight)),
 
     link_not_loaded: |reasons| {
         format!("未能载入此链接的场景：{reasons}。现在显示默认场景；在你做出改动之前，地址栏仍保留你的链接。")
@@ -478,18 +479,18 @@ fn problem(p: &Problem) -> String {
         P::NodesItem { given } => format!("节点项 {given} 必须形如 名称{{i}}:A..B，例如 节点-{{i}}:0..1000"),
         P::NodesEmptyRange { given } => format!("节点项 {given} 的范围为空（不含终点，终点必须更大）"),
         P::DownNotServer { name } => format!("down：{name} 不是现有的服务器"),
-        P::WeightNotNumber { given, max } => format!("权重 {given} 不是数字；请用大于 0 且不超过 {max} 的数"),
-        P::WeightOutOfRange { given, max } => format!("权重 {given} 必须大于 0 且不超过 {max}"),
+        P::WeightNotNumber { given, max } => format!("权重 {given} 不是数字；请用大于 0 且不超过 {} 的数", Shortest(*max)),
+        P::WeightOutOfRange { given, max } => format!("权重 {given} 必须大于 0 且不超过 {}", Shortest(*max)),
         P::VnodesOutOfRange { given, max } => format!("虚拟节点数 {given} 必须是 1 到 {max} 的整数"),
         P::VnodesNotNumber { given, max } => format!("虚拟节点数 {given} 不是整数；请用 1 到 {max}"),
         P::SeedOutOfRange { given } => format!("随机种子 {given} 必须是 0 到 {} 的整数", u64::MAX),
         P::ProbesOutOfRange { given, max } => format!("探测次数 {given} 必须是 1 到 {max} 的整数"),
         P::TableNotPrime { given, max } => format!("查找表大小 {given} 必须是不超过 {max} 的质数，例如 251 或 65537"),
-        P::BalanceOutOfRange { given, max } => format!("均衡系数 c {given} 必须是 1 到 {max} 之间的数，例如 1.25"),
+        P::BalanceOutOfRange { given, max } => format!("均衡系数 c {given} 必须是 1 到 {} 之间的数，例如 1.25", Shortest(*max)),
         P::KeyCountOutOfRange { given, max } => format!("键的数量 {given} 必须在 1 到 {max} 之间"),
         P::KeyCountNotNumber { given, max } => format!("键的数量 {given} 不是整数；请用 1 到 {max}"),
         P::KeyNamePatternNeedsIndex { given } => format!("键名模板 {given} 需要在编号处写 {{i}}，例如 user:{{i}}；留空则使用纯数字"),
-        P::FreezeOutOfRange { given, max } => format!("freeze {given} 必须是 0 到 {max} 之间的毫秒数"),
+        P::FreezeOutOfRange { given, max } => format!("freeze {given} 必须是 0 到 {} 之间的毫秒数", Shortest(*max)),
         P::FlagNotBoolean { name, given } => format!("{name} {given} 必须是 1 或 0"),
         P::UnknownAlgorithm { given, choices } => format!("未知算法 {given}；可选 {choices}"),
         P::UnknownHash { given, choices } => format!("未知哈希函数 {given}；可选 {choices}"),
@@ -525,7 +526,7 @@ fn problem(p: &Problem) -> String {
         P::LabelTooLong { max } => format!("标签超过 {max} 个字符"),
         P::LabelHidden { hidden } => format!("标签不能包含不可见字符或控制字符 {hidden}"),
         P::LabelNeedsIndex { given } => format!("标签 {given} 没有 {{i}}，一台服务器的所有虚拟节点会落在同一点上；请加上 {{i}} 或使用 vnodes=1"),
-        P::NoVnode { name, weight, vnodes, min } => format!("权重为 {weight:e} 的服务器 {name} 得不到任何虚拟节点（{vnodes} × 权重四舍五入为 0）；请把权重提高到至少 {min}，或增加虚拟节点数"),
+        P::NoVnode { name, weight, vnodes, min } => format!("权重为 {} 的服务器 {name} 得不到任何虚拟节点（{vnodes} × 权重四舍五入为 0）；请把权重提高到至少 {}，或增加虚拟节点数", Scientific(*weight), Shortest(*min)),
         P::TooManyVnodes { total, limit } => format!("虚拟节点共 {total} 个，超过了上限 {limit}；请减少虚拟节点数或权重"),
         P::RendezvousIdentity => "最高随机权重要对“服务器+键”字符串求哈希，恒等哈希做不到；请换一个哈希函数".into(),
         P::MaglevTable { table, servers } => format!("Maglev 的查找表只有 {table} 格，容纳不下 {servers} 台服务器；请用更大的质数"),

@@ -242,8 +242,8 @@ pub fn server_colour(id: ServerId) -> String {
     match PALETTE.get(usize::from(id)) {
         Some(c) => (*c).to_owned(),
         None => format!(
-            "hsl({:.0} 70% 60%)",
-            math::wrap(f64::from(id) * 137.508, 360.0)
+            "hsl({} 70% 60%)",
+            crate::engine::text::Fixed(math::wrap(f64::from(id) * 137.508, 360.0), 0)
         ),
     }
 }

@@ -11,6 +11,7 @@ use crate::i18n::Words;
 use super::use_look;
 use super::ViewProps;
 use crate::chart::{draw_bar_chart, LoadBar, Unit};
+use crate::engine::text::Fixed;
 use crate::render::server_rgb;
 use crate::words::group_thousands;
 
@@ -118,10 +119,10 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
         .as_ref()
         .map_or(("—".to_owned(), "—".to_owned()), |l| {
             (
-                format!("{:.1}%", 100.0 * l.movement.moved_fraction()),
+                format!("{}%", Fixed(100.0 * l.movement.moved_fraction(), 1)),
                 l.movement
                     .ideal_fraction
-                    .map_or("—".into(), |i| format!("{:.1}%", 100.0 * i)),
+                    .map_or("—".into(), |i| format!("{}%", Fixed(100.0 * i, 1))),
             )
         });
     html! {
@@ -131,8 +132,8 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
                 label={w.load_chart_label} />
             <dl class="figures">
                 <div><dt>{w.mean}</dt><dd>{crate::words::mean(stats.mean)}</dd></div>
-                <div><dt>{w.stddev}</dt><dd class="stddev">{format!("{:.1}", stats.stddev)}</dd></div>
-                <div><dt>{w.peak_mean}</dt><dd class="peak">{format!("{:.3}", stats.peak_to_mean)}</dd></div>
+                <div><dt>{w.stddev}</dt><dd class="stddev">{Fixed(stats.stddev, 1).to_string()}</dd></div>
+                <div><dt>{w.peak_mean}</dt><dd class="peak">{Fixed(stats.peak_to_mean, 3).to_string()}</dd></div>
                 <div><dt>{w.moved_ideal}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>
                 <div><dt>{w.stayed}</dt><dd class="stayed">{stayed}</dd></div>
             </dl>
@@ -197,7 +198,7 @@ pub fn share_chart(w: &'static Words, props: &ViewProps) -> Html {
                 <thead><tr><th scope="col">{w.col_server}</th><th scope="col" class="num">{w.col_share}</th><th scope="col" class="num">{w.col_ideal}</th></tr></thead>
                 <tbody>
                     { for rows.iter().map(|(name, share, ideal, _)| html! {
-                        <tr><th scope="row">{name.clone()}</th><td class="num">{format!("{:.2}%", share * 100.0)}</td><td class="num">{format!("{:.2}%", ideal * 100.0)}</td></tr>
+                        <tr><th scope="row">{name.clone()}</th><td class="num">{format!("{}%", Fixed(share * 100.0, 2))}</td><td class="num">{format!("{}%", Fixed(ideal * 100.0, 2))}</td></tr>
                     }) }
                 </tbody>
             </table>

@@ -13,6 +13,7 @@ use crate::engine::compare::TIMED_LOOKUPS;
 use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
+use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::state::STEP_COST;
 use crate::words::{algorithm_title, group_thousands, percent};
@@ -90,7 +91,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 .and_then(|r| r.ideal)
                 .map_or_else(|| "—".to_owned(), percent),
             algorithm_title(w, v.balanced),
-            &balanced.map_or_else(String::new, |r| format!("{:.3}", r.peak_to_mean)),
+            &balanced.map_or_else(String::new, |r| Fixed(r.peak_to_mean, 3).to_string()),
             v.inconsistent,
         )
     });
@@ -144,11 +145,11 @@ pub fn CompareView(props: &CompareProps) -> Html {
                                 <td class={classes!("num", "moved", best_moved.then_some("best"))}>
                                     {format!("{} {} ({ideal})", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
-                                <td class={classes!("num", "peak", best_balance.then_some("best"))}>{format!("{:.3}", r.peak_to_mean)}</td>
-                                <td class="num">{format!("{:.1}", r.stddev)}</td>
+                                <td class={classes!("num", "peak", best_balance.then_some("best"))}>{Fixed(r.peak_to_mean, 3).to_string()}</td>
+                                <td class="num">{Fixed(r.stddev, 1).to_string()}</td>
                                 <td class="num ns">{crate::words::significant(r.lookup_ns)}</td>
                                 <td class="num">{group_thousands(r.bytes as u64)}</td>
-                                <td class="num">{format!("{:.2}", r.build_ms)}</td>
+                                <td class="num">{Fixed(r.build_ms, 2).to_string()}</td>
                             </tr>
                         }
                     }) }
@@ -168,20 +169,20 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
     let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
     let labels = scatter_labels(&placed, &names, 9.0, (7.0, 14.0), (width, height), 5.0);
-    let f = |v: f64| format!("{v:.1}");
+    let f = |v: f64| Fixed(v, 1).to_string();
     html! {
         <figure class="compare-figure">
-            <svg class="compare-chart" viewBox={format!("0 0 {width} {height}")} role="img" aria-label={w.compare_chart_label}>
+            <svg class="compare-chart" viewBox={format!("0 0 {} {}", Fixed(width, 0), Fixed(height, 0))} role="img" aria-label={w.compare_chart_label}>
                 <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
                 <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
                 <text class="tick" x={f(pad)} y={f(height - pad + 16.0)}>{"0%"}</text>
-                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{x_max:.0}%")}</text>
+                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{}%", Fixed(x_max, 0))}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
-                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{format!("{y_max:.2}")}</text>
+                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{Fixed(y_max, 2).to_string()}</text>
                 // The ideal share moved: a consistent, balanced algorithm sits on this line.
                 if let Some(x) = ideal.map(|i| pad + i / x_max * (width - 2.0 * pad)).filter(|x| *x <= width - pad) {
                     <line class="ideal" x1={f(x)} y1={f(pad)} x2={f(x)} y2={f(height - pad)} />
-                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{format!("{} {:.1}%", w.ideal_word, ideal.unwrap_or(0.0))}</text>
+                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{format!("{} {}%", w.ideal_word, Fixed(ideal.unwrap_or(0.0), 1))}</text>
                 }
                 { for placed.iter().map(|(x, y)| html! {
                     <circle cx={f(*x)} cy={f(*y)} r="5" />

@@ -17,6 +17,7 @@ use crate::engine::scenario::{
 };
 use crate::engine::sim::{Change, Server};
 use crate::engine::text::parse_decimal;
+use crate::engine::text::{Fixed, Shortest};
 use crate::render::server_colour;
 use crate::state::{Action, Lookup, PageState};
 use crate::words::change_title;
@@ -84,12 +85,12 @@ pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
             <td>{swatch(server_colour(s.id))}</td>
             <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{w.badge_down}</span> } } }</th>
             if props.weighted {
-                <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={s.weight.to_string()}
+                <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={Shortest(s.weight).to_string()}
                     aria-label={(w.weight_of)(&name)} onchange={weight} /></td>
             }
             if let Some(v) = props.vnodes { <td class="num vnodes">{v}</td> }
             <td class="num count">{group_thousands(props.count)}</td>
-            <td class="num share-col">{format!("{:.1}%", 100.0 * props.share)}</td>
+            <td class="num share-col">{format!("{}%", Fixed(100.0 * props.share, 1))}</td>
             <td class="actions">
                 <button type="button" class="small" aria-label={if s.up { (w.fail_server)(&name) } else { (w.recover_server)(&name) }}
                     title={if s.up { w.fail_hint } else { w.recover_hint }} onclick={toggle}>
@@ -273,7 +274,7 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
                 }
                 if algo.spec().knobs.balance {
                     <label for="c">{w.balance}</label>
-                    <input id="c" type="number" min="1" max="10" step="0.05" value={sim.settings().c.to_string()} onchange={on_balance} />
+                    <input id="c" type="number" min="1" max="10" step="0.05" value={Shortest(sim.settings().c).to_string()} onchange={on_balance} />
                 }
                 <label for="key-count">{w.keys}</label>
                 {keys_form(w, &KeysFormProps { keys: sim.settings().keys.clone(), on_action: props.on_action.clone() })}
@@ -285,7 +286,7 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
                         onclick={props.on_toggle_play.reform(|_| ())}>{ if props.playing { w.pause } else { w.play } }</button>
                     <select id="speed" onchange={on_speed} aria-label={w.speed}>
                         { for [0.25, 0.5, 1.0, 2.0, 4.0].iter().map(|s| html! {
-                            <option value={s.to_string()} selected={*s == props.speed}>{format!("{s}×")}</option>
+                            <option value={Shortest(*s).to_string()} selected={*s == props.speed}>{format!("{}×", Shortest(*s))}</option>
                         }) }
                     </select>
                 </div>

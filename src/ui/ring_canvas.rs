@@ -16,6 +16,7 @@ use web_sys::CanvasRenderingContext2d;
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
+use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::render::palette::Palette;
 use crate::render::scene::{
@@ -329,8 +330,9 @@ fn owner_colour(owner: ServerId, p: &Palette) -> String {
 
 fn font(px: f64, bold: bool) -> String {
     format!(
-        "{}{px:.0}px system-ui, sans-serif",
-        if bold { "600 " } else { "" }
+        "{}{}px system-ui, sans-serif",
+        if bold { "600 " } else { "" },
+        Fixed(px, 0)
     )
 }
 

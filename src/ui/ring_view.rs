@@ -16,6 +16,7 @@ use yew::prelude::*;
 
 use super::ring_canvas::{draw_overlay, draw_static, Overlay};
 use super::{use_look, Look};
+use crate::engine::text::Fixed;
 use crate::render::gesture::{Gesture, Gestures};
 use crate::render::scene::{
     self, idle_walkers, moved_walkers, Clock, Scale, Walker, HIGHLIGHT_MS, MAX_KEY_DOTS, WALK_MS,
@@ -191,13 +192,19 @@ impl Renderer {
                 );
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
-            let _ = canvas.set_attribute("data-zoom", &format!("{:.3}", self.viewport.zoom));
+            let _ = canvas.set_attribute("data-zoom", &Fixed(self.viewport.zoom, 3).to_string());
             // Where the key dots sit (centre and radius, CSS pixels), for tests that click one.
-            let keys_at = format!("{:.1},{:.1},{:.1}", g.cx, g.cy, scene::key_radius(&g, &s));
+            let keys_at = format!(
+                "{},{},{}",
+                Fixed(g.cx, 1),
+                Fixed(g.cy, 1),
+                Fixed(scene::key_radius(&g, &s), 1)
+            );
             let _ = canvas.set_attribute("data-keys-circle", &keys_at);
             record_drawn(&canvas, &state);
             // How long the static layer took, for the page measurement.
-            let _ = canvas.set_attribute("data-drawn-ms", &format!("{:.1}", now_ms() - started));
+            let _ =
+                canvas.set_attribute("data-drawn-ms", &Fixed(now_ms() - started, 1).to_string());
             self.layers.static_dirty = false;
             self.layers.overlay_dirty = true;
         }

@@ -209,7 +209,7 @@ test('a tour prints as a handout: one page per step with its ring, narration and
   })));
   assert.deepEqual(pages.map((p) => p.step), ['1', '2', '3']);
   for (const p of pages) assert.ok(p.image > 5000, `step ${p.step}: a real picture (${p.image} bytes)`);
-  assert.match(pages[0].narration, /cache_A holds \d+, cache_B \d+ and cache_C \d+/);
+  assert.match(pages[0].narration, /the caches hold cache_A \d+, cache_B \d+, cache_C \d+/);
   assert.match(pages[1].narration, /^Remove cache_B/);
   assert.match(pages[1].readout, /^Removed cache_B/);
   assert.match(pages[2].readout, /^Added cache_D/);
