@@ -216,7 +216,13 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
         sim.server(id)
             .map_or_else(|| format!("#{id}"), |s| s.name.clone())
     };
-    let hash = sim.settings().hash.name();
+    // A system with its own key hash (nginx's crc32) names that one.
+    let hash = sim
+        .settings()
+        .algo
+        .spec()
+        .key_hash
+        .map_or(sim.settings().hash.name(), |k| k.name);
     let position = e.position;
     let sentence = match &e.how {
         How::FirstPointClockwise { point } => match point {

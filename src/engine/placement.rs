@@ -34,10 +34,13 @@ pub fn cost_per_key(settings: &Settings, live: usize, book_capacity: usize) -> u
     })
 }
 
-/// The ring position of a key: its hash, except under `slots`, where the top 14 bits are
+/// The ring position of a key: its hash (the system's own when it has one), except under `slots`, where the top 14 bits are
 /// the key's Redis slot (so slot ranges are arcs) and the rest spreads keys inside it, and
 /// under Maglev, where the key sits inside its table cell.
 pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::HashError> {
+    if let Some(own) = settings.algo.spec().key_hash {
+        return Ok((own.hash)(key));
+    }
     let h = settings.hash.position(key)?;
     Ok(match settings.algo.shape() {
         Shape::SlotRanges => {

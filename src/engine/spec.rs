@@ -57,12 +57,24 @@ pub struct Spec {
     /// True when every live server scores every key (a lookup costs one hash per server;
     /// a joining server needs only its own score per key).
     pub scores_every_server: bool,
+    /// The system's own key hash, when it has one (a real system hashes keys its way,
+    /// whatever the scenario's hash): keys then sit at this hash on the ring.
+    pub key_hash: Option<KeyHash>,
     /// Cost of assigning one key an owner, in the units of [`KEY_COST`].
     pub cost: fn(&CostInput) -> usize,
     /// The rules for a scenario under this algorithm beyond each value's own range.
     pub check: fn(&Check<'_>) -> Result<(), Problem>,
     /// The placement over the live servers.
     pub build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, Problem>,
+}
+
+/// A system's own key hash: its name in explanations and the function.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyHash {
+    /// The name an explanation gives it ("crc32").
+    pub name: &'static str,
+    /// The key's position.
+    pub hash: fn(&str) -> u32,
 }
 
 /// The scenario settings an algorithm reads (the page shows only these controls).

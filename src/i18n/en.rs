@@ -186,6 +186,10 @@ pub static WORDS: Words = Words {
             "Guava consistentHash",
             "Guava's Hashing.consistentHash: jump hash as Google's Java library writes it (its generator divides where the paper multiplies) — the same buckets as jump, so adding server N+1 takes 1/(N+1) of the keys; only the last server leaves cheaply.",
         ),
+        "nginx" => (
+            "nginx hash consistent",
+            "nginx's hash $key consistent: each server line, as written (host:port), puts 160 × weight points on the ring by chained CRC32; a key goes to the first point at or after crc32(key). Bit for bit nginx 1.22; a server marked down sends its keys on to the next point.",
+        ),
         _ => ("", ""),
     },
 

@@ -610,6 +610,8 @@ mod tests {
             "spec", "colour", "seed", "NAME", "grow", "scenario", "FFFD", "UTF", "present",
             "notes",
         ];
+        let mut allowed = allowed.to_vec();
+        allowed.extend(Algorithm::ALL.iter().map(|a| a.name()));
         for p in crate::problem::examples() {
             let en = (Lang::En.words().problem)(&p);
             assert_eq!(en, p.to_string());

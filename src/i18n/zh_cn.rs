@@ -182,6 +182,10 @@ pub static WORDS: Words = Words {
             "Guava 一致性哈希",
             "Guava 的 Hashing.consistentHash：谷歌 Guava 库中的跳跃一致性哈希（其随机数生成器用除法代替论文中的乘法）。桶与跳跃哈希完全相同：新增第 N+1 台服务器只取走 1/(N+1) 的键；只有最后一台服务器能低代价地离开。",
         ),
+        "nginx" => (
+            "nginx hash consistent",
+            "nginx 的 hash $key consistent：每台服务器按配置中写法（主机:端口）的 CRC32 链生成 160 × 权重 个点，键取 crc32(键) 之后的第一个点。与 nginx 1.22 逐位一致；标记为停用的服务器让键继续走到下一个点。",
+        ),
         _ => ("", ""),
     },
 
@@ -481,6 +485,7 @@ fn problem(p: &Problem) -> String {
         P::DownNotServer { name } => format!("down：{name} 不是现有的服务器"),
         P::WeightNotNumber { given, max } => format!("权重 {given} 不是数字；请用大于 0 且不超过 {} 的数", Shortest(*max)),
         P::WeightOutOfRange { given, max } => format!("权重 {given} 必须大于 0 且不超过 {}", Shortest(*max)),
+        P::WeightNotWhole { system, name, weight } => format!("{system} 的权重必须是整数（weight=1、2……）：服务器 {name} 的权重为 {weight}"),
         P::VnodesOutOfRange { given, max } => format!("虚拟节点数 {given} 必须是 1 到 {max} 的整数"),
         P::VnodesNotNumber { given, max } => format!("虚拟节点数 {given} 不是整数；请用 1 到 {max}"),
         P::SeedOutOfRange { given } => format!("随机种子 {given} 必须是 0 到 {} 的整数", u64::MAX),

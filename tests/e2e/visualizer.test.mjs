@@ -204,6 +204,9 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['anchor', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; anchor visits buckets (\d+✗ → )*[0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
     ['memento', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; memento visits buckets [0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
     ['dx', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; dx visits buckets (\d+✗ → )*[0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
+    ['guava', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; guava over 4 buckets picks bucket [0-3] → [A-D]$/],
+    // nginx hashes the key with its own crc32, whatever the scenario's hash.
+    ['nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);

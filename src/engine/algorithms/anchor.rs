@@ -34,6 +34,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_hash: None,
     cost: super::jump::key_cost,
     check: no_check,
     build,

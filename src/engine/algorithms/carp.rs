@@ -21,6 +21,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: true,
+    key_hash: None,
     cost,
     check: no_check,
     build,

@@ -30,6 +30,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_hash: None,
     cost: // About capacity / working draws of the generator per key.
     |c| crate::engine::spec::KEY_COST + c.book_capacity / c.live,
     check: no_check,

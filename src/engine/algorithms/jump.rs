@@ -41,6 +41,7 @@ pub const fn bucket_spec(
         shrinks_only_at_end: true,
         arcs: false,
         scores_every_server: false,
+        key_hash: None,
         cost: key_cost,
         check: no_check,
         build,

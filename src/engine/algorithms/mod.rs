@@ -21,6 +21,7 @@ pub mod maglev;
 pub mod memento;
 pub mod modn;
 pub mod multiprobe;
+pub mod nginx;
 pub mod power;
 pub mod rendezvous;
 pub mod ring;
@@ -48,6 +49,7 @@ impl Algorithm {
         Algorithm::FLIP,
         Algorithm::POWER,
         Algorithm::of(&guava::SPEC),
+        Algorithm::of(&nginx::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).

@@ -33,6 +33,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_hash: None,
     cost: |c| KEY_COST + LOOKUP_COST * c.probes as usize,
     check: no_check,
     build,

@@ -35,6 +35,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_hash: None,
     cost: lookup_cost,
     check: check_vnodes,
     build,

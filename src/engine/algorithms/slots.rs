@@ -25,6 +25,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_hash: None,
     cost: super::ring::lookup_cost,
     check: no_check,
     build,
