@@ -190,6 +190,10 @@ pub static WORDS: Words = Words {
             "nginx hash consistent",
             "nginx's hash $key consistent: each server line, as written (host:port), puts 160 × weight points on the ring by chained CRC32; a key goes to the first point at or after crc32(key). Bit for bit nginx 1.22; a server marked down sends its keys on to the next point.",
         ),
+        "ketama" => (
+            "ketama (libmemcached, weighted)",
+            "memcached's ketama as libmemcached weights it (the continuum twemproxy builds too): each server gets MD5 digests in proportion to its weight, four points a digest, and a key goes to the first point at or after MD5(key). Unequal weights or an added server re-count every server's points a little, so keys move between servers nobody touched. Bit for bit libmemcached 1.1.",
+        ),
         _ => ("", ""),
     },
 

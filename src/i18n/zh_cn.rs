@@ -186,6 +186,10 @@ pub static WORDS: Words = Words {
             "nginx hash consistent",
             "nginx 的 hash $key consistent：每台服务器按配置中写法（主机:端口）的 CRC32 链生成 160 × 权重 个点，键取 crc32(键) 之后的第一个点。与 nginx 1.22 逐位一致；标记为停用的服务器让键继续走到下一个点。",
         ),
+        "ketama" => (
+            "ketama（libmemcached 加权）",
+            "memcached 的 ketama（libmemcached 加权模式，与 twemproxy 相同）：每台服务器按权重占比取 MD5 摘要，每个摘要给出 4 个点，键取 MD5(键) 之后的第一个点。权重不等或新增服务器时，每台服务器的点数都会微调，键会在未受影响的服务器之间迁移。与 libmemcached 1.1 逐位一致。",
+        ),
         _ => ("", ""),
     },
 

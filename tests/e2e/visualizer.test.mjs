@@ -206,6 +206,8 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['dx', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; dx visits buckets (\d+✗ → )*[0-3] \(✗ = removed\); bucket [0-3] works → [A-D]$/],
     ['guava', /^xxh3-64 of "\{user1\}\.following" = 0x[0-9a-f]{16}; guava over 4 buckets picks bucket [0-3] → [A-D]$/],
     // nginx hashes the key with its own crc32, whatever the scenario's hash.
+    // ketama hashes the key with MD5's first word; the scenario's servers are its pool.
+    ['ketama', /^md5 of "\{user1\}\.following" = 0x[0-9a-f]{8}; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
     ['nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);

@@ -17,6 +17,7 @@ pub mod flip;
 pub mod guava;
 pub mod jump;
 pub mod jumpback;
+pub mod ketama;
 pub mod maglev;
 pub mod memento;
 pub mod modn;
@@ -50,6 +51,7 @@ impl Algorithm {
         Algorithm::POWER,
         Algorithm::of(&guava::SPEC),
         Algorithm::of(&nginx::SPEC),
+        Algorithm::of(&ketama::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
