@@ -33,6 +33,7 @@ fn servers(n: usize) -> Vec<LiveServer> {
             id: i as u16,
             name: format!("server-{i}"),
             weight: 1.0,
+            slot: i as u32,
         })
         .collect()
 }

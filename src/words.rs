@@ -236,6 +236,17 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             ),
             None => (w.explain_nobody)(hash, key, position),
         },
+        How::NearestPoint { point } => match point {
+            Some(p) => (w.explain_nearest)(
+                hash,
+                key,
+                position,
+                &sim.settings().label.render(&name(p.server), p.replica),
+                p.position,
+                &name(p.server),
+            ),
+            None => (w.explain_nobody)(hash, key, position),
+        },
         How::Slot {
             slot,
             hash_tag,

@@ -97,11 +97,13 @@ impl Config {
     pub fn live(&self) -> Vec<LiveServer> {
         self.servers
             .iter()
-            .filter(|s| s.up)
-            .map(|s| LiveServer {
+            .enumerate()
+            .filter(|(_, s)| s.up)
+            .map(|(slot, s)| LiveServer {
                 id: s.id,
                 name: s.name.clone(),
                 weight: s.weight,
+                slot: slot as u32,
             })
             .collect()
     }

@@ -17,6 +17,9 @@ pub struct LiveServer {
     pub name: String,
     /// Relative weight.
     pub weight: f64,
+    /// Its place in the whole server list, down servers counted (HAProxy numbers its
+    /// servers by declaration order).
+    pub slot: u32,
 }
 
 /// Who owns a key, for one fixed set of live servers.
@@ -90,6 +93,12 @@ pub enum How {
     /// server is up).
     FirstPointClockwise {
         /// The point reached.
+        point: Option<VNode>,
+    },
+    /// HAProxy: of the first point at or after the key and the one before it, the nearer
+    /// (none when no server is up).
+    NearestPoint {
+        /// The point chosen.
         point: Option<VNode>,
     },
     /// Redis Cluster: the key's slot, and the master that the slot table gives it (the

@@ -334,6 +334,7 @@ mod tests {
                 id: i as ServerId,
                 name: n.clone(),
                 weight: 1.0,
+                slot: i as u32,
             })
             .collect()
     }

@@ -194,6 +194,10 @@ pub static WORDS: Words = Words {
             "ketama (libmemcached, weighted)",
             "memcached's ketama as libmemcached weights it (the continuum twemproxy builds too): each server gets MD5 digests in proportion to its weight, four points a digest, and a key goes to the first point at or after MD5(key). Unequal weights or an added server re-count every server's points a little, so keys move between servers nobody touched. Bit for bit libmemcached 1.1.",
         ),
+        "haproxy" => (
+            "HAProxy hash-type consistent",
+            "HAProxy's hash-type consistent: servers are numbered from 1 in declaration order; a server of weight w has 16 × w points at full_hash(id × 4096 + n); a key hashes with sdbm then full_hash, and goes to the nearer of the points before and after it. Inserting a server anywhere but at the end renumbers the ones after it, and their keys move. Bit for bit HAProxy 2.6.",
+        ),
         _ => ("", ""),
     },
 
@@ -218,6 +222,9 @@ pub static WORDS: Words = Words {
 
     explain_ring: |hash, key, pos, vnode, at, server| {
         format!("{hash} of \"{key}\" = 0x{pos:08x}; the first virtual node clockwise is {vnode} at 0x{at:08x} → server {server}")
+    },
+    explain_nearest: |hash, key, pos, point, at, server| {
+        format!("{hash} of \"{key}\" = 0x{pos:08x}; the nearer of the points around it, before or after, is {point} at 0x{at:08x} → server {server}")
     },
     explain_nobody: |hash, key, pos| {
         format!("{hash} of \"{key}\" = 0x{pos:08x}, but no server is up, so no server owns it")

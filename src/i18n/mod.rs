@@ -347,6 +347,9 @@ pub struct Words {
     // Lookups.
     /// Ring: hash, key, position, vnode label, vnode position, server.
     pub explain_ring: fn(&str, &str, u32, &str, u32, &str) -> String,
+    /// HAProxy: hash, key, position, point label, point position, server (the nearer of
+    /// the points around the key).
+    pub explain_nearest: fn(&str, &str, u32, &str, u32, &str) -> String,
     /// Nobody is up: hash, key, position.
     pub explain_nobody: fn(&str, &str, u32) -> String,
     /// Slots: the hash tag.

@@ -183,12 +183,16 @@ pub static WORDS: Words = Words {
             "Guava 的 Hashing.consistentHash：谷歌 Guava 库中的跳跃一致性哈希（其随机数生成器用除法代替论文中的乘法）。桶与跳跃哈希完全相同：新增第 N+1 台服务器只取走 1/(N+1) 的键；只有最后一台服务器能低代价地离开。",
         ),
         "nginx" => (
-            "nginx hash consistent",
+            "nginx 一致性哈希",
             "nginx 的 hash $key consistent：每台服务器按配置中写法（主机:端口）的 CRC32 链生成 160 × 权重 个点，键取 crc32(键) 之后的第一个点。与 nginx 1.22 逐位一致；标记为停用的服务器让键继续走到下一个点。",
         ),
         "ketama" => (
-            "ketama（libmemcached 加权）",
+            "ketama（加权）",
             "memcached 的 ketama（libmemcached 加权模式，与 twemproxy 相同）：每台服务器按权重占比取 MD5 摘要，每个摘要给出 4 个点，键取 MD5(键) 之后的第一个点。权重不等或新增服务器时，每台服务器的点数都会微调，键会在未受影响的服务器之间迁移。与 libmemcached 1.1 逐位一致。",
+        ),
+        "haproxy" => (
+            "haproxy 一致性哈希",
+            "HAProxy 的 hash-type consistent：服务器按声明顺序从 1 编号，权重为 w 的服务器有 16 × w 个点，位于编号 × 4096 + n 的整数哈希处；键先取 sdbm 哈希再做雪崩混合，取它前后两个点中较近的一个。在中间插入一台服务器会给后面的服务器重新编号，它们的键随之迁移。与 HAProxy 2.6 逐位一致。",
         ),
         _ => ("", ""),
     },
@@ -214,6 +218,9 @@ pub static WORDS: Words = Words {
 
     explain_ring: |hash, key, pos, vnode, at, server| {
         format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}；顺时针第一个虚拟节点是位于 0x{at:08x} 的 {vnode} → 服务器 {server}")
+    },
+    explain_nearest: |hash, key, pos, point, at, server| {
+        format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}；它前后两侧的点中较近的是位于 0x{at:08x} 的 {point} → 服务器 {server}")
     },
     explain_nobody: |hash, key, pos| {
         format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}，但没有服务器在线，所以它不归任何服务器")

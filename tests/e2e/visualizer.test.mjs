@@ -208,6 +208,8 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     // nginx hashes the key with its own crc32, whatever the scenario's hash.
     // ketama hashes the key with MD5's first word; the scenario's servers are its pool.
     ['ketama', /^md5 of "\{user1\}\.following" = 0x[0-9a-f]{8}; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
+    // HAProxy: sdbm then its avalanche, and the nearer point on either side.
+    ['haproxy', /^full_hash\(sdbm\) of "\{user1\}\.following" = 0x[0-9a-f]{8}; the nearer of the points around it, before or after, is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
     ['nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);

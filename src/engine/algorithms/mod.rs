@@ -15,6 +15,7 @@ pub mod carp;
 pub mod dx;
 pub mod flip;
 pub mod guava;
+pub mod haproxy;
 pub mod jump;
 pub mod jumpback;
 pub mod ketama;
@@ -52,6 +53,7 @@ impl Algorithm {
         Algorithm::of(&guava::SPEC),
         Algorithm::of(&nginx::SPEC),
         Algorithm::of(&ketama::SPEC),
+        Algorithm::of(&haproxy::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).

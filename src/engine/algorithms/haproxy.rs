@@ -1,0 +1,212 @@
+//! HAProxy's `hash-type consistent` (HAProxy 2.6, `src/lb_chash.c`:
+//! `chash_init_server_tree`, `chash_get_server_hash`; `src/backend.c`: `gen_hash`), with
+//! its default key function, bit for bit.
+//!
+//! - Servers are numbered by declaration order from 1 (their `puid`; a config can set
+//!   `id`, which this model does not read), down or not — so adding a server anywhere but
+//!   at the end renumbers the ones after it, and their keys move.
+//! - A server of weight `w` has `16 × w` points, point `n` at `full_hash(id × 4096 + n)`
+//!   (Bob Jenkins' 32-bit integer hash times the prime 3221225473).
+//! - A key hashes with sdbm (`hash = c + (hash << 6) + (hash << 16) − hash` per byte, the
+//!   default function) then `full_hash` (the `avalanche` modifier, which `hash-type
+//!   consistent` applies when no function is named), and goes to the **nearer** of the next
+//!   point at or above it and the one before it (wrapping), the one before on a tie.
+//! - A `disabled` or down server leaves the tree; the others keep their ids.
+//!
+//! `tests/reference/haproxy.txt` holds what Debian's HAProxy 2.6.12 answered on loopback
+//! (`balance url_param key`) for 2,004 keys × 5 pools (weights, a server added at the end
+//! and at the front, one disabled, ten servers), written by `tools/haproxy-vectors.py`; a
+//! test replays them.
+
+use std::rc::Rc;
+
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
+use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::text::{quote, Shortest};
+use crate::problem::Problem;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "haproxy",
+    source: "HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point",
+    knobs: Knobs {
+        weights: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::Vnodes,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    key_hash: Some(KeyHash {
+        name: "full_hash(sdbm)",
+        hash: key_hash,
+    }),
+    cost: super::ring::lookup_cost,
+    check: whole_weights,
+    build,
+};
+
+/// Points per unit of weight (`BE_WEIGHT_SCALE`).
+pub const POINTS_PER_WEIGHT: u32 = 16;
+
+/// The id stride between servers' points (`SRV_EWGHT_RANGE`).
+pub const ID_STRIDE: u32 = 4096;
+
+/// HAProxy's `full_hash` (`include/haproxy/intops.h`): Bob Jenkins' 32-bit integer hash,
+/// then a multiply by the prime 3221225473 "to spread values all around the tree".
+pub fn full_hash(mut a: u32) -> u32 {
+    a = a.wrapping_add(0x7ed5_5d16).wrapping_add(a << 12);
+    a = (a ^ 0xc761_c23c) ^ (a >> 19);
+    a = a.wrapping_add(0x1656_67b1).wrapping_add(a << 5);
+    a = a.wrapping_add(0xd3a2_646c) ^ (a << 9);
+    a = a.wrapping_add(0xfd70_46c5).wrapping_add(a << 3);
+    a = (a ^ 0xb55a_4f09) ^ (a >> 16);
+    a.wrapping_mul(3_221_225_473)
+}
+
+/// The key's position: sdbm of its bytes, then `full_hash` (the `avalanche` modifier,
+/// which `hash-type consistent` applies when no function is named).
+pub fn key_hash(key: &str) -> u32 {
+    full_hash(sdbm(key))
+}
+
+/// HAProxy's `hash_sdbm` of the key's bytes.
+pub fn sdbm(key: &str) -> u32 {
+    key.bytes().fold(0u32, |h, c| {
+        u32::from(c)
+            .wrapping_add(h << 6)
+            .wrapping_add(h << 16)
+            .wrapping_sub(h)
+    })
+}
+
+fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
+    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
+        Some((name, weight)) => Err(Problem::WeightNotWhole {
+            system: "haproxy",
+            name: quote(name),
+            weight: Shortest(*weight).to_string(),
+        }),
+        None => Ok(()),
+    }
+}
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
+    let mut points: Vec<VNode> = Vec::new();
+    for s in &b.live {
+        let id = s.slot + 1;
+        let count = (s.weight.round() as u32).max(1) * POINTS_PER_WEIGHT;
+        points.extend((0..count).map(|n| VNode {
+            position: full_hash(id.wrapping_mul(ID_STRIDE).wrapping_add(n)),
+            server: s.id,
+            replica: n,
+        }));
+    }
+    Ok(Rc::new(Nearest {
+        ring: Ring::new(points, |id| b.name_of(id)),
+    }))
+}
+
+/// The ring read HAProxy's way: the nearer of the next point and the one before.
+pub struct Nearest {
+    /// The servers' points.
+    pub ring: Ring,
+}
+
+impl Nearest {
+    /// The point serving `hash`: of the first point at or above it (wrapping) and the one
+    /// before that, the nearer; the one before on a tie or when both are one server's.
+    fn point(&self, hash: u32) -> Option<VNode> {
+        let points = self.ring.points();
+        let next = *self.ring.successor(hash)?;
+        let at = points.partition_point(|p| p.position < next.position);
+        // The point before `next` in ring order (the last one when `next` is the first).
+        let prev = points[if at == 0 { points.len() - 1 } else { at - 1 }];
+        if prev.server == next.server {
+            return Some(next);
+        }
+        let (dp, dn) = (
+            hash.wrapping_sub(prev.position),
+            next.position.wrapping_sub(hash),
+        );
+        Some(if dp <= dn { prev } else { next })
+    }
+}
+
+impl Placement for Nearest {
+    fn owner(&self, _key: &str, position: u32) -> ServerId {
+        self.point(position).map_or(NO_OWNER, |p| p.server)
+    }
+
+    fn explain(&self, _key: &str, position: u32) -> Explanation {
+        let point = self.point(position);
+        Explanation {
+            position,
+            owner: point.map_or(NO_OWNER, |p| p.server),
+            how: How::NearestPoint { point },
+        }
+    }
+
+    fn ring(&self) -> Option<&Ring> {
+        Some(&self.ring)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.ring.memory_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::Scenario;
+    use crate::engine::sim::Simulation;
+
+    #[test]
+    fn the_hashes_are_haproxys() {
+        // sdbm("a") = 97; Jenkins' hash of 0 and 1 (burtleburtle.net's integer hash).
+        assert_eq!(sdbm("a"), 97);
+        assert_eq!(
+            sdbm("ab"),
+            98u32
+                .wrapping_add(97 << 6)
+                .wrapping_add(97 << 16)
+                .wrapping_sub(97)
+        );
+        assert_ne!(full_hash(4096), full_hash(4097));
+    }
+
+    /// Every answer Debian's HAProxy 2.6.12 gave on loopback (tools/haproxy-vectors.py).
+    #[test]
+    fn equals_haproxy_on_every_recorded_key() {
+        let vectors = include_str!("../../../tests/reference/haproxy.txt");
+        let mut sim: Option<Simulation> = None;
+        let (mut checked, mut pools) = (0, 0);
+        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
+            let mut words = line.split(' ');
+            if line.starts_with("scenario ") {
+                let nodes = words.nth(2).unwrap();
+                let down = words.next().unwrap_or("");
+                let scenario = Scenario::from_pairs([
+                    ("algo", "haproxy"),
+                    ("nodes", nodes),
+                    ("down", down),
+                    ("keys", "0..1"),
+                ])
+                .unwrap();
+                sim = Some(Simulation::new(&scenario).unwrap());
+                pools += 1;
+                continue;
+            }
+            let (key, want) = (words.next().unwrap(), words.next().unwrap());
+            let sim = sim.as_ref().unwrap();
+            let (_, owner) = sim.lookup(key).unwrap();
+            assert_eq!(sim.server(owner).unwrap().name, want, "{key}");
+            checked += 1;
+        }
+        assert_eq!(pools, 5);
+        assert!(checked > 10_000, "{checked}");
+    }
+}
