@@ -198,6 +198,10 @@ pub static WORDS: Words = Words {
             "HAProxy hash-type consistent",
             "HAProxy's hash-type consistent: servers are numbered from 1 in declaration order; a server of weight w has 16 × w points at full_hash(id × 4096 + n); a key hashes with sdbm then full_hash, and goes to the nearer of the points before and after it. Inserting a server anywhere but at the end renumbers the ones after it, and their keys move. Bit for bit HAProxy 2.6.",
         ),
+        "envoy-ring" => (
+            "Envoy ring_hash",
+            "Envoy's ring_hash: the ring has a fixed total size (at least 1,024 points by default); each host gets its weight's share of XXH64(name_i) points, and a request goes to the first point at or after XXH64(value). Adding a host shrinks every old host's share, so keys move between hosts nobody touched. Bit for bit the ring and answers of Envoy's own tests.",
+        ),
         _ => ("", ""),
     },
 

@@ -26,7 +26,9 @@ const latinWords = (text) => (text.match(/[A-Za-z][A-Za-z0-9_]{2,}/g) || [])
 /** Algorithm ids (the menu's values) are names in every language: a registered algorithm
  * needs no entry here. */
 async function allowAlgorithmIds(page) {
-  for (const id of await page.$$eval('#algo option', (os) => os.map((o) => o.value))) ALLOWED.add(id);
+  for (const id of await page.$$eval('#algo option', (os) => os.map((o) => o.value))) {
+    for (const word of [id, ...id.split('-')]) ALLOWED.add(word);
+  }
 }
 const visibleText = (frame) => frame.evaluate(() => document.body.innerText);
 

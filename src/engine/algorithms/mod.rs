@@ -13,6 +13,7 @@ pub mod binomial;
 pub mod bounded;
 pub mod carp;
 pub mod dx;
+pub mod envoy_ring;
 pub mod flip;
 pub mod guava;
 pub mod haproxy;
@@ -54,6 +55,7 @@ impl Algorithm {
         Algorithm::of(&nginx::SPEC),
         Algorithm::of(&ketama::SPEC),
         Algorithm::of(&haproxy::SPEC),
+        Algorithm::of(&envoy_ring::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
@@ -117,7 +119,7 @@ mod tests {
                 Algorithm::ALL[..i].iter().all(|b| b.name() != a.name()),
                 "{a} is registered twice"
             );
-            let file = format!("{dir}/{}.rs", a.name());
+            let file = format!("{dir}/{}.rs", a.name().replace('-', "_"));
             assert!(std::path::Path::new(&file).exists(), "{a}'s file {file}");
             assert_eq!(Algorithm::from_name(a.name()), Some(*a));
         }

@@ -1,0 +1,208 @@
+//! Envoy's `ring_hash` load balancer (`source/extensions/load_balancing_policies/ring_hash/
+//! ring_hash_lb.cc`: `Ring::Ring`, `Ring::chooseHost`), bit for bit, on Envoy's 64-bit ring.
+//!
+//! - A host hashes under its name: the `hash_key` metadata, else its hostname when
+//!   `use_hostname_for_hashing`, else `ip:port` — here, the server's name.
+//! - The ring has a **fixed total size**: with normalized weights `wᵢ / Σw` and the least
+//!   one `m`, `scale = min(⌈m × min_ring_size⌉ / m, max_ring_size)` (1,024 and 8,388,608 by
+//!   default); walking the hosts in order with running sums, a host gets hashes while
+//!   `current < target += scale × wᵢ`. Hash `i` is `XXH64(name + "_" + i)`.
+//! - So adding a host shrinks every host's share of the fixed ring: each old host drops its
+//!   last hashes, and keys move **between hosts nobody touched** (istio/istio#41814,
+//!   envoyproxy/envoy#22558).
+//! - A request hashes with `XXH64(value)` (seed 0) and goes to the first hash at or above
+//!   it, wrapping (ketama's search, as Envoy ported it).
+//!
+//! The page's ring is 32 bits: the picture puts each point and key at the top 32 bits of its
+//! 64-bit hash, while owners come from the 64-bit comparison. Checked against the positions
+//! and answers in Envoy's own `ring_hash_lb_test.cc` (`Basic`).
+
+use std::rc::Rc;
+
+use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::problem::Problem;
+
+/// The registry's entry.
+pub static SPEC: Spec = Spec {
+    id: "envoy-ring",
+    source: "Envoy ring_hash_lb.cc: XXH64 points on a ring of fixed total size",
+    knobs: Knobs {
+        weights: true,
+        ..Knobs::NONE
+    },
+    shape: Shape::Vnodes,
+    memory: Memory::Nothing,
+    shrinks_only_at_end: false,
+    arcs: false,
+    scores_every_server: false,
+    key_hash: Some(KeyHash {
+        name: "xxh64 (top 32 bits)",
+        hash: |key| (xxh64(key) >> 32) as u32,
+    }),
+    cost: super::ring::lookup_cost,
+    check: no_check,
+    build,
+};
+
+/// Envoy's default `minimum_ring_size`.
+pub const MIN_RING_SIZE: u64 = 1024;
+/// Envoy's default `maximum_ring_size`.
+pub const MAX_RING_SIZE: u64 = 8 * 1024 * 1024;
+
+/// `HashUtil::xxHash64(value)`, seed 0.
+pub fn xxh64(value: &str) -> u64 {
+    xxhash_rust::xxh64::xxh64(value.as_bytes(), 0)
+}
+
+/// Envoy's ring over `(name, weight)` hosts in order: each entry a 64-bit hash and the
+/// host's index, sorted by hash.
+pub fn build_ring(hosts: &[(&str, f64)], min_ring: u64, max_ring: u64) -> Vec<(u64, usize)> {
+    let sum: f64 = hosts.iter().map(|h| h.1).sum();
+    if hosts.is_empty() || sum <= 0.0 {
+        return Vec::new();
+    }
+    let normalized: Vec<f64> = hosts.iter().map(|h| h.1 / sum).collect();
+    let least = normalized.iter().copied().fold(f64::INFINITY, f64::min);
+    let scale = ((least * min_ring as f64).ceil() / least).min(max_ring as f64);
+    let mut ring = Vec::with_capacity(scale.ceil() as usize);
+    let (mut current, mut target) = (0.0f64, 0.0f64);
+    let mut digits = itoa::Buffer::new();
+    for (index, ((name, _), weight)) in hosts.iter().zip(&normalized).enumerate() {
+        target += scale * weight;
+        let mut i = 0u64;
+        while current < target {
+            ring.push((xxh64(&format!("{name}_{}", digits.format(i))), index));
+            i += 1;
+            current += 1.0;
+        }
+    }
+    ring.sort_by_key(|e| e.0);
+    ring
+}
+
+/// The index into `ring` serving hash `h`: the first entry at or above it, wrapping.
+pub fn choose<T>(ring: &[(u64, T)], h: u64) -> Option<usize> {
+    if ring.is_empty() {
+        return None;
+    }
+    let at = ring.partition_point(|e| e.0 < h);
+    Some(if at == ring.len() { 0 } else { at })
+}
+
+fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
+    let hosts: Vec<(&str, f64)> = b.live.iter().map(|s| (s.name.as_str(), s.weight)).collect();
+    let ring: Vec<(u64, ServerId)> = build_ring(&hosts, MIN_RING_SIZE, MAX_RING_SIZE)
+        .into_iter()
+        .map(|(h, i)| (h, b.live[i].id))
+        .collect();
+    let points = ring
+        .iter()
+        .enumerate()
+        .map(|(i, &(h, server))| VNode {
+            position: (h >> 32) as u32,
+            server,
+            replica: i as u32,
+        })
+        .collect();
+    Ok(Rc::new(EnvoyRing {
+        picture: Ring::new(points, |id| b.name_of(id)),
+        ring,
+    }))
+}
+
+/// Envoy's 64-bit ring, and its 32-bit picture.
+pub struct EnvoyRing {
+    /// (64-bit hash, server), sorted.
+    pub ring: Vec<(u64, ServerId)>,
+    /// The points at their top 32 bits, for drawing.
+    pub picture: Ring,
+}
+
+impl EnvoyRing {
+    fn point(&self, key: &str) -> Option<VNode> {
+        let i = choose(&self.ring, xxh64(key))?;
+        let (h, server) = self.ring[i];
+        Some(VNode {
+            position: (h >> 32) as u32,
+            server,
+            replica: i as u32,
+        })
+    }
+}
+
+impl Placement for EnvoyRing {
+    fn owner(&self, key: &str, _position: u32) -> ServerId {
+        self.point(key).map_or(NO_OWNER, |p| p.server)
+    }
+
+    fn explain(&self, key: &str, position: u32) -> Explanation {
+        let point = self.point(key);
+        Explanation {
+            position,
+            owner: point.map_or(NO_OWNER, |p| p.server),
+            how: How::FirstPointClockwise { point },
+        }
+    }
+
+    fn ring(&self) -> Option<&Ring> {
+        Some(&self.picture)
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.ring.len() * std::mem::size_of::<(u64, ServerId)>() + self.picture.memory_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Envoy's `RingHashLoadBalancerTest.Basic`: six hosts, minimum ring size 12.
+    #[test]
+    fn equals_envoys_own_test() {
+        let names: Vec<String> = (90..96).map(|p| format!("127.0.0.1:{p}")).collect();
+        let hosts: Vec<(&str, f64)> = names.iter().map(|n| (n.as_str(), 1.0)).collect();
+        let ring = build_ring(&hosts, 12, MAX_RING_SIZE);
+        let port = |i: usize| 90 + ring[i].1;
+        let expected: [(usize, u64); 12] = [
+            (94, 833437586790550860),
+            (92, 928266305478181108),
+            (90, 1033482794131418490),
+            (95, 3551244743356806947),
+            (93, 3851675632748031481),
+            (91, 5583722120771150861),
+            (91, 6311230543546372928),
+            (93, 7700377290971790572),
+            (95, 13144177310400110813),
+            (92, 13444792449719432967),
+            (94, 15516499411664133160),
+            (90, 16117243373044804889),
+        ];
+        for (i, &(p, h)) in expected.iter().enumerate() {
+            assert_eq!((port(i), ring[i].0), (p, h), "entry {i}");
+        }
+        let host = |h: u64| 90 + ring[choose(&ring, h).unwrap()].1;
+        assert_eq!(host(0), 94);
+        assert_eq!(host(u64::MAX), 94);
+        assert_eq!(host(3551244743356806947), 95);
+        assert_eq!(host(3551244743356806948), 93);
+        assert_eq!(host(16117243373044804880), 90);
+    }
+
+    #[test]
+    fn a_fifth_host_takes_hashes_from_every_other_one() {
+        let names: Vec<String> = (0..5).map(|i| format!("10.0.0.{i}:80")).collect();
+        let count = |n: usize, i: usize| {
+            let hosts: Vec<(&str, f64)> = names[..n].iter().map(|s| (s.as_str(), 1.0)).collect();
+            build_ring(&hosts, MIN_RING_SIZE, MAX_RING_SIZE)
+                .iter()
+                .filter(|e| e.1 == i)
+                .count()
+        };
+        // 1,024 / 4 = 256 each; with five, ⌈1,024 / 5⌉ = 205 each: every old host loses 51.
+        assert_eq!((count(4, 0), count(5, 0)), (256, 205));
+        assert_eq!(count(5, 4), 205);
+    }
+}
