@@ -26,7 +26,7 @@ use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
 use crate::engine::text::quote;
-use crate::file::csv_field;
+use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::i18n::EN;
 use crate::problem::Problem;
 use crate::words;
@@ -174,6 +174,10 @@ struct SimulateArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     format: Format,
+    /// Also write the migration list to FILE: a CSV row per moved key of each step
+    /// (step,key,from,to,between_survivors), streamed.
+    #[arg(long, value_name = "FILE")]
+    moved: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -437,6 +441,8 @@ struct StepReport {
     moved: u64,
     moved_fraction: f64,
     ideal_fraction: Option<f64>,
+    /// Keys that moved between two servers the step left alone.
+    moved_between_survivors: u64,
     flows: Vec<FlowReport>,
     changed_arcs: usize,
     mean: f64,
@@ -492,6 +498,7 @@ fn report(
             })
             .collect(),
         moved: m.moved,
+        moved_between_survivors: m.between_survivors,
         moved_fraction: m.moved_fraction(),
         ideal_fraction: m.ideal_fraction,
         flows: m
@@ -525,7 +532,22 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         .collect::<Result<_, _>>()?;
     let mut sim = build(&args.scenario.scenario(&args.vnodes.vnodes)?, progress)?;
     let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
-    for step in &steps {
+    let mut moved = match &args.moved {
+        Some(path) => {
+            let file = std::fs::File::create(path).map_err(|e| {
+                format!(
+                    "--moved: cannot write {}: {e}",
+                    quote(&path.to_string_lossy())
+                )
+            })?;
+            let mut w = std::io::BufWriter::new(file);
+            w.write_all(MOVED_HEADER.as_bytes())
+                .map_err(|e| format!("--moved: {e}"))?;
+            Some(w)
+        }
+        None => None,
+    };
+    for (number, step) in steps.iter().enumerate() {
         // Only the names are needed to report flows from a server this step removes.
         let names_before: Vec<(ServerId, String)> = sim
             .servers()
@@ -537,7 +559,25 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         let mut work = sim.start(step).map_err(fail)?;
         progress.run(&mut work, &label).map_err(fail)?;
         let m = sim.finish(work).map_err(fail)?;
+        if let Some(w) = moved.as_mut() {
+            let before = |id: ServerId| {
+                names_before
+                    .iter()
+                    .find(|n| n.0 == id)
+                    .map_or_else(|| "(none)".to_owned(), |n| n.1.clone())
+            };
+            let listed = write_moved(&sim, &m, number + 1, &before, w)
+                .map_err(|e| format!("--moved: {e}"))?;
+            if !listed {
+                eprintln!(
+                    "note: step {label} re-laid every key (keys, hash or layout changed), so the migration list has no rows for it"
+                );
+            }
+        }
         reports.push(report(&sim, &names_before, label, &m));
+    }
+    if let Some(mut w) = moved {
+        w.flush().map_err(|e| format!("--moved: {e}"))?;
     }
     Ok(match args.format {
         Format::Json => to_json(&SimulateReport { steps: reports })?,

@@ -12,6 +12,7 @@
 //! are accepted too. The page parses the text with the browser's own `JSON.parse` and
 //! hands the fields here, so no JSON library ships in the page.
 
+use crate::engine::ring::ServerId;
 use crate::engine::scenario::{Scenario, PARAMS};
 use crate::engine::sim::Simulation;
 use crate::engine::text::quote;
@@ -247,6 +248,43 @@ pub fn key_rows(sim: &Simulation, from: usize, to: usize) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The migration list's header: a row per moved key of each step.
+pub const MOVED_HEADER: &str = "step,key,from,to,between_survivors\n";
+
+/// The migration list of one change, `m`, which `sim` has just applied: a row
+/// `step,key,from,to,between_survivors` per moved key, in ring order, written to `out` a key
+/// at a time (a million moved keys never make one string). `name_before` names a server
+/// the change took away. `false` when the change re-laid the keys (keys, hash or layout
+/// changed), so no key kept its place to compare.
+pub fn write_moved(
+    sim: &Simulation,
+    m: &crate::engine::sim::Movement,
+    step: usize,
+    name_before: &dyn Fn(ServerId) -> String,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<bool> {
+    if m.moved > 0 && m.moved_places.is_empty() {
+        return Ok(false);
+    }
+    let keys = sim.keys();
+    let name = |id: ServerId| match sim.server(id) {
+        Some(s) => s.name.clone(),
+        None => name_before(id),
+    };
+    for (&place, &from) in m.moved_places.iter().zip(&m.moved_from) {
+        let to = sim.owners()[place as usize];
+        let between = m.survives(from) && m.survives(to);
+        writeln!(
+            out,
+            "{step},{},{},{},{between}",
+            csv_field(&sim.key_name(keys.ids[place as usize])),
+            csv_field(&name(from)),
+            csv_field(&name(to)),
+        )?;
+    }
+    Ok(true)
 }
 
 #[cfg(test)]

@@ -574,3 +574,71 @@ fn refused_values_are_quoted_short_and_algorithms_listed_once() {
     let (_, help, _) = run(&["simulate", "--help"]);
     assert!(help.contains("at most 10,000"), "{help}");
 }
+
+#[test]
+fn simulate_writes_the_migration_list() {
+    let dir = std::env::temp_dir().join(format!("hashring-moved-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("moved.csv");
+    let path = file.to_str().unwrap();
+    for (algo, between_any) in [("ring", false), ("modn", true)] {
+        let (code, out, err) = run(&[
+            "simulate",
+            "--algo",
+            algo,
+            "--nodes",
+            "A,B,C,D",
+            "--keys",
+            "key-{i}:0..2000",
+            "--step",
+            "add:E",
+            "--step",
+            "fail:B",
+            "--moved",
+            path,
+            "--format",
+            "json",
+        ]);
+        assert_eq!(code, 0, "{err}");
+        let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+        let moved: Vec<u64> = report["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["moved"].as_u64().unwrap())
+            .collect();
+        let csv = std::fs::read_to_string(&file).unwrap();
+        let rows: Vec<Vec<&str>> = csv
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').collect())
+            .collect();
+        assert_eq!(
+            csv.lines().next(),
+            Some("step,key,from,to,between_survivors")
+        );
+        for (step, &want) in moved.iter().enumerate().skip(1) {
+            let count = rows.iter().filter(|r| r[0] == step.to_string()).count() as u64;
+            assert_eq!(count, want, "{algo} step {step}");
+        }
+        // Adding E under the ring moves keys only to E; failing B moves only B's keys.
+        if algo == "ring" {
+            assert!(rows.iter().filter(|r| r[0] == "1").all(|r| r[3] == "E"));
+            assert!(rows.iter().filter(|r| r[0] == "2").all(|r| r[2] == "B"));
+        }
+        let between = rows.iter().filter(|r| r[4] == "true").count();
+        assert_eq!(
+            between > 0,
+            between_any,
+            "{algo}: {between} rows between survivors"
+        );
+        // Moves between survivors agree with the report's count.
+        let reported: u64 = report["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s["moved_between_survivors"].as_u64().unwrap_or(0))
+            .sum();
+        assert_eq!(between as u64, reported, "{algo}");
+    }
+}
