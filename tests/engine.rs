@@ -573,3 +573,34 @@ fn moves_between_untouched_servers_are_counted() {
     assert!(between > 1000, "mod-N reshuffles A..C: {between}");
     assert_eq!(m.between_survivors, between);
 }
+
+/// Every registered algorithm, adding a server at the end of the list: the consistent ones
+/// move keys only to it; the ones that reshuffle (mod-N), rebuild their table (Maglev),
+/// re-cap loads (bounded) or shrink a ring of fixed size (Envoy) move some between the
+/// servers the change left alone — the readout's "between survivors", never hidden.
+#[test]
+fn an_added_server_takes_keys_only_for_itself_unless_the_algorithm_says_otherwise() {
+    let reshufflers = ["modn", "maglev", "bounded", "envoy-ring"];
+    for algo in Algorithm::ALL {
+        let scenario = Scenario::from_pairs([
+            ("algo", algo.name()),
+            ("nodes", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80"),
+            ("keys", "key-{i}:0..4000"),
+        ])
+        .unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        let m = sim.apply(&Change::add("10.0.0.5:80")).unwrap();
+        assert!(m.moved > 0, "{algo} moved nothing");
+        if reshufflers.contains(&algo.name()) {
+            assert!(
+                m.between_survivors > 0,
+                "{algo} is listed as moving keys between survivors"
+            );
+        } else {
+            assert_eq!(
+                m.between_survivors, 0,
+                "{algo} moved keys between untouched servers"
+            );
+        }
+    }
+}

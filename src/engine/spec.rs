@@ -161,6 +161,8 @@ pub struct Params<'a> {
     pub c: f64,
     /// How many keys the scenario has.
     pub key_count: usize,
+    /// The scenario's seed (models that draw, such as Cassandra's tokens, draw from it).
+    pub seed: u64,
 }
 
 /// What an algorithm's scenario check sees.

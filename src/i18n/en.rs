@@ -202,6 +202,10 @@ pub static WORDS: Words = Words {
             "Envoy ring_hash",
             "Envoy's ring_hash: the ring has a fixed total size (at least 1,024 points by default); each host gets its weight's share of XXH64(name_i) points, and a request goes to the first point at or after XXH64(value). Adding a host shrinks every old host's share, so keys move between hosts nobody touched. Bit for bit the ring and answers of Envoy's own tests.",
         ),
+        "cassandra" => (
+            "Cassandra Murmur3 tokens",
+            "Cassandra's Murmur3Partitioner: a partition key's token is MurmurHash3's first 64 bits (tail bytes sign-extended, as Java does), owned by the node with the first token at or after it. Each node has vnodes tokens; real clusters pick them by their allocator or by hand, so here they are drawn from each node's name and the seed: the ownership rule is exact, the tokens are a model.",
+        ),
         _ => ("", ""),
     },
 

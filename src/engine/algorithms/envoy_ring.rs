@@ -93,36 +93,47 @@ pub fn choose<T>(ring: &[(u64, T)], h: u64) -> Option<usize> {
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let hosts: Vec<(&str, f64)> = b.live.iter().map(|s| (s.name.as_str(), s.weight)).collect();
-    let ring: Vec<(u64, ServerId)> = build_ring(&hosts, MIN_RING_SIZE, MAX_RING_SIZE)
+    let ring = build_ring(&hosts, MIN_RING_SIZE, MAX_RING_SIZE)
         .into_iter()
         .map(|(h, i)| (h, b.live[i].id))
         .collect();
-    let points = ring
-        .iter()
-        .enumerate()
-        .map(|(i, &(h, server))| VNode {
-            position: (h >> 32) as u32,
-            server,
-            replica: i as u32,
-        })
-        .collect();
-    Ok(Rc::new(EnvoyRing {
-        picture: Ring::new(points, |id| b.name_of(id)),
-        ring,
-    }))
+    Ok(Rc::new(Ring64::new(ring, xxh64, b)))
 }
 
-/// Envoy's 64-bit ring, and its 32-bit picture.
-pub struct EnvoyRing {
-    /// (64-bit hash, server), sorted.
+/// A ring compared on 64 bits (Envoy's hashes, Cassandra's tokens), drawn on the page's
+/// 32-bit ring at the top 32 bits of each value. Entries are `(value, server)`; a key goes to
+/// the first entry at or above its value, wrapping.
+pub struct Ring64 {
+    /// (64-bit value, server), sorted.
     pub ring: Vec<(u64, ServerId)>,
+    /// The key's 64-bit value.
+    pub key: fn(&str) -> u64,
     /// The points at their top 32 bits, for drawing.
     pub picture: Ring,
 }
 
-impl EnvoyRing {
+impl Ring64 {
+    /// The ring of `entries` (sorted here), with keys valued by `key`.
+    pub fn new(mut entries: Vec<(u64, ServerId)>, key: fn(&str) -> u64, b: &Build<'_>) -> Ring64 {
+        entries.sort_by_key(|e| e.0);
+        let points = entries
+            .iter()
+            .enumerate()
+            .map(|(i, &(h, server))| VNode {
+                position: (h >> 32) as u32,
+                server,
+                replica: i as u32,
+            })
+            .collect();
+        Ring64 {
+            picture: Ring::new(points, |id| b.name_of(id)),
+            ring: entries,
+            key,
+        }
+    }
+
     fn point(&self, key: &str) -> Option<VNode> {
-        let i = choose(&self.ring, xxh64(key))?;
+        let i = choose(&self.ring, (self.key)(key))?;
         let (h, server) = self.ring[i];
         Some(VNode {
             position: (h >> 32) as u32,
@@ -132,7 +143,7 @@ impl EnvoyRing {
     }
 }
 
-impl Placement for EnvoyRing {
+impl Placement for Ring64 {
     fn owner(&self, key: &str, _position: u32) -> ServerId {
         self.point(key).map_or(NO_OWNER, |p| p.server)
     }

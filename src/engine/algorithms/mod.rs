@@ -12,6 +12,7 @@ pub mod anchor;
 pub mod binomial;
 pub mod bounded;
 pub mod carp;
+pub mod cassandra;
 pub mod dx;
 pub mod envoy_ring;
 pub mod flip;
@@ -56,6 +57,7 @@ impl Algorithm {
         Algorithm::of(&ketama::SPEC),
         Algorithm::of(&haproxy::SPEC),
         Algorithm::of(&envoy_ring::SPEC),
+        Algorithm::of(&cassandra::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
