@@ -394,6 +394,10 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
 
 /// What the bucket and table algorithms hash a key with.
 fn digest_name(sim: &Simulation) -> &'static str {
+    // A system with its own key hash (Envoy's XXH64) names that one.
+    if let Some(own) = sim.settings().algo.spec().key_hash {
+        return own.name;
+    }
     match sim.settings().hash {
         crate::engine::hash::HashFn::Identity => "identity",
         _ => "xxh3-64",

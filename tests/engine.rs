@@ -580,7 +580,7 @@ fn moves_between_untouched_servers_are_counted() {
 /// servers the change left alone — the readout's "between survivors", never hidden.
 #[test]
 fn an_added_server_takes_keys_only_for_itself_unless_the_algorithm_says_otherwise() {
-    let reshufflers = ["modn", "maglev", "bounded", "envoy-ring"];
+    let reshufflers = ["modn", "maglev", "bounded", "envoy-ring", "envoy-maglev"];
     for algo in Algorithm::ALL {
         let scenario = Scenario::from_pairs([
             ("algo", algo.name()),

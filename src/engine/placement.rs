@@ -39,7 +39,7 @@ pub fn cost_per_key(settings: &Settings, live: usize, book_capacity: usize) -> u
 /// under Maglev, where the key sits inside its table cell.
 pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::HashError> {
     if let Some(own) = settings.algo.spec().key_hash {
-        return Ok((own.hash)(key));
+        return Ok((own.hash)(key, &settings.params()));
     }
     let h = settings.hash.position(key)?;
     Ok(match settings.algo.shape() {

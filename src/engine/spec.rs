@@ -73,8 +73,8 @@ pub struct Spec {
 pub struct KeyHash {
     /// The name an explanation gives it ("crc32").
     pub name: &'static str,
-    /// The key's position.
-    pub hash: fn(&str) -> u32,
+    /// The key's position (the settings give a table its size).
+    pub hash: fn(&str, &Params<'_>) -> u32,
 }
 
 /// The scenario settings an algorithm reads (the page shows only these controls).

@@ -206,6 +206,10 @@ pub static WORDS: Words = Words {
             "Cassandra Murmur3 tokens",
             "Cassandra's Murmur3Partitioner: a partition key's token is MurmurHash3's first 64 bits (tail bytes sign-extended, as Java does), owned by the node with the first token at or after it. Each node has vnodes tokens; real clusters pick them by their allocator or by hand, so here they are drawn from each node's name and the seed: the ownership rule is exact, the tokens are a model.",
         ),
+        "envoy-maglev" => (
+            "Envoy maglev",
+            "Envoy's Maglev: hosts sorted by name, each with an XXH64 permutation of a prime-sized table, fill cells in weighted rounds (a host of half the largest weight fills one every other round); a request goes to cell XXH64(value) mod M. Bit for bit the tables of Envoy's own tests.",
+        ),
         _ => ("", ""),
     },
 

@@ -37,7 +37,7 @@ pub static SPEC: Spec = Spec {
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "murmur3 token (top 32 bits)",
-        hash: |key| (ring_value(token(key.as_bytes())) >> 32) as u32,
+        hash: |key, _| (ring_value(token(key.as_bytes())) >> 32) as u32,
     }),
     cost: super::ring::lookup_cost,
     check: no_check,

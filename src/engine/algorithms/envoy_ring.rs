@@ -39,7 +39,7 @@ pub static SPEC: Spec = Spec {
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "xxh64 (top 32 bits)",
-        hash: |key| (xxh64(key) >> 32) as u32,
+        hash: |key, _| (xxh64(key) >> 32) as u32,
     }),
     cost: super::ring::lookup_cost,
     check: no_check,

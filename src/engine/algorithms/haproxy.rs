@@ -41,7 +41,7 @@ pub static SPEC: Spec = Spec {
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "full_hash(sdbm)",
-        hash: key_hash,
+        hash: |key, _| key_hash(key),
     }),
     cost: super::ring::lookup_cost,
     check: whole_weights,

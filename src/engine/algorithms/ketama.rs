@@ -41,7 +41,7 @@ pub static SPEC: Spec = Spec {
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "md5",
-        hash: |key| md5_ketama(key.as_bytes()),
+        hash: |key, _| md5_ketama(key.as_bytes()),
     }),
     cost: super::ring::lookup_cost,
     check: whole_weights,

@@ -43,7 +43,8 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-fn check(c: &Check<'_>) -> Result<(), Problem> {
+/// A table holds at least as many cells as there are servers.
+pub fn check(c: &Check<'_>) -> Result<(), Problem> {
     if c.servers.len() > c.params.table as usize {
         return Err(Problem::MaglevTable {
             table: c.params.table,
@@ -106,6 +107,8 @@ pub struct Maglev {
     pub hash: HashFn,
     /// The table round the circle: a point at the end of each cell, owned by its server.
     ring: Ring,
+    /// The 64-bit digest a key is looked up by (the scenario's; Envoy's XXH64).
+    digest: fn(HashFn, &str) -> u64,
 }
 
 impl Maglev {
@@ -115,11 +118,7 @@ impl Maglev {
         let m = u64::from(size);
         let mut table = vec![NO_OWNER; size as usize];
         if servers.is_empty() {
-            return Maglev {
-                table,
-                hash,
-                ring: Ring::default(),
-            };
+            return Maglev::from_table(table, hash, key_digest);
         }
         let prefs: Vec<(u64, u64)> = servers
             .iter()
@@ -146,22 +145,40 @@ impl Maglev {
                 }
             }
         }
-        let points = table
-            .iter()
-            .enumerate()
-            .map(|(c, &server)| VNode {
-                position: (cell_start(c as u64 + 1, m) - 1) as u32,
-                server,
-                replica: c as u32,
-            })
-            .collect();
-        let ring = Ring::new(points, |_| "");
-        Maglev { table, hash, ring }
+        Maglev::from_table(table, hash, key_digest)
+    }
+
+    /// A filled `table` (its length the size), keys looked up by `digest`.
+    pub fn from_table(
+        table: Vec<ServerId>,
+        hash: HashFn,
+        digest: fn(HashFn, &str) -> u64,
+    ) -> Maglev {
+        let m = table.len() as u64;
+        let points = if table.iter().all(|&s| s == NO_OWNER) {
+            Vec::new()
+        } else {
+            table
+                .iter()
+                .enumerate()
+                .map(|(c, &server)| VNode {
+                    position: (cell_start(c as u64 + 1, m) - 1) as u32,
+                    server,
+                    replica: c as u32,
+                })
+                .collect()
+        };
+        Maglev {
+            ring: Ring::new(points, |_| ""),
+            table,
+            hash,
+            digest,
+        }
     }
 
     /// The cell a key falls in.
     pub fn cell(&self, key: &str) -> u32 {
-        (key_digest(self.hash, key) % self.table.len() as u64) as u32
+        ((self.digest)(self.hash, key) % self.table.len() as u64) as u32
     }
 }
 

@@ -14,6 +14,7 @@ pub mod bounded;
 pub mod carp;
 pub mod cassandra;
 pub mod dx;
+pub mod envoy_maglev;
 pub mod envoy_ring;
 pub mod flip;
 pub mod guava;
@@ -58,6 +59,7 @@ impl Algorithm {
         Algorithm::of(&haproxy::SPEC),
         Algorithm::of(&envoy_ring::SPEC),
         Algorithm::of(&cassandra::SPEC),
+        Algorithm::of(&envoy_maglev::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).

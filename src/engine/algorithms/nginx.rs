@@ -42,7 +42,7 @@ pub static SPEC: Spec = Spec {
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "crc32",
-        hash: crc32,
+        hash: |key, _| crc32(key),
     }),
     cost: super::ring::lookup_cost,
     check: whole_weights,
