@@ -123,6 +123,11 @@ struct ScenarioArgs {
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
     #[arg(long, default_value = "1.25")]
     c: String,
+    /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
+    /// consistent;` or an HAProxy `backend` with `hash-type consistent`. It gives the
+    /// algorithm, the servers in declaration order, their weights and the down ones.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down"])]
+    config: Option<std::path::PathBuf>,
 }
 
 /// `--vnodes` as one count.
@@ -136,21 +141,54 @@ struct VnodesArg {
 impl ScenarioArgs {
     /// The scenario these flags and `vnodes` describe.
     fn scenario(&self, vnodes: &str) -> Result<Scenario, String> {
+        let imported = self
+            .config
+            .as_ref()
+            .map(|p| read_config_file(p))
+            .transpose()?;
+        let (algo, nodes, down) = match &imported {
+            Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
+            None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
+        };
         let pairs = [
-            ("algo", self.algo.as_str()),
+            ("algo", algo),
             ("hash", self.hash.as_str()),
-            ("nodes", self.nodes.as_str()),
+            ("nodes", nodes),
             ("vnodes", vnodes),
             ("label", self.label.as_str()),
             ("keys", self.keys.as_str()),
             ("seed", self.seed.as_str()),
-            ("down", self.down.as_str()),
+            ("down", down),
             ("probes", self.probes.as_str()),
             ("table", self.table.as_str()),
             ("c", self.c.as_str()),
         ];
         Ok(Scenario::from_pairs(pairs)?)
     }
+}
+
+/// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
+/// scenario leaves out (backup servers) is said on stderr.
+fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imported, String> {
+    use std::io::Read;
+    const LIMIT: u64 = 16 * 1024 * 1024;
+    let mut text = String::new();
+    let shown = quote(&path.to_string_lossy());
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().take(LIMIT + 1).read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(LIMIT + 1).read_to_string(&mut text))
+    };
+    read.map_err(|e| format!("--config {shown}: {e}"))?;
+    if text.len() as u64 > LIMIT {
+        return Err(format!("--config {shown}: larger than 16 MB"));
+    }
+    let imported =
+        crate::engine::import::read_config(&text).map_err(|e| format!("--config {shown}: {e}"))?;
+    for note in &imported.left_out {
+        eprintln!("note: --config leaves out {note}");
+    }
+    Ok(imported)
 }
 
 /// Output formats.

@@ -349,6 +349,20 @@ pub enum Problem {
         size: String,
         max: String,
     },
+    ConfigNotRecognized,
+    ConfigSyntax {
+        line: usize,
+        column: usize,
+        expected: &'static str,
+        found: String,
+    },
+    ConfigNotConsistent {
+        system: &'static str,
+        why: &'static str,
+    },
+    ConfigNoServers {
+        system: &'static str,
+    },
     /// More problems than a message names.
     More {
         count: usize,
@@ -456,6 +470,10 @@ impl fmt::Display for Problem {
             P::Unreadable => write!(f, "it could not be read"),
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
+            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block nor an HAProxy `backend` section"),
+            P::ConfigSyntax { line, column, expected, found } => write!(f, "config line {line}, column {column}: expected {expected}, found {found}"),
+            P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {why}"),
+            P::ConfigNoServers { system } => write!(f, "{system} config: no server takes part in the hash"),
             P::In { field, problem } => write!(f, "{}: {problem}", field.name()),
             P::Internal(what) => write!(f, "{what}"),
         }
@@ -715,6 +733,18 @@ pub fn examples() -> Vec<Problem> {
             size: "50 MB".into(),
             max: "16 MB".into(),
         },
+        P::ConfigNotRecognized,
+        P::ConfigSyntax {
+            line: 3,
+            column: 20,
+            expected: "a weight",
+            found: q("weight=x"),
+        },
+        P::ConfigNotConsistent {
+            system: "nginx",
+            why: "no hash",
+        },
+        P::ConfigNoServers { system: "nginx" },
         P::More { count: 99_995 },
         P::KeySetEmpty.of(Field::Keys),
         P::Internal("no work"),
@@ -804,9 +834,13 @@ pub fn variant_index(p: &Problem) -> usize {
         P::NotObject => 75,
         P::Unreadable => 76,
         P::FileTooLarge { .. } => 77,
-        P::More { .. } => 78,
-        P::In { .. } => 79,
-        P::Internal(_) => 80,
+        P::ConfigNotRecognized => 78,
+        P::ConfigSyntax { .. } => 79,
+        P::ConfigNotConsistent { .. } => 80,
+        P::ConfigNoServers { .. } => 81,
+        P::More { .. } => 82,
+        P::In { .. } => 83,
+        P::Internal(_) => 84,
     }
 }
 

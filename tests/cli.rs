@@ -642,3 +642,46 @@ fn simulate_writes_the_migration_list() {
         assert_eq!(between as u64, reported, "{algo}");
     }
 }
+
+#[test]
+fn a_config_gives_the_scenario_and_nginx_answers_as_nginx_did() {
+    use std::io::Write;
+    let config = "upstream pool {\n  hash $arg_key consistent;\n  server 127.0.0.1:18181;\n  server 127.0.0.1:18182 weight=2;\n  server 127.0.0.1:18183;\n  server 127.0.0.1:18199 backup;\n}\n";
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+        .args([
+            "locate", "--config", "-", "--format", "json", "key-0", "key-1", "user:42",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(config.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("leaves out backup server '127.0.0.1:18199'"),
+        "{err}"
+    );
+    let reports: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let servers: Vec<&str> = reports
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["server"].as_str().unwrap())
+        .collect();
+    // What Debian's nginx answered for these keys (tests/reference/nginx.txt, "weights").
+    assert_eq!(
+        servers,
+        ["127.0.0.1:18183", "127.0.0.1:18181", "127.0.0.1:18182"]
+    );
+    let (code, _, err) = run(&["locate", "--config", "/nonexistent/nginx.conf", "k"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--config '/nonexistent/nginx.conf'"), "{err}");
+}

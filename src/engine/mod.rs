@@ -14,6 +14,7 @@ pub mod compare;
 pub mod config;
 pub mod contract;
 pub mod hash;
+pub mod import;
 pub mod keys;
 pub mod movement;
 pub mod placement;

@@ -611,7 +611,7 @@ mod tests {
             "tour", "step", "freeze", "modn", "last", "node", "key", "user", "list", "random",
             "add", "remove", "fail", "recover", "weight", "Maglev", "xxh3", "md5", "embed", "jump",
             "spec", "colour", "seed", "NAME", "grow", "scenario", "FFFD", "UTF", "present",
-            "notes",
+            "upstream", "backend", "notes",
         ];
         let mut allowed = allowed.to_vec();
         // Ids, and the words of a hyphenated one ("envoy-ring").

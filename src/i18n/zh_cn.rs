@@ -581,6 +581,10 @@ fn problem(p: &Problem) -> String {
         P::Unreadable => "无法读取".into(),
         P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
         P::More { count } => format!("另有 {count} 个问题"),
+        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块，也不是 HAProxy 的 backend 段".into(),
+        P::ConfigSyntax { line, column, expected, found } => format!("配置第 {line} 行第 {column} 列：应为 {expected}，实际为 {found}"),
+        P::ConfigNotConsistent { system, why } => format!("{system} 配置不是一致性哈希：{why}"),
+        P::ConfigNoServers { system } => format!("{system} 配置中没有参与哈希的服务器"),
         P::In { field, problem: inner } => {
             let field = match field {
                 Field::Nodes => "nodes",
