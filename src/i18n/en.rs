@@ -342,6 +342,8 @@ pub static WORDS: Words = Words {
     csv_keys: "Every key's server (CSV)",
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
+    paste_config: "Your nginx upstream or HAProxy backend",
+    use_config: "Use this config",
     exporting: |done, total| format!("Writing keys: {done} of {total}…"),
     bad_file: |reasons| format!("This file was not opened: {reasons}. Nothing changed."),
     reason_separator: "; ",

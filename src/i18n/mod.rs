@@ -452,6 +452,10 @@ pub struct Words {
     pub scenario_json: &'static str,
     /// Opens a scenario file.
     pub open_scenario: &'static str,
+    /// The box for a system's own config (nginx upstream, HAProxy backend).
+    pub paste_config: &'static str,
+    /// Loads the pasted config.
+    pub use_config: &'static str,
     /// Progress of the key export: done, total.
     pub exporting: fn(&str, &str) -> String,
     /// A scenario file was refused: the reasons.

@@ -327,6 +327,8 @@ pub static WORDS: Words = Words {
     csv_keys: "每个键的服务器（CSV）",
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
+    paste_config: "粘贴 nginx 的 upstream 或 HAProxy 的 backend 配置",
+    use_config: "使用这份配置",
     exporting: |done, total| format!("正在写出键：{done} / {total}…"),
     bad_file: |reasons| format!("未打开此文件：{reasons}。没有做任何改动。"),
     reason_separator: "；",

@@ -7,7 +7,10 @@
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement};
+use web_sys::{
+    Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, HtmlInputElement,
+    HtmlTextAreaElement,
+};
 use yew::prelude::*;
 
 use super::stepped::Stepped;
@@ -152,6 +155,29 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, V
     read_scenario(&fields)
 }
 
+/// The scenario a pasted config describes over `state`'s other settings.
+fn scenario_from_config(
+    state: &PageState,
+    text: &str,
+) -> Result<crate::engine::scenario::Scenario, Problem> {
+    let imported = crate::engine::import::read_config(text)?;
+    let mut pairs = state.sim.scenario().to_pairs();
+    for (name, value) in &mut pairs {
+        match *name {
+            "algo" => *value = imported.algo.name().to_owned(),
+            "nodes" => value.clone_from(&imported.nodes),
+            "down" => value.clone_from(&imported.down),
+            _ => {}
+        }
+    }
+    crate::engine::scenario::Scenario::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .map_err(|e| {
+            e.0.into_iter()
+                .next()
+                .unwrap_or(Problem::Internal("no problem"))
+        })
+}
+
 /// Props of [`ExportCard`].
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
@@ -244,6 +270,22 @@ pub fn ExportCard(props: &ExportProps) -> Html {
             let _ = reader.read_as_text(&file);
         })
     };
+    // A pasted nginx upstream or HAProxy backend: its system, servers, weights and down
+    // ones over the current scenario's other settings.
+    let config_text = use_node_ref();
+    let use_config = {
+        let (on_action, state, config_text) =
+            (props.on_action.clone(), state.clone(), config_text.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(area) = config_text.cast::<HtmlTextAreaElement>() else {
+                return;
+            };
+            on_action.emit(match scenario_from_config(&state, &area.value()) {
+                Ok(scenario) => Action::Load(scenario),
+                Err(problem) => Action::Reject(problem),
+            });
+        })
+    };
     let png = |name: &'static str, selector: &'static str, overlay: Option<&'static str>| {
         Callback::from(move |_: MouseEvent| save_png(name, selector, overlay))
     };
@@ -264,6 +306,9 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                     <input type="file" id="open-scenario" accept=".json,application/json" onchange={open} />
                 </label>
             </div>
+            <label for="config-text">{w.paste_config}</label>
+            <textarea id="config-text" rows="4" spellcheck="false" ref={config_text} />
+            <button type="button" class="use-config" onclick={use_config}>{w.use_config}</button>
             if let Some((done, total)) = *progress {
                 <p class="export-progress" role="status">
                     {(w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64))}
