@@ -104,15 +104,37 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
             replica: n,
         }));
     }
-    Ok(Rc::new(Nearest {
-        ring: Ring::new(points, |id| b.name_of(id)),
-    }))
+    let ring = Ring::new(points, |id| b.name_of(id));
+    let picture = Ring::new(with_midpoints(ring.points()), |id| b.name_of(id));
+    Ok(Rc::new(Nearest { ring, picture }))
+}
+
+/// The points plus, between two neighbours of different servers, a point of the first at
+/// the middle of the gap: read first-point-clockwise, this ring gives every position the
+/// nearer of its two neighbours (the one before on a tie) — so the drawing, the ring
+/// shares and the arc-by-arc diff show HAProxy's real ownership.
+fn with_midpoints(points: &[VNode]) -> Vec<VNode> {
+    let mut out = points.to_vec();
+    for (i, a) in points.iter().enumerate() {
+        let b = points[(i + 1) % points.len()];
+        if a.server != b.server {
+            let gap = b.position.wrapping_sub(a.position);
+            out.push(VNode {
+                position: a.position.wrapping_add(gap / 2),
+                server: a.server,
+                replica: a.replica,
+            });
+        }
+    }
+    out
 }
 
 /// The ring read HAProxy's way: the nearer of the next point and the one before.
 pub struct Nearest {
     /// The servers' points.
     pub ring: Ring,
+    /// The same ownership as first-point-clockwise arcs: the points and the gaps' middles.
+    pub picture: Ring,
 }
 
 impl Nearest {
@@ -137,7 +159,7 @@ impl Nearest {
 
 impl Placement for Nearest {
     fn owner(&self, _key: &str, position: u32) -> ServerId {
-        self.point(position).map_or(NO_OWNER, |p| p.server)
+        self.picture.owner_of(position)
     }
 
     fn explain(&self, _key: &str, position: u32) -> Explanation {
@@ -150,11 +172,11 @@ impl Placement for Nearest {
     }
 
     fn ring(&self) -> Option<&Ring> {
-        Some(&self.ring)
+        Some(&self.picture)
     }
 
     fn memory_bytes(&self) -> usize {
-        self.ring.memory_bytes()
+        self.ring.memory_bytes() + self.picture.memory_bytes()
     }
 }
 
@@ -163,6 +185,22 @@ mod tests {
     use super::*;
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
+
+    #[test]
+    fn the_midpoint_ring_owns_what_the_nearest_point_rule_owns() {
+        let scenario =
+            Scenario::from_pairs([("algo", "haproxy"), ("nodes", "a,b*2,c"), ("keys", "0..1")])
+                .unwrap();
+        let sim = Simulation::new(&scenario).unwrap();
+        let nearest = (0..20_000u64)
+            .map(|i| crate::engine::keys::splitmix64(i) as u32)
+            .chain([0, u32::MAX]);
+        for h in nearest {
+            let placement = sim.placement();
+            let explained = placement.explain("", h).owner;
+            assert_eq!(placement.owner("", h), explained, "{h:#x}");
+        }
+    }
 
     #[test]
     fn the_hashes_are_haproxys() {
