@@ -210,6 +210,10 @@ pub static WORDS: Words = Words {
             "Envoy maglev",
             "Envoy's Maglev: hosts sorted by name, each with an XXH64 permutation of a prime-sized table, fill cells in weighted rounds (a host of half the largest weight fills one every other round); a request goes to cell XXH64(value) mod M. Bit for bit the tables of Envoy's own tests.",
         ),
+        "groupcache" => (
+            "groupcache consistenthash",
+            "Go's groupcache consistenthash: each server puts vnodes points at crc32(index + name) — the index before the name — the server added last winning a shared point; a key goes to the first point at or after crc32(key). As groupcache's own test says.",
+        ),
         _ => ("", ""),
     },
 

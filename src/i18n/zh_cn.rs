@@ -206,6 +206,10 @@ pub static WORDS: Words = Words {
             "envoy 查找表",
             "Envoy 的 Maglev：主机按名称排序，各自用 XXH64 得出在质数大小查找表中的排列，按权重轮流填格（权重为最大权重一半的主机每两轮填一格）；请求取第 XXH64(值) mod M 格。与 Envoy 自带测试中的查找表逐位一致。",
         ),
+        "groupcache" => (
+            "groupcache 一致性哈希",
+            "Go 语言 groupcache 的 consistenthash：每台服务器有 vnodes 个点，位于 crc32(序号 + 名称)（序号在名称之前），点重合时后加入的服务器胜出；键取 crc32(键) 之后的第一个点。与 groupcache 自带测试一致。",
+        ),
         _ => ("", ""),
     },
 

@@ -216,6 +216,7 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     ['cassandra', /^murmur3 token \(top 32 bits\) of "\{user1\}\.following" = 0x[0-9a-f]{8}; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
     // Envoy's Maglev: XXH64 of the key mod the table size.
     ['envoy-maglev', /^xxh64 of "\{user1\}\.following" mod 251 = cell \d+ of the lookup table → [A-D]$/],
+    ['groupcache', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
     ['nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);

@@ -17,6 +17,7 @@ pub mod dx;
 pub mod envoy_maglev;
 pub mod envoy_ring;
 pub mod flip;
+pub mod groupcache;
 pub mod guava;
 pub mod haproxy;
 pub mod jump;
@@ -60,6 +61,7 @@ impl Algorithm {
         Algorithm::of(&envoy_ring::SPEC),
         Algorithm::of(&cassandra::SPEC),
         Algorithm::of(&envoy_maglev::SPEC),
+        Algorithm::of(&groupcache::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
