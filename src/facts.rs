@@ -60,6 +60,8 @@ pub struct Facts {
     pub store: Option<StoreView>,
     /// Servers the last change took away.
     pub gone: Vec<String>,
+    /// Keys the last change moved between two servers it left alone.
+    pub between: String,
 }
 
 /// What [`Facts::count`] writes for a server the scenario does not have.

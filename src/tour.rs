@@ -40,11 +40,13 @@ pub enum TourId {
     Slots,
     /// Seed 000 §6: the stale-data defect.
     Stale,
+    /// Issue 18: why keys move between servers nobody touched, in real systems.
+    Survivors,
 }
 
 impl TourId {
     /// Every tour, in menu order.
-    pub const ALL: [TourId; 8] = [
+    pub const ALL: [TourId; 9] = [
         TourId::ModN,
         TourId::Ring,
         TourId::Vnodes,
@@ -53,6 +55,7 @@ impl TourId {
         TourId::Carp,
         TourId::Slots,
         TourId::Stale,
+        TourId::Survivors,
     ];
 
     /// The id in `tour=`.
@@ -66,6 +69,7 @@ impl TourId {
             TourId::Carp => "carp",
             TourId::Slots => "slots",
             TourId::Stale => "stale",
+            TourId::Survivors => "survivors",
         }
     }
 
@@ -241,6 +245,30 @@ const SLOTS: &[(&str, &str)] = &[
     ("nodes", "node-7000,node-7001,node-7002"),
     ("keys", "user:{i}:0..10000"),
 ];
+/// Four upstream servers, twenty thousand keys: the same cluster in four real systems.
+const NGINX4: &[(&str, &str)] = &[
+    ("algo", "nginx"),
+    ("nodes", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80"),
+    ("keys", "user:{i}:0..20000"),
+];
+const ENVOY4: &[(&str, &str)] = &[
+    ("algo", "envoy-ring"),
+    ("nodes", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80"),
+    ("keys", "user:{i}:0..20000"),
+];
+const KETAMA4: &[(&str, &str)] = &[
+    ("algo", "ketama"),
+    (
+        "nodes",
+        "10.0.0.1:11211,10.0.0.2:11211*2,10.0.0.3:11211,10.0.0.4:11211",
+    ),
+    ("keys", "user:{i}:0..20000"),
+];
+const HAPROXY4: &[(&str, &str)] = &[
+    ("algo", "haproxy"),
+    ("nodes", "10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80"),
+    ("keys", "user:{i}:0..20000"),
+];
 const STALE: &[(&str, &str)] = &[
     ("vnodes", "2"),
     ("nodes", "NODE1,NODE2,NODE3"),
@@ -318,6 +346,20 @@ impl Tour {
                 Step::new(Store)
                     .lookup(STALE_KEY)
                     .store(&[StoreEvent::Migrate, StoreEvent::Read(STALE_KEY)]),
+            ],
+            TourId::Survivors => vec![
+                Step::new(Readout)
+                    .load(NGINX4)
+                    .change(Change::add("10.0.0.5:80")),
+                Step::new(Readout)
+                    .load(ENVOY4)
+                    .change(Change::add("10.0.0.5:80")),
+                Step::new(Readout)
+                    .load(KETAMA4)
+                    .change(Change::add("10.0.0.5:11211")),
+                Step::new(Readout)
+                    .load(HAPROXY4)
+                    .change(Change::Remove("10.0.0.1:80".into())),
             ],
         };
         Tour { id, steps }
@@ -520,6 +562,7 @@ impl Facts {
             };
             facts.moved_to = names(m.flows.iter().map(|f| f.to).collect());
             facts.moved_from = names(m.flows.iter().map(|f| f.from).collect());
+            facts.between = group_thousands(m.between_survivors);
         }
         if let Some(l) = &state.lookup {
             facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
@@ -788,7 +831,7 @@ mod tests {
         assert_eq!(
             p,
             Position {
-                tour: TourId::Stale,
+                tour: TourId::Survivors,
                 step: 4
             }
         );

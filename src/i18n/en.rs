@@ -487,6 +487,15 @@ pub static WORDS: Words = Words {
                 |f| format!("What real systems do: when a node recovers, what was written to its arc meanwhile is migrated back to it (or its old copy is invalidated first). Migrated here: NODE2 holds {} and a read of key2 returns {}.", f.held("NODE2"), f.read_value()),
             ],
         },
+        TourWords {
+            title: "Why did keys move between servers I didn't touch?",
+            steps: &[
+                |f| format!("nginx, four upstream servers, {} keys. Add {}: {} keys move ({}), every one of them to the new server. Between the servers the change left alone: {}.", f.keys, f.newest(), f.moved, f.moved_pct, f.between),
+                |f| format!("Envoy's ring_hash, the same servers and keys, the same server added: {} keys move ({}), and {} of them go between hosts nobody touched. Envoy's ring has a fixed total size, so the new host's points come out of every old host's share.", f.moved, f.moved_pct, f.between),
+                |f| format!("memcached's ketama, one server of weight 2: add {} and every server's number of points is counted again from its share of the weights — {} of the {} keys that move go between servers the change left alone.", f.newest(), f.between, f.moved),
+                |f| format!("HAProxy numbers servers in the order the config declares them. Remove the first: every other server's number drops by one, its points move with it, and {} of the {} keys that move go between servers that stayed.", f.between, f.moved),
+            ],
+        },
     ],
     stored_values: |key| format!("What each server stores for {key}"),
     col_value: "Stored value",

@@ -572,7 +572,7 @@ pub struct Words {
     /// … the sweep chart.
     pub focus_sweep: &'static str,
     /// The tours, in [`crate::tour::TourId::ALL`] order.
-    pub tour_words: [TourWords; 8],
+    pub tour_words: [TourWords; 9],
     /// The stale-data table: caption for a key.
     pub stored_values: fn(&str) -> String,
     /// The stale-data table: column of stored values.
@@ -888,6 +888,7 @@ mod tests {
             "scenario",
             "sweep",
             "stale",
+            "survivors",
             "slots",
             "json",
         ];

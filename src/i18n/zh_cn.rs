@@ -472,6 +472,15 @@ pub static WORDS: Words = Words {
                 |f| format!("实际系统的做法：节点恢复时，把这段时间写到它弧段上的数据迁回给它（或先让它的旧数据失效）。这里做了迁移：NODE2 上是 {}，读 key2 返回 {}。", f.held("NODE2"), f.read_value()),
             ],
         },
+        TourWords {
+            title: "为什么键会在我没动过的服务器之间迁移？",
+            steps: &[
+                |f| format!("nginx，四台上游服务器，{} 个键。添加 {}：{} 个键迁移（{}），全部迁往新服务器。在这次变更没有触及的服务器之间：{}。", f.keys, f.newest(), f.moved, f.moved_pct, f.between),
+                |f| format!("Envoy 的环形哈希，同样的服务器和键，添加同一台服务器：{} 个键迁移（{}），其中 {} 个在没人动过的主机之间迁移。Envoy 的环总大小固定，新主机的点来自每台旧主机的份额。", f.moved, f.moved_pct, f.between),
+                |f| format!("memcached 的 ketama，其中一台权重为 2：添加 {} 后，每台服务器的点数都按它所占的权重重新计算——迁移的 {} 个键中有 {} 个在未受影响的服务器之间迁移。", f.newest(), f.moved, f.between),
+                |f| format!("HAProxy 按配置中声明的顺序给服务器编号。删除第一台：其余服务器的编号都减一，它们的点随之移动，迁移的 {} 个键中有 {} 个在留下的服务器之间迁移。", f.moved, f.between),
+            ],
+        },
     ],
     stored_values: |key| format!("每台服务器为 {key} 存的值"),
     col_value: "存储的值",

@@ -159,12 +159,16 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .collect();
     }
     match (sim.settings().algo.shape(), sim.ring(), sim.slot_table()) {
-        (Shape::Vnodes, Some(ring), _) => ring
-            .points()
-            .iter()
-            .filter(|p| p.replica == 0)
-            .map(|p| (p.server, p.position))
-            .collect(),
+        // Each server's first point (once: a drawn ring may repeat a point's number, as
+        // HAProxy's gap middles do).
+        (Shape::Vnodes, Some(ring), _) => {
+            let mut seen = std::collections::HashSet::new();
+            ring.points()
+                .iter()
+                .filter(|p| p.replica == 0 && seen.insert(p.server))
+                .map(|p| (p.server, p.position))
+                .collect()
+        }
         (Shape::SlotRanges, _, Some(table)) => {
             let ranges = table.ranges();
             sim.servers()

@@ -9,7 +9,7 @@ let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
 after(async () => { await browser?.context.close(); await server?.close(); });
 
-const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4 };
+const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4, survivors: 4 };
 
 /** Waits until the tour shows step `k` with its narration (the step's work is done). */
 async function atStep(page, k) {
@@ -99,7 +99,7 @@ test('the stale-data story reads 100 after recovery and 200 after the repair', a
 
 test('every other tour walks to its last step with its numbers on screen', async () => {
   const { page } = browser;
-  for (const id of ['ring', 'vnodes', 'sweep', 'carp', 'slots']) {
+  for (const id of ['ring', 'vnodes', 'sweep', 'carp', 'slots', 'survivors']) {
     for (const lang of ['en', 'zh-CN']) {
       await walk(page, id, lang);
       await screenshot(page, `43-tour-${id}-last-${lang}`);
@@ -152,9 +152,9 @@ test('a teacher presses → from the first story to the last, in Chinese, presen
       if (!last) { await page.keyboard.press('ArrowRight'); presses++; }
     }
   }
-  assert.equal(presses, 25);
+  assert.equal(presses, 29);
   assert.ok(await page.$('button.next[disabled]'), 'the last step of the last story ends the walk');
-  assert.match(await page.evaluate(() => location.search), /tour=stale&step=4/);
+  assert.match(await page.evaluate(() => location.search), /tour=survivors&step=4/);
   await screenshot(page, '44-teacher-walk-end');
 });
 
