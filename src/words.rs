@@ -236,6 +236,17 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             ),
             None => (w.explain_nobody)(hash, key, position),
         },
+        How::AtOrBelow { point } => match point {
+            Some(p) => (w.explain_below)(
+                hash,
+                key,
+                position,
+                &sim.settings().label.render(&name(p.server), p.replica),
+                p.position,
+                &name(p.server),
+            ),
+            None => (w.explain_nobody)(hash, key, position),
+        },
         How::NearestPoint { point } => match point {
             Some(p) => (w.explain_nearest)(
                 hash,

@@ -101,6 +101,12 @@ pub enum How {
         /// The point chosen.
         point: Option<VNode>,
     },
+    /// lua-resty-balancer (ingress-nginx): the largest point at or below the key, the first
+    /// point for a key below them all (none when no server is up).
+    AtOrBelow {
+        /// The point chosen.
+        point: Option<VNode>,
+    },
     /// Redis Cluster: the key's slot, and the master that the slot table gives it (the
     /// key is served by the next live range clockwise when that master is down).
     Slot {

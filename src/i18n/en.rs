@@ -214,6 +214,10 @@ pub static WORDS: Words = Words {
             "groupcache consistenthash",
             "Go's groupcache consistenthash: each server puts vnodes points at crc32(index + name) — the index before the name — the server added last winning a shared point; a key goes to the first point at or after crc32(key). As groupcache's own test says.",
         ),
+        "ingress-nginx" => (
+            "ingress-nginx upstream-hash-by",
+            "ingress-nginx's upstream-hash-by (OpenResty's lua-resty-balancer): it looks like nginx and is not — each server's chain of 160 × weight points starts from the finalized CRC32 of its name, and a key goes to the largest point at or below crc32(key), the first point when it is below them all, with no wrap. As lua-resty-balancer's own test says.",
+        ),
         _ => ("", ""),
     },
 
@@ -241,6 +245,9 @@ pub static WORDS: Words = Words {
     },
     explain_nearest: |hash, key, pos, point, at, server| {
         format!("{hash} of \"{key}\" = 0x{pos:08x}; the nearer of the points around it, before or after, is {point} at 0x{at:08x} → server {server}")
+    },
+    explain_below: |hash, key, pos, point, at, server| {
+        format!("{hash} of \"{key}\" = 0x{pos:08x}; the largest point at or below it (or the first, below them all) is {point} at 0x{at:08x} → server {server}")
     },
     explain_nobody: |hash, key, pos| {
         format!("{hash} of \"{key}\" = 0x{pos:08x}, but no server is up, so no server owns it")

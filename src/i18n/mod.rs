@@ -350,6 +350,9 @@ pub struct Words {
     /// HAProxy: hash, key, position, point label, point position, server (the nearer of
     /// the points around the key).
     pub explain_nearest: fn(&str, &str, u32, &str, u32, &str) -> String,
+    /// ingress-nginx: hash, key, position, point label, point position, server (the largest
+    /// point at or below the key).
+    pub explain_below: fn(&str, &str, u32, &str, u32, &str) -> String,
     /// Nobody is up: hash, key, position.
     pub explain_nobody: fn(&str, &str, u32) -> String,
     /// Slots: the hash tag.

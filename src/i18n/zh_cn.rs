@@ -210,6 +210,10 @@ pub static WORDS: Words = Words {
             "groupcache 一致性哈希",
             "Go 语言 groupcache 的 consistenthash：每台服务器有 vnodes 个点，位于 crc32(序号 + 名称)（序号在名称之前），点重合时后加入的服务器胜出；键取 crc32(键) 之后的第一个点。与 groupcache 自带测试一致。",
         ),
+        "ingress-nginx" => (
+            "ingress-nginx 一致性哈希",
+            "ingress-nginx 的 upstream-hash-by（OpenResty 的 lua-resty-balancer）：看起来像 nginx，其实不同——每台服务器 160 × 权重 个点的链从它名称的 CRC32 终值开始；键取不大于 crc32(键) 的最大点，比所有点都小时取第一个点，不绕回。与 lua-resty-balancer 自带测试一致。",
+        ),
         _ => ("", ""),
     },
 
@@ -237,6 +241,9 @@ pub static WORDS: Words = Words {
     },
     explain_nearest: |hash, key, pos, point, at, server| {
         format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}；它前后两侧的点中较近的是位于 0x{at:08x} 的 {point} → 服务器 {server}")
+    },
+    explain_below: |hash, key, pos, point, at, server| {
+        format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}；不大于它的最大点（都比它大时取第一个点）是位于 0x{at:08x} 的 {point} → 服务器 {server}")
     },
     explain_nobody: |hash, key, pos| {
         format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}，但没有服务器在线，所以它不归任何服务器")

@@ -217,6 +217,8 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     // Envoy's Maglev: XXH64 of the key mod the table size.
     ['envoy-maglev', /^xxh64 of "\{user1\}\.following" mod 251 = cell \d+ of the lookup table → [A-D]$/],
     ['groupcache', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
+    // ingress-nginx (lua-resty-balancer): the largest point at or below the key.
+    ['ingress-nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the largest point at or below it \(or the first, below them all\) is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
     ['nginx', /^crc32 of "\{user1\}\.following" = 0x04011234; the first virtual node clockwise is [A-D]#\d+ at 0x[0-9a-f]{8} → server [A-D]$/],
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);

@@ -20,6 +20,7 @@ pub mod flip;
 pub mod groupcache;
 pub mod guava;
 pub mod haproxy;
+pub mod ingress_nginx;
 pub mod jump;
 pub mod jumpback;
 pub mod ketama;
@@ -62,6 +63,7 @@ impl Algorithm {
         Algorithm::of(&cassandra::SPEC),
         Algorithm::of(&envoy_maglev::SPEC),
         Algorithm::of(&groupcache::SPEC),
+        Algorithm::of(&ingress_nginx::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
