@@ -8,6 +8,8 @@ SHELL := /bin/bash
 CARGO_HOME ?= $(HOME)/.cargo
 export PATH := $(CURDIR)/node_modules/.bin:$(CARGO_HOME)/bin:$(PATH)
 WASM_ENV := source target/tools/wasm.env &&
+# The page's build adds build-std with immediate-abort panics (tools/setup.sh, step 1b).
+PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
 .PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e
@@ -19,13 +21,13 @@ setup-test:
 	@bash tools/setup.sh test
 
 dist:
-	$(WASM_ENV) trunk build --release
+	$(PAGE_ENV) trunk build --release
 	@bash tools/size.sh dist
 
 build: setup-build dist
 
 serve: setup-build
-	$(WASM_ENV) trunk serve --release --address 127.0.0.1 --port 8080
+	$(PAGE_ENV) trunk serve --release --address 127.0.0.1 --port 8080
 
 lint:
 	cargo fmt --all --check

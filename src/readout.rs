@@ -72,7 +72,8 @@ impl Readout {
                 }
             }
             // Largest first; ties by id, so the table is the same every time.
-            sums.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            crate::engine::order::sort_by_key(&mut sums, |s| u64::from(s.0));
+            crate::engine::order::sort_by_key(&mut sums, |s| u64::MAX - s.1);
             sums
         };
         let senders = totals(|f| f.from);
@@ -81,7 +82,7 @@ impl Readout {
             let fold = sums.len() > MAX_SIDE;
             let shown = if fold { MAX_SIDE - 1 } else { sums.len() };
             let mut ids: Vec<ServerId> = sums[..shown].iter().map(|s| s.0).collect();
-            ids.sort_unstable();
+            crate::engine::order::sort(&mut ids);
             let mut parties: Vec<Party> = ids
                 .iter()
                 .map(|&id| {

@@ -554,7 +554,7 @@ impl Facts {
             facts.ideal_pct = m.ideal_fraction.map(percent).unwrap_or_default();
             let names = |ids: Vec<u16>| {
                 let mut ids = ids;
-                ids.sort_unstable();
+                crate::engine::order::sort(&mut ids);
                 ids.dedup();
                 ids.into_iter()
                     .map(|id| last.name(id).unwrap_or_else(|| name(id)))

@@ -176,7 +176,7 @@ pub fn summarize(
 
 fn dedup(ids: impl Iterator<Item = ServerId>) -> Vec<ServerId> {
     let mut v: Vec<ServerId> = ids.collect();
-    v.sort_unstable();
+    crate::engine::order::sort(&mut v);
     v.dedup();
     v
 }

@@ -125,6 +125,7 @@ const LAYERS: &[&[&str]] = &[
     // Pure helpers.
     &[
         "engine::text",
+        "engine::order",
         "engine::hash",
         "engine::ring",
         "engine::keys",

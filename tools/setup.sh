@@ -51,6 +51,21 @@ ENV
   fi
 fi
 
+# 1b. The page's own build (Trunk, wasm-release) rebuilds std with panics as a bare trap:
+# no panic message, location or formatting machinery in the page (−31 KB gzip; the page has
+# no panic hook, so a panic already showed the user nothing but a dead page). It needs std's
+# source (rustup's rust-src); without it the page builds as before, only bigger.
+PAGE_ENV=target/tools/page.env
+if [ ! -s "$PAGE_ENV" ]; then
+  if ! grep -q debian-web "$WASM_ENV" && { rustup component list --installed 2>/dev/null | grep -q '^rust-src' || { say "adding rustup component rust-src (for the page's build-std)"; timeout 180 rustup component add rust-src; }; }; then
+    cat > "$PAGE_ENV" <<'ENV'
+export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+ENV
+  else
+    echo "# no std source: the page builds with the prebuilt std (bigger)" > "$PAGE_ENV"
+  fi
+fi
+
 # Chromium and ChromeDriver for tests come from Debian: fetched and unpacked in the
 # background while cargo compiles (one is network and disk, the other CPU).
 chromium_job=

@@ -17,6 +17,7 @@ pub mod hash;
 pub mod import;
 pub mod keys;
 pub mod movement;
+pub mod order;
 pub mod placement;
 pub mod ring;
 pub mod scenario;

@@ -143,6 +143,6 @@ pub(super) fn finish_flows(m: &mut Movement, flows: &FlowTally) {
             keys,
         });
     }
-    out.sort_unstable_by_key(|f| (f.from, f.to));
+    super::order::sort_by_key(&mut out, |f| u64::from(f.from) << 16 | u64::from(f.to));
     m.flows = out;
 }

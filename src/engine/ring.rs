@@ -90,7 +90,7 @@ impl Ring {
         radsort::sort_by_key(&mut points, |p| p.position);
         for run in points.chunk_by_mut(|a, b| a.position == b.position) {
             if run.len() > 1 {
-                run.sort_unstable_by(|a, b| {
+                super::order::sort_by(run, |a, b| {
                     tiebreak(a.server)
                         .cmp(tiebreak(b.server))
                         .then_with(|| a.replica.cmp(&b.replica))
@@ -238,7 +238,7 @@ impl Ring {
                 }
             }
         }
-        changed.sort_unstable();
+        super::order::sort(&mut changed);
         changed.dedup();
 
         let mut arcs: Vec<ArcChange> = Vec::new();

@@ -353,7 +353,7 @@ impl Simulation {
             })
             .map(|&(id, _)| id)
             .collect();
-        movement.survivors.sort_unstable();
+        super::order::sort(&mut movement.survivors);
         movement.between_survivors = movement
             .flows
             .iter()

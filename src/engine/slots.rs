@@ -105,7 +105,7 @@ impl SlotTable {
                 Some(_) => {}
             }
         }
-        free.sort_unstable();
+        super::order::sort_by_key(&mut free, |&s| s as u64);
         let mut free = free.into_iter();
         for (i, &(id, _)) in servers.iter().enumerate() {
             for _ in held[i]..target[i] {

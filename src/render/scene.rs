@@ -244,7 +244,7 @@ impl Fans {
             return None;
         }
         let mut anchors = marker_positions(sim);
-        anchors.sort_unstable_by_key(|a| a.1);
+        crate::engine::order::sort_by_key(&mut anchors, |a| u64::from(a.1));
         // Each fan takes 40% of the narrowest gap on either side of its marker.
         let gap = anchors
             .iter()
@@ -254,7 +254,7 @@ impl Fans {
             .min()
             .unwrap_or(u32::MAX);
         let half_width = (f64::from(gap) * 0.4).min(RING_SPAN / 12.0) as u32;
-        anchors.sort_unstable_by_key(|a| a.0);
+        crate::engine::order::sort_by_key(&mut anchors, |a| u64::from(a.0));
         Some(Fans {
             anchors,
             half_width,
@@ -413,10 +413,9 @@ pub fn place_labels(
 ) -> Vec<ServerLabel> {
     let h = s.font_px * 1.25;
     let mut taken: Vec<Rect> = obstacles.to_vec();
-    // Ties keep the markers' order: the index breaks them (an unstable sort is one less
-    // sort algorithm in the page).
+    // Ties keep the markers' order (a stable sort).
     let mut order: Vec<(usize, &(ServerId, u32, String))> = markers.iter().enumerate().collect();
-    order.sort_unstable_by_key(|(i, m)| (m.1, *i));
+    crate::engine::order::sort_by_key(&mut order, |(_, m)| u64::from(m.1));
     let order = order.into_iter().map(|(_, m)| m);
     let base = g.radius + s.band * 1.4;
     // Angular nudges: about a line height along the ring at the base radius.

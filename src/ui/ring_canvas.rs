@@ -178,7 +178,7 @@ fn draw_band(
 ) {
     // One path per server keeps the canvas calls proportional to servers.
     let mut servers: Vec<ServerId> = segments.iter().map(|s| s.server).collect();
-    servers.sort_unstable();
+    crate::engine::order::sort(&mut servers);
     servers.dedup();
     ctx.set_line_width(band);
     ctx.set_line_cap("butt");
@@ -271,7 +271,7 @@ fn draw_keys(
     // One path per owner (as the band does): a stroke per bin cost the page's first frame
     // at a million keys ~1,400 strokes to rasterise.
     let mut owners: Vec<ServerId> = profile.iter().filter(|b| b.0 > 0).map(|b| b.1).collect();
-    owners.sort_unstable();
+    crate::engine::order::sort(&mut owners);
     owners.dedup();
     for owner in owners {
         ctx.begin_path();
@@ -301,7 +301,7 @@ fn fill_dots(
     outline: bool,
     p: &Palette,
 ) {
-    dots.sort_unstable_by_key(|d| d.0);
+    crate::engine::order::sort_by_key(dots, |d| u64::from(d.0));
     for run in dots.chunk_by(|a, b| a.0 == b.0) {
         ctx.begin_path();
         for &(_, x, y) in run {

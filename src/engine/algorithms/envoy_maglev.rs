@@ -66,7 +66,7 @@ pub fn build_table(hosts: &[(&str, f64)], size: u64) -> Vec<usize> {
     }
     // Sorted by name; the host's index in `hosts` is what a cell holds.
     let mut order: Vec<usize> = (0..hosts.len()).collect();
-    order.sort_by(|&a, &b| hosts[a].0.cmp(hosts[b].0));
+    crate::engine::order::sort_by(&mut order, |&a, &b| hosts[a].0.cmp(hosts[b].0));
     struct Entry {
         host: usize,
         offset: u64,

@@ -78,7 +78,7 @@ pub fn build_ring(hosts: &[(&str, f64)], min_ring: u64, max_ring: u64) -> Vec<(u
             current += 1.0;
         }
     }
-    ring.sort_by_key(|e| e.0);
+    crate::engine::order::sort_by_key(&mut ring, |e| e.0);
     ring
 }
 
@@ -115,7 +115,7 @@ pub struct Ring64 {
 impl Ring64 {
     /// The ring of `entries` (sorted here), with keys valued by `key`.
     pub fn new(mut entries: Vec<(u64, ServerId)>, key: fn(&str) -> u64, b: &Build<'_>) -> Ring64 {
-        entries.sort_by_key(|e| e.0);
+        crate::engine::order::sort_by_key(&mut entries, |e| e.0);
         let points = entries
             .iter()
             .enumerate()

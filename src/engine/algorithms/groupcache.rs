@@ -51,7 +51,7 @@ pub fn points(names: &[&str], replicas: u32, hash: fn(&str) -> u32) -> Vec<(u32,
         })
         .collect();
     // Stable by position, then the last of each run kept: `hashMap[hash] = key`.
-    out.sort_by_key(|p| p.0);
+    crate::engine::order::sort_by_key(&mut out, |p| u64::from(p.0));
     let mut kept: Vec<(u32, usize)> = Vec::with_capacity(out.len());
     for p in out {
         match kept.last_mut() {

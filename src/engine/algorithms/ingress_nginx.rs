@@ -73,7 +73,7 @@ pub fn points(servers: &[(&str, u32)]) -> Vec<(u32, usize)> {
             prev = hash;
         }
     }
-    out.sort_by_key(|p| p.0);
+    crate::engine::order::sort_by_key(&mut out, |p| u64::from(p.0));
     out
 }
 
