@@ -15,6 +15,7 @@ use crate::notice::Notice;
 use crate::problem::Problem;
 use crate::render::palette::Theme;
 use crate::tour::{read_position, Position};
+use std::rc::Rc;
 
 /// The page-only parameters (not part of the scenario).
 pub const PAGE_PARAMS: [&str; 9] = [
@@ -77,7 +78,7 @@ pub struct Link {
     /// How the page is shown.
     pub view: View,
     /// Every problem found, one message each.
-    pub problems: Vec<Problem>,
+    pub problems: Rc<[Problem]>,
 }
 
 impl Link {
@@ -181,7 +182,7 @@ impl Link {
                 compare,
                 notes,
             },
-            problems,
+            problems: problems.into(),
         }
     }
 
@@ -190,7 +191,7 @@ impl Link {
         if self.problems.is_empty() {
             return None;
         }
-        let list = self.problems.clone();
+        let list = Rc::clone(&self.problems);
         Some(if self.scenario.is_some() {
             Notice::LinkProblem(list)
         } else {

@@ -3,20 +3,21 @@
 //! ([`crate::words::notice`]). Plain data below the state and the words, so both can use it.
 
 use crate::problem::Problem;
+use std::rc::Rc;
 
 /// A message for the user, kept as what it says so it can be worded in any language.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Notice {
     /// An input or change was refused: why.
-    Refused(Problem),
+    Refused(Rc<Problem>),
     /// The link's scenario could not be loaded (the default is shown): the reasons.
-    LinkNotLoaded(Vec<Problem>),
+    LinkNotLoaded(Rc<[Problem]>),
     /// The link has problems, but its scenario loaded: the reasons.
-    LinkProblem(Vec<Problem>),
+    LinkProblem(Rc<[Problem]>),
     /// Actions refused while stepped work runs, so far.
     Busy(u32),
     /// Actions that came during stepped work and were ignored, reported when it is done.
     Ignored(u32),
     /// A scenario file could not be opened: the reasons.
-    BadFile(Vec<Problem>),
+    BadFile(Rc<[Problem]>),
 }

@@ -86,7 +86,7 @@ impl JsonKind {
 
 /// One thing wrong with an input or a request. Quoted values (`given`, `name`, …) are
 /// already quoted excerpts; lists of choices are comma-separated.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 #[allow(missing_docs)] // Each variant's English, in `Display`, is its documentation.
 pub enum Problem {
     // Server names and the server list.
@@ -850,11 +850,11 @@ mod tests {
 
     #[test]
     fn a_long_list_is_cut_to_the_first_few_and_a_count() {
-        let many = vec![Problem::Version; 100_000];
+        let many = (0..100_000).map(|_| Problem::Version).collect::<Vec<_>>();
         let cut = capped(many);
         assert_eq!(cut.len(), MAX_NAMED + 1);
         assert_eq!(cut[MAX_NAMED], Problem::More { count: 99_995 });
-        assert_eq!(capped(vec![Problem::Version; 3]).len(), 3);
+        assert_eq!(capped((0..3).map(|_| Problem::Version).collect()).len(), 3);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::problem::Problem;
 use crate::words::{self, group_thousands};
 
 /// What the user can do.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub enum Action {
     /// Apply a change to the cluster or the keys.
     Apply(Change),
@@ -421,7 +421,7 @@ impl PageState {
                 // The link's scenario cannot be built: show the default, say why.
                 let mut fallback = PageState::new(&Scenario::default())
                     .unwrap_or_else(|e| panic!("the default scenario always builds: {e}"));
-                fallback.error = Some(Notice::LinkNotLoaded(vec![e]));
+                fallback.error = Some(Notice::LinkNotLoaded(Rc::from([e])));
                 return fallback;
             }
             next.pending = None;
@@ -519,7 +519,7 @@ impl PageState {
             }
             Err(e) => {
                 next.lookup = None;
-                next.error = Some(Notice::Refused(e));
+                next.error = Some(Notice::Refused(Rc::new(e)));
             }
         }
         next
@@ -527,7 +527,7 @@ impl PageState {
 
     fn rejected(&self, message: Problem) -> PageState {
         let mut next = self.clone();
-        next.error = Some(Notice::Refused(message));
+        next.error = Some(Notice::Refused(Rc::new(message)));
         next
     }
 
@@ -948,7 +948,10 @@ mod tests {
         assert!(state.sim.servers().is_empty());
         assert_eq!(state.sim.count(0), 0);
         let none = state.reduce(Action::RemoveLast);
-        assert_eq!(none.error, Some(Notice::Refused(Problem::NothingToRemove)));
+        assert_eq!(
+            none.error,
+            Some(Notice::Refused(Rc::new(Problem::NothingToRemove)))
+        );
     }
 
     #[test]
@@ -963,7 +966,9 @@ mod tests {
         let refused = full.reduce(Action::AddServer(String::new()));
         assert_eq!(
             refused.error,
-            Some(Notice::Refused(Problem::ServerLimitReached { limit: 100 }))
+            Some(Notice::Refused(Rc::new(Problem::ServerLimitReached {
+                limit: 100
+            })))
         );
     }
 

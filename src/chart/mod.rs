@@ -92,7 +92,9 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         .max(1);
     let y_max = peak + peak / 8 + 1;
     let n = bars.len() as i32;
-    let font = ("sans-serif", font_px).into_font().color(&theme.foreground);
+    let font = (FontFamily::SansSerif, font_px)
+        .into_font()
+        .color(&theme.foreground);
     let mut chart = ChartBuilder::on(area)
         .margin(8)
         .x_label_area_size(font_px * 2)

@@ -144,7 +144,7 @@ impl Default for Scenario {
 }
 
 /// Everything wrong with a scenario's parameters, one message each.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Debug, PartialEq)]
 pub struct ScenarioError(pub Vec<Problem>);
 
 impl std::fmt::Display for ScenarioError {

@@ -92,7 +92,7 @@ fn initial_state(link: &Link) -> PageState {
     let loaded = link
         .scenario
         .as_ref()
-        .map(|s| PageState::loading(s).map_err(|e| Notice::LinkNotLoaded(vec![e])));
+        .map(|s| PageState::loading(s).map_err(|e| Notice::LinkNotLoaded(std::rc::Rc::from([e]))));
     let mut state = match loaded {
         Some(Ok(state)) => state,
         Some(Err(e)) => {

@@ -249,7 +249,9 @@ pub fn ExportCard(props: &ExportProps) -> Html {
             };
             input.set_value("");
             if let Err(too_large) = check_file_size(file.size()) {
-                on_action.emit(Action::Notify(Notice::BadFile(vec![too_large])));
+                on_action.emit(Action::Notify(Notice::BadFile(std::rc::Rc::from([
+                    too_large,
+                ]))));
                 return;
             }
             let Ok(reader) = web_sys::FileReader::new() else {
@@ -261,8 +263,10 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 let text = reader_in.result().ok().and_then(|r| r.as_string());
                 let action = match text.map(|t| scenario_from_text(&t)) {
                     Some(Ok(scenario)) => Action::Load(scenario),
-                    Some(Err(reason)) => Action::Notify(Notice::BadFile(reason)),
-                    None => Action::Notify(Notice::BadFile(vec![Problem::Unreadable])),
+                    Some(Err(reason)) => Action::Notify(Notice::BadFile(reason.into())),
+                    None => {
+                        Action::Notify(Notice::BadFile(std::rc::Rc::from([Problem::Unreadable])))
+                    }
                 };
                 on_action.emit(action);
             });

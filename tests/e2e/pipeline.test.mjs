@@ -57,3 +57,18 @@ test('no console errors and no request beyond 127.0.0.1', () => {
   assert.deepEqual(browser.problems.console, []);
   assert.deepEqual(browser.problems.outside, []);
 });
+
+// The budget: the page a reader downloads — index.html and the wasm, js and css it loads —
+// is at most 300 KB gzip (-9), counted as tools/size.sh and tests/perf/measure.mjs count it.
+test('the page is at most 300 KB gzip, and its loader names what it loads', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { gzipSync } = await import('node:zlib');
+  const path = await import('node:path');
+  const { dist } = await import('./harness.mjs');
+  const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
+  const assets = ['index.html', ...new Set([...html.matchAll(/\.\/([A-Za-z0-9._-]+\.(?:wasm|js|css))/g)].map((m) => m[1]))];
+  assert.ok(assets.some((f) => f.endsWith('.wasm')) && assets.some((f) => f.endsWith('.js')) && assets.some((f) => f.endsWith('.css')), assets.join());
+  const sizes = assets.map((f) => [f, gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length]);
+  const total = sizes.reduce((a, [, n]) => a + n, 0);
+  assert.ok(total <= 300 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
+});
