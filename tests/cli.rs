@@ -685,3 +685,98 @@ fn a_config_gives_the_scenario_and_nginx_answers_as_nginx_did() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("--config '/nonexistent/nginx.conf'"), "{err}");
 }
+
+/// `--keys @FILE` and `--keys -`: the user's own keys, one per line, place and move exactly
+/// as the same keys written as a template (the names are the same), for a ring and for an
+/// algorithm that scores every key's name; the migration list names the file's keys.
+#[test]
+fn a_key_file_and_standard_input_place_keys_as_the_same_names_given_inline() {
+    use std::io::Write as _;
+    let dir = std::env::temp_dir().join(format!("hashring-lab-cli-keys-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("keys.txt");
+    // CRLF line ends and blank lines are the file's business, not the keys'.
+    let text: String = (0..20_000)
+        .map(|i| format!("user-{i}\r\n{}", if i % 997 == 0 { "\n" } else { "" }))
+        .collect();
+    std::fs::write(&file, &text).unwrap();
+    let at_file = format!("@{}", file.display());
+    for algo in ["ring", "carp", "nginx"] {
+        let common = [
+            "simulate", "--algo", algo, "--nodes", "A,B,C", "--step", "add:D", "--format", "json",
+        ];
+        let (code, from_file, err) = run(&[&common[..], &["--keys", &at_file]].concat());
+        assert_eq!(code, 0, "{err}");
+        let (_, inline, _) = run(&[&common[..], &["--keys", "user-{i}:0..20000"]].concat());
+        let counts = |json: &str| {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            v["steps"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| (s["counts"].clone(), s["moved"].clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(counts(&from_file), counts(&inline), "{algo}");
+    }
+    // Standard input, and the migration list with the file's own key names.
+    let moved = dir.join("moved.csv");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+        .args([
+            "simulate", "--nodes", "A,B,C", "--keys", "-", "--step", "add:D", "--moved",
+        ])
+        .arg(&moved)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let list = std::fs::read_to_string(&moved).unwrap();
+    let rows: Vec<&str> = list.lines().skip(1).collect();
+    assert!(rows.len() > 1000, "{} moved", rows.len());
+    assert!(
+        rows.iter()
+            .all(|r| r.contains(",user-") && r.ends_with(",D,false")),
+        "{}",
+        rows[0]
+    );
+    let (_, inline, _) = run(&[
+        "simulate",
+        "--nodes",
+        "A,B,C",
+        "--keys",
+        "user-{i}:0..20000",
+        "--step",
+        "add:D",
+        "--format",
+        "json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&inline).unwrap();
+    assert_eq!(rows.len() as u64, v["steps"][1]["moved"].as_u64().unwrap());
+    // What is wrong is said with the line, and nothing runs.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, format!("fine\n{}\n", "k".repeat(300))).unwrap();
+    let (code, out, err) = run(&["simulate", "--keys", &format!("@{}", bad.display())]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.contains("line 2: the key") && err.contains("a key is at most 200"),
+        "{err}"
+    );
+    assert!(err.len() < 400, "{err}");
+    let (code, _, err) = run(&["simulate", "--keys", "@/nonexistent/keys.txt"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot open"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -38,7 +38,37 @@ pub enum KeySpec {
         /// How many keys.
         count: u64,
     },
+    /// Keys named by a source outside the engine (the command line's `--keys @FILE`: one
+    /// key per line, read from the file again when names are needed, never all held).
+    External(Source),
 }
+
+/// Where the names of an external key set come from.
+pub trait KeySource: fmt::Debug + Send + Sync {
+    /// How many keys.
+    fn len(&self) -> usize;
+    /// Whether there are none (a checked source always has some).
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Writes the name of key `index` into `out` (cleared first); names are asked for in
+    /// increasing order most of the time, which a source may make cheap.
+    fn write_name(&self, index: u32, out: &mut String);
+    /// How the set is written back (`@FILE`).
+    fn describe(&self) -> &str;
+}
+
+/// A shared external source: equal only to itself.
+#[derive(Clone, Debug)]
+pub struct Source(pub std::sync::Arc<dyn KeySource>);
+
+impl PartialEq for Source {
+    fn eq(&self, other: &Source) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Source {}
 
 fn parse_count(text: &str, which: KeyNumber) -> Result<u64, Problem> {
     text.trim()
@@ -124,6 +154,7 @@ impl KeySpec {
             KeySpec::Range { start, end, .. } => (end - start) as usize,
             KeySpec::List(keys) => keys.len(),
             KeySpec::Random { count } => *count as usize,
+            KeySpec::External(source) => source.0.len(),
         }
     }
 
@@ -147,6 +178,7 @@ impl KeySpec {
                 }
             }
             KeySpec::List(keys) => out.push_str(&keys[index as usize]),
+            KeySpec::External(source) => source.0.write_name(index, out),
             KeySpec::Random { .. } => {
                 // `r` and the top 48 bits in 12 lower-case hex digits, written by hand: the
                 // formatter costs more than the rest of naming, a million times per change.
@@ -185,6 +217,7 @@ impl fmt::Display for KeySpec {
             }
             KeySpec::List(keys) => write!(f, "list:{}", keys.join(",")),
             KeySpec::Random { count } => write!(f, "random:{count}"),
+            KeySpec::External(source) => write!(f, "@{}", source.0.describe()),
         }
     }
 }

@@ -20,7 +20,7 @@ use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 use serde::{Serialize, Serializer};
 
 use crate::engine::hash::HashFn;
-use crate::engine::keys::MAX_KEYS;
+use crate::engine::keys::{KeySpec, Source, MAX_KEYS};
 use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
@@ -30,6 +30,8 @@ use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::i18n::EN;
 use crate::problem::Problem;
 use crate::words;
+
+mod key_file;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
 /// 8 bytes), its owner (2), a change's new owners and moved-key lists (up to 8), and the
@@ -103,8 +105,8 @@ struct ScenarioArgs {
     /// Vnode label template with {node} and {i}.
     #[arg(long, default_value = "{node}#{i}")]
     label: String,
-    /// Keys: A..B, TEMPLATE:A..B (TEMPLATE has {i}), list:k1,k2,... or random:COUNT;
-    /// at most 10,000,000.
+    /// Keys: A..B, TEMPLATE:A..B (TEMPLATE has {i}), list:k1,k2,..., random:COUNT, or your
+    /// own keys, one per line: @FILE, or - for standard input; at most 10,000,000.
     #[arg(long, default_value = "key-{i}:0..1000")]
     keys: String,
     /// Seed for random: keys, 0..=2^64-1.
@@ -150,20 +152,41 @@ impl ScenarioArgs {
             Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
             None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
         };
+        // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
+        let key_file = (self.keys.starts_with('@') || self.keys == "-")
+            .then(|| {
+                if self.keys == "-" && self.config.as_deref() == Some(std::path::Path::new("-")) {
+                    return Err(
+                        "--keys - and --config - both read standard input; give one of them a file"
+                            .to_owned(),
+                    );
+                }
+                key_file::KeyFile::open(&self.keys)
+            })
+            .transpose()?;
+        let keys = if key_file.is_some() {
+            "0..1"
+        } else {
+            self.keys.as_str()
+        };
         let pairs = [
             ("algo", algo),
             ("hash", self.hash.as_str()),
             ("nodes", nodes),
             ("vnodes", vnodes),
             ("label", self.label.as_str()),
-            ("keys", self.keys.as_str()),
+            ("keys", keys),
             ("seed", self.seed.as_str()),
             ("down", down),
             ("probes", self.probes.as_str()),
             ("table", self.table.as_str()),
             ("c", self.c.as_str()),
         ];
-        Ok(Scenario::from_pairs(pairs)?)
+        let mut scenario = Scenario::from_pairs(pairs)?;
+        if let Some(file) = key_file {
+            scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));
+        }
+        Ok(scenario)
     }
 }
 
@@ -430,7 +453,12 @@ fn check_memory(scenario: &Scenario) -> Result<(), String> {
     } else {
         0
     };
-    let per_key = BYTES_PER_KEY + flows;
+    let offsets = if matches!(scenario.settings.keys, KeySpec::External(_)) {
+        key_file::OFFSET_BYTES_PER_KEY
+    } else {
+        0
+    };
+    let per_key = BYTES_PER_KEY + flows + offsets;
     let need = keys.saturating_mul(per_key);
     if keys > MAX_KEYS {
         return Err(format!("{keys} keys is more than the limit of {MAX_KEYS}"));
