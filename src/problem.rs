@@ -372,6 +372,14 @@ pub enum Problem {
         field: Field,
         problem: Box<Problem>,
     },
+    /// A problem of one line of pasted or opened text (a key list).
+    OnLine {
+        line: usize,
+        problem: Box<Problem>,
+    },
+    KeyHasComma {
+        given: String,
+    },
     /// A broken promise inside the program (a bug), in English for its developers.
     Internal(&'static str),
 }
@@ -475,6 +483,8 @@ impl fmt::Display for Problem {
             P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {why}"),
             P::ConfigNoServers { system } => write!(f, "{system} config: no server takes part in the hash"),
             P::In { field, problem } => write!(f, "{}: {problem}", field.name()),
+            P::OnLine { line, problem } => write!(f, "line {line}: {problem}"),
+            P::KeyHasComma { given } => write!(f, "keys: a key in a link cannot hold a comma, got {given}"),
             P::Internal(what) => write!(f, "{what}"),
         }
     }
@@ -748,6 +758,11 @@ pub fn examples() -> Vec<Problem> {
         P::More { count: 99_995 },
         P::KeySetEmpty.of(Field::Keys),
         P::Internal("no work"),
+        P::OnLine {
+            line: 3,
+            problem: Box::new(P::KeyHasComma { given: q("a,b") }),
+        },
+        P::KeyHasComma { given: q("a,b") },
     ]
 }
 
@@ -841,6 +856,8 @@ pub fn variant_index(p: &Problem) -> usize {
         P::More { .. } => 82,
         P::In { .. } => 83,
         P::Internal(_) => 84,
+        P::OnLine { .. } => 85,
+        P::KeyHasComma { .. } => 86,
     }
 }
 

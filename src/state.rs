@@ -48,6 +48,8 @@ pub enum Action {
         /// The key name pattern, as typed.
         pattern: String,
     },
+    /// Replace the keys with the user's own, pasted one per line.
+    PasteKeys(String),
     /// Reload the scenario with another seed for random keys, as typed.
     SetSeed(String),
     /// Look one key up, as typed.
@@ -336,6 +338,10 @@ impl PageState {
                 Ok(spec) => Goal::Change(Change::SetKeys(spec)),
                 Err(e) => return self.rejected(e),
             },
+            Action::PasteKeys(text) => match crate::engine::keys::list_from_lines(&text) {
+                Ok(spec) => Goal::Change(Change::SetKeys(spec)),
+                Err(e) => return self.rejected(e),
+            },
             Action::SetSeed(text) => match parse_seed(&text) {
                 Ok(seed) => {
                     let mut scenario = self.sim.scenario();
@@ -541,8 +547,12 @@ impl PageState {
     }
 
     /// Keys of server `id` before the last change, when there was one.
+    /// None after a change of the key set: the old counts were of other keys.
     pub fn count_before(&self, id: ServerId) -> Option<u64> {
         let last = self.last.as_ref()?;
+        if matches!(last.change, Change::SetKeys(_)) {
+            return None;
+        }
         Some(
             last.counts_before
                 .iter()
@@ -724,6 +734,10 @@ mod tests {
             "{summary}"
         );
         assert_eq!(state.count_before(1), Some(11834));
+        // Pasting other keys leaves no ghosts: the old counts were of other keys.
+        let pasted = state.reduce(Action::PasteKeys("user:1\nuser:2\n".into()));
+        assert_eq!(pasted.sim.keys().len(), 2);
+        assert_eq!(pasted.count_before(1), None);
     }
 
     #[test]

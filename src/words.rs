@@ -101,9 +101,24 @@ pub fn change_title(w: &Words, change: &Change) -> String {
         Change::Recover(n) => (w.recovered)(&name_in_text(n)),
         Change::SetWeight(n, x) => (w.weight_set)(&name_in_text(n), *x),
         Change::SetVnodes(v) => (w.vnodes_set)(*v),
-        Change::SetKeys(k) => (w.keys_set)(&k.to_string()),
+        Change::SetKeys(k) => (w.keys_set)(&key_set(w, k)),
         Change::SetAlgorithm(a) => (w.algorithm_set)(algorithm_title(w, *a)),
         Change::SetHash(h) => (w.hash_set)(h.name()),
+    }
+}
+
+/// A key set as a sentence names it: its spec, or for a list of the user's own keys, how
+/// many and the first few (a pasted list may hold 10,000).
+pub fn key_set(w: &Words, keys: &crate::engine::keys::KeySpec) -> String {
+    match keys {
+        crate::engine::keys::KeySpec::List(list) => {
+            let mut first: Vec<&str> = list.iter().take(3).map(String::as_str).collect();
+            if list.len() > first.len() {
+                first.push("…");
+            }
+            (w.keys_list)(&group_thousands(list.len() as u64), &first.join(", "))
+        }
+        other => other.to_string(),
     }
 }
 

@@ -92,6 +92,48 @@ fn check_count(count: u64) -> Result<(), Problem> {
     Ok(())
 }
 
+/// The most keys a pasted key list may hold: the list lives in the page's link.
+pub const MAX_PASTED_KEYS: usize = 10_000;
+
+/// A pasted key list, one key per line (spaces around a key and blank lines dropped), as
+/// the `list:` key set the page's link carries: what is wrong is said with its line.
+pub fn list_from_lines(text: &str) -> Result<KeySpec, Problem> {
+    let mut keys = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let key = line.trim();
+        if key.is_empty() {
+            continue;
+        }
+        let on_line = |problem| Problem::OnLine {
+            line: n + 1,
+            problem: Box::new(problem),
+        };
+        if key.len() > MAX_KEY_LEN {
+            return Err(on_line(Problem::KeyListItem {
+                max: MAX_KEY_LEN,
+                given: quote(key),
+            }));
+        }
+        if let Some(hidden) = first_hidden(key) {
+            return Err(on_line(Problem::KeyListHidden { hidden }));
+        }
+        if key.contains(',') {
+            return Err(on_line(Problem::KeyHasComma { given: quote(key) }));
+        }
+        keys.push(key.to_owned());
+        if keys.len() > MAX_PASTED_KEYS {
+            return Err(Problem::TooManyKeys {
+                count: text.lines().filter(|l| !l.trim().is_empty()).count() as u64,
+                max: MAX_PASTED_KEYS as u64,
+            });
+        }
+    }
+    if keys.is_empty() {
+        return Err(Problem::KeySetEmpty);
+    }
+    Ok(KeySpec::List(keys))
+}
+
 impl KeySpec {
     /// Parses the text form.
     pub fn parse(text: &str) -> Result<KeySpec, Problem> {
@@ -300,6 +342,44 @@ impl KeySet {
         } else {
             [first_above(after)..n, 0..first_above(upto)]
         }
+    }
+}
+
+#[cfg(test)]
+mod pasted_tests {
+    use super::*;
+
+    #[test]
+    fn a_pasted_list_keeps_its_keys_and_names_the_bad_line() {
+        let spec = list_from_lines("user:1\r\n\n  user:2 \nuser:3\n").unwrap();
+        assert_eq!(
+            spec,
+            KeySpec::List(vec!["user:1".into(), "user:2".into(), "user:3".into()])
+        );
+        // The link's form reads back as the same set.
+        assert_eq!(KeySpec::parse(&spec.to_string()).unwrap(), spec);
+        let line = |text: &str| list_from_lines(text).unwrap_err().to_string();
+        assert_eq!(
+            line("a\nb,c\n"),
+            "line 2: keys: a key in a link cannot hold a comma, got 'b,c'"
+        );
+        assert!(line(&format!("a\n\n{}", "x".repeat(201)))
+            .starts_with("line 3: keys: list items must be 1..=200"));
+        assert!(
+            line("ok\nzero\u{200b}width").starts_with("line 2: keys: list items must not contain")
+        );
+        let many: String = (0..10_001).map(|i| format!("k{i}\n")).collect();
+        assert_eq!(
+            list_from_lines(&many).unwrap_err(),
+            Problem::TooManyKeys {
+                count: 10_001,
+                max: 10_000
+            }
+        );
+        assert_eq!(
+            list_from_lines("\n \r\n").unwrap_err(),
+            Problem::KeySetEmpty
+        );
     }
 }
 

@@ -325,6 +325,8 @@ pub struct Words {
     pub vnodes_set: fn(u32) -> String,
     /// A change: keys set to SPEC.
     pub keys_set: fn(&str) -> String,
+    /// A list of the user's own keys: how many, and the first few.
+    pub keys_list: fn(&str, &str) -> String,
     /// A change: switched to ALGORITHM.
     pub algorithm_set: fn(&str) -> String,
     /// A change: hash switched to HASH.
@@ -459,6 +461,10 @@ pub struct Words {
     pub paste_config: &'static str,
     /// Loads the pasted config.
     pub use_config: &'static str,
+    /// Label of the box for the user's own keys, one per line.
+    pub paste_keys: &'static str,
+    /// Button that replaces the key set with the pasted keys.
+    pub use_keys: &'static str,
     /// Progress of the key export: done, total.
     pub exporting: fn(&str, &str) -> String,
     /// A scenario file was refused: the reasons.

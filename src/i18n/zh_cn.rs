@@ -226,6 +226,7 @@ pub static WORDS: Words = Words {
     weight_set: |n, w| format!("{n} 的权重设为 {w}"),
     vnodes_set: |v| format!("虚拟节点数设为 {v}"),
     keys_set: |k| format!("键设为 {k}"),
+    keys_list: |n, first| format!("你的 {n} 个键（{first}）"),
     algorithm_set: |a| format!("切换到 {a}"),
     hash_set: |h| format!("哈希函数切换到 {h}"),
     moved_of: |what, moved, keys, pct| format!("{what}：{keys} 个键中迁移了 {moved} 个（{pct}"),
@@ -340,6 +341,8 @@ pub static WORDS: Words = Words {
     open_scenario: "打开场景…",
     paste_config: "粘贴 nginx 的 upstream 或 HAProxy 的 backend 配置",
     use_config: "使用这份配置",
+    paste_keys: "你自己的键，每行一个（最多 10,000 个）",
+    use_keys: "使用这些键",
     exporting: |done, total| format!("正在写出键：{done} / {total}…"),
     bad_file: |reasons| format!("未打开此文件：{reasons}。没有做任何改动。"),
     reason_separator: "；",
@@ -617,5 +620,7 @@ fn problem(p: &Problem) -> String {
             format!("{field}：{}", problem(inner))
         }
         P::Internal(what) => format!("程序内部错误（{what}）"),
+        P::OnLine { line, problem: inner } => format!("第 {line} 行：{}", problem(inner)),
+        P::KeyHasComma { given } => format!("键：链接中的键不能含逗号，实际为 {given}"),
     }
 }

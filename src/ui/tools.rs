@@ -290,6 +290,16 @@ pub fn ExportCard(props: &ExportProps) -> Html {
             });
         })
     };
+    // The user's own keys, one per line: they replace the key set (and go into the link).
+    let keys_text = use_node_ref();
+    let use_keys = {
+        let (on_action, keys_text) = (props.on_action.clone(), keys_text.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(area) = keys_text.cast::<HtmlTextAreaElement>() {
+                on_action.emit(Action::PasteKeys(area.value()));
+            }
+        })
+    };
     let png = |name: &'static str, selector: &'static str, overlay: Option<&'static str>| {
         Callback::from(move |_: MouseEvent| save_png(name, selector, overlay))
     };
@@ -313,6 +323,9 @@ pub fn ExportCard(props: &ExportProps) -> Html {
             <label for="config-text">{w.paste_config}</label>
             <textarea id="config-text" rows="4" spellcheck="false" ref={config_text} />
             <button type="button" class="use-config" onclick={use_config}>{w.use_config}</button>
+            <label for="keys-text">{w.paste_keys}</label>
+            <textarea id="keys-text" rows="4" spellcheck="false" placeholder="user:42" ref={keys_text} />
+            <button type="button" class="use-keys" onclick={use_keys}>{w.use_keys}</button>
             if let Some((done, total)) = *progress {
                 <p class="export-progress" role="status">
                     {(w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64))}

@@ -43,3 +43,37 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.waitForFunction(() => /round robin/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
 });
+
+test('pasted keys become the key set, go into the link, and place as the command line places them', async () => {
+  const { execFileSync } = await import('node:child_process');
+  const { existsSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=${encodeURIComponent('key-{i}:0..2000')}`);
+  await ready(page);
+  await page.click('details.export summary');
+  const keys = ['user:1', 'user:2', 'user:3', 'cart:9', 'session:x', 'order:2026-12-01', 'user:42'];
+  // CRLF, spaces around keys and blank lines are the paste's, not the keys'.
+  await page.fill('#keys-text', `${keys.slice(0, 3).join('\r\n')}\n\n  ${keys.slice(3).join(' \n')}\n`);
+  await page.click('button.use-keys');
+  await page.waitForFunction(() => (new URL(location).searchParams.get('keys') || '').startsWith('list:')
+    && !document.querySelector('.summary progress'));
+  await ready(page);
+  assert.equal(new URL(page.url()).searchParams.get('keys'), `list:${keys.join(',')}`);
+  assert.match(await page.textContent('[role=status]'), /Keys set to your 7 keys \(user:1, user:2, user:3, …\)/);
+  const counts = await tableCounts(page);
+  assert.equal(counts.reduce((a, r) => a + r.keys, 0), keys.length);
+  const bin = path.join(root, 'target', 'debug', 'hashring-lab');
+  const args = ['simulate', '--nodes', 'A,B,C', '--keys', `list:${keys.join(',')}`, '--format', 'json'];
+  const out = existsSync(bin) ? execFileSync(bin, args) : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root });
+  const cliCounts = JSON.parse(out.toString()).steps[0].counts;
+  assert.deepEqual(Object.fromEntries(counts.map((r) => [r.name, r.keys])), cliCounts);
+  await screenshot(page, '81-pasted-keys');
+  // A key with a comma cannot live in a link: refused with its line, and the keys stay.
+  await page.fill('#keys-text', 'fine\nnot,fine\n');
+  await page.click('button.use-keys');
+  await page.waitForFunction(() => /line 2: keys: a key in a link cannot hold a comma/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual(await tableCounts(page), counts);
+});
