@@ -10,7 +10,7 @@
 //! change while the run reads it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Seek, SeekFrom};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -35,6 +35,8 @@ pub struct KeyFile {
 struct Cursor {
     /// The key the reader is at.
     next: u32,
+    /// The reader's offset in the file.
+    at: u64,
     reader: BufReader<File>,
     line: Vec<u8>,
 }
@@ -81,6 +83,7 @@ impl KeyFile {
             starts,
             cursor: Mutex::new(Cursor {
                 next: 0,
+                at: 0,
                 reader: BufReader::with_capacity(1 << 16, file),
                 line: Vec::new(),
             }),
@@ -165,17 +168,33 @@ impl KeySource for KeyFile {
             .cursor
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        let Cursor { next, reader, line } = &mut *cursor;
-        if *next != index && reader.seek(SeekFrom::Start(start)).is_err() {
-            return;
+        let Cursor {
+            next,
+            at,
+            reader,
+            line,
+        } = &mut *cursor;
+        // A relative seek keeps the buffer when the key is in it: the moved keys of a change
+        // are read in order with gaps, and a plain seek would read 64 KB for each.
+        if *next != index {
+            let Ok(delta) = i64::try_from(i128::from(start) - i128::from(*at)) else {
+                return;
+            };
+            if reader.seek_relative(delta).is_err() {
+                return;
+            }
+            *at = start;
         }
         // Blank lines between keys are skipped, as the check skipped them.
         loop {
             line.clear();
             match reader.read_until(b'\n', line) {
                 Ok(0) | Err(_) => return,
-                Ok(_) if trim_line(line).is_empty() => {}
-                Ok(_) => break,
+                Ok(n) if trim_line(line).is_empty() => *at += n as u64,
+                Ok(n) => {
+                    *at += n as u64;
+                    break;
+                }
             }
         }
         *next = index + 1;
