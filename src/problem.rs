@@ -84,6 +84,114 @@ impl JsonKind {
     }
 }
 
+/// What a config reader expected where it stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)] // Each variant's English, in `name`, is its documentation.
+pub enum Expected {
+    UpstreamName,
+    OpenBrace,
+    CloseBrace,
+    Semicolon,
+    Address,
+    NginxWeight,
+    ServerName,
+    ServerAddress,
+    HaproxyWeight,
+    PoolServer,
+    PoolWeight,
+    PoolPort,
+    PoolName,
+}
+
+impl Expected {
+    /// Every expectation.
+    pub const ALL: [Expected; 13] = [
+        Expected::UpstreamName,
+        Expected::OpenBrace,
+        Expected::CloseBrace,
+        Expected::Semicolon,
+        Expected::Address,
+        Expected::NginxWeight,
+        Expected::ServerName,
+        Expected::ServerAddress,
+        Expected::HaproxyWeight,
+        Expected::PoolServer,
+        Expected::PoolWeight,
+        Expected::PoolPort,
+        Expected::PoolName,
+    ];
+
+    /// Its English in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Expected::UpstreamName => "the upstream's name",
+            Expected::OpenBrace => "{",
+            Expected::CloseBrace => "}",
+            Expected::Semicolon => ";",
+            Expected::Address => "an address",
+            Expected::NginxWeight => "weight=N, a whole number from 1",
+            Expected::ServerName => "a server name",
+            Expected::ServerAddress => "the server's address",
+            Expected::HaproxyWeight => "a weight from 1 to 256",
+            Expected::PoolServer => "host:port:weight [name] or /path:weight [name]",
+            Expected::PoolWeight => "a weight, a whole number from 1",
+            Expected::PoolPort => "a port from 1 to 65535",
+            Expected::PoolName => "a name that does not end in :11211",
+        }
+    }
+}
+
+/// Why a config's placement is not the consistent hashing modelled here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[allow(missing_docs)] // Each variant's English, in `name`, is its documentation.
+pub enum NotModelled {
+    NginxPlainHash,
+    NginxRoundRobin,
+    HaproxyServerId,
+    HaproxyNotConsistent,
+    TwemproxyHash,
+    TwemproxyDistribution,
+    TwemproxyHashTag,
+}
+
+impl NotModelled {
+    /// Every reason.
+    pub const ALL: [NotModelled; 7] = [
+        NotModelled::NginxPlainHash,
+        NotModelled::NginxRoundRobin,
+        NotModelled::HaproxyServerId,
+        NotModelled::HaproxyNotConsistent,
+        NotModelled::TwemproxyHash,
+        NotModelled::TwemproxyDistribution,
+        NotModelled::TwemproxyHashTag,
+    ];
+
+    /// Its English in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            NotModelled::NginxPlainHash => {
+                "`hash KEY;` without `consistent` is nginx's hash modulo the weights"
+            }
+            NotModelled::NginxRoundRobin => {
+                "there is no `hash KEY consistent;`: this upstream balances round robin"
+            }
+            NotModelled::HaproxyServerId => {
+                "a server's `id` fixes its number; servers here are numbered by declaration order"
+            }
+            NotModelled::HaproxyNotConsistent => "the backend has no `hash-type consistent`",
+            NotModelled::TwemproxyHash => {
+                "only `hash: fnv1a_64` (the default) and `hash: md5` are modelled"
+            }
+            NotModelled::TwemproxyDistribution => {
+                "only `distribution: ketama` is consistent hashing (modula and random are not)"
+            }
+            NotModelled::TwemproxyHashTag => {
+                "a `hash_tag` hashes part of each key, which is not modelled"
+            }
+        }
+    }
+}
+
 /// One thing wrong with an input or a request. Quoted values (`given`, `name`, …) are
 /// already quoted excerpts; lists of choices are comma-separated.
 #[derive(Debug)]
@@ -350,15 +458,16 @@ pub enum Problem {
         max: String,
     },
     ConfigNotRecognized,
+    /// `found` is None at the end of the config (then line and column are 0).
     ConfigSyntax {
         line: usize,
         column: usize,
-        expected: &'static str,
-        found: String,
+        expected: Expected,
+        found: Option<String>,
     },
     ConfigNotConsistent {
         system: &'static str,
-        why: &'static str,
+        why: NotModelled,
     },
     ConfigNoServers {
         system: &'static str,
@@ -478,9 +587,10 @@ impl fmt::Display for Problem {
             P::Unreadable => write!(f, "it could not be read"),
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
-            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block nor an HAProxy `backend` section"),
-            P::ConfigSyntax { line, column, expected, found } => write!(f, "config line {line}, column {column}: expected {expected}, found {found}"),
-            P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {why}"),
+            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section nor a twemproxy pool"),
+            P::ConfigSyntax { line, column, expected, found: Some(found) } => write!(f, "config line {line}, column {column}: expected {}, found {found}", expected.name()),
+            P::ConfigSyntax { expected, found: None, .. } => write!(f, "the config ends where {} was expected", expected.name()),
+            P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {}", why.name()),
             P::ConfigNoServers { system } => write!(f, "{system} config: no server takes part in the hash"),
             P::In { field, problem } => write!(f, "{}: {problem}", field.name()),
             P::OnLine { line, problem } => write!(f, "line {line}: {problem}"),
@@ -538,7 +648,7 @@ pub fn english(problems: &[Problem]) -> String {
 pub fn examples() -> Vec<Problem> {
     use Problem as P;
     let q = |s: &str| format!("'{s}'");
-    vec![
+    let mut all = vec![
         P::EmptyName,
         P::NameTooLong {
             name: q("x"),
@@ -747,12 +857,18 @@ pub fn examples() -> Vec<Problem> {
         P::ConfigSyntax {
             line: 3,
             column: 20,
-            expected: "a weight",
-            found: q("weight=x"),
+            expected: Expected::NginxWeight,
+            found: Some(q("weight=x")),
+        },
+        P::ConfigSyntax {
+            line: 0,
+            column: 0,
+            expected: Expected::CloseBrace,
+            found: None,
         },
         P::ConfigNotConsistent {
             system: "nginx",
-            why: "no hash",
+            why: NotModelled::NginxRoundRobin,
         },
         P::ConfigNoServers { system: "nginx" },
         P::More { count: 99_995 },
@@ -763,7 +879,19 @@ pub fn examples() -> Vec<Problem> {
             problem: Box::new(P::KeyHasComma { given: q("a,b") }),
         },
         P::KeyHasComma { given: q("a,b") },
-    ]
+    ];
+    // Every reason and every expectation a config reader words, in both catalogs.
+    all.extend(NotModelled::ALL.iter().map(|&why| P::ConfigNotConsistent {
+        system: "twemproxy",
+        why,
+    }));
+    all.extend(Expected::ALL.iter().map(|&expected| P::ConfigSyntax {
+        line: 1,
+        column: 1,
+        expected,
+        found: Some(q("x")),
+    }));
+    all
 }
 
 /// The variant's number, for [`examples`]' completeness test.
@@ -876,7 +1004,10 @@ mod tests {
 
     #[test]
     fn the_examples_hold_one_of_each_problem() {
-        let indices: Vec<usize> = examples().iter().map(variant_index).collect();
+        // Every variant at least once (config problems once per reason and expectation).
+        let mut indices: Vec<usize> = examples().iter().map(variant_index).collect();
+        indices.sort_unstable();
+        indices.dedup();
         assert_eq!(indices, (0..indices.len()).collect::<Vec<_>>());
     }
 }

@@ -187,6 +187,17 @@ pub fn md5_ketama(data: &[u8]) -> u32 {
     u32::from_le_bytes([d[0], d[1], d[2], d[3]])
 }
 
+/// twemproxy's `fnv1a_64` (its pools' default `hash:`, `hashkit/nc_fnv.c`): FNV-1a with the
+/// 64-bit offset basis and prime cut to 32 bits, over the key's bytes read as C `char`s —
+/// signed, so a byte ≥ 0x80 is sign-extended before the xor.
+pub fn fnv1a_64_twemproxy(data: &[u8]) -> u32 {
+    const BASIS: u32 = 0xcbf2_9ce4_8422_2325_u64 as u32;
+    const PRIME: u32 = 0x0100_0000_01b3_u64 as u32;
+    data.iter().fold(BASIS, |hash, &b| {
+        (hash ^ (b as i8 as i32 as u32)).wrapping_mul(PRIME)
+    })
+}
+
 /// The part of a Redis key that is hashed: the hash tag between the first `{` and the
 /// next `}` when it is non-empty, otherwise the whole key.
 pub fn redis_hash_tag(key: &[u8]) -> &[u8] {

@@ -9,11 +9,16 @@
 //!   ADDRESS [weight N] [disabled] …` lines; servers are numbered by declaration order, so
 //!   a server's `id N` (which would fix its number) is refused rather than ignored.
 //!
+//! - **twemproxy**: a YAML pool (`NAME:` then indented `hash:`, `distribution: ketama`,
+//!   `servers:` and its `- host:port:weight [name]` items); the first pool is read. The
+//!   default `hash: fnv1a_64` is `algo=twemproxy`; `hash: md5` is libmemcached's `ketama`;
+//!   other hashes, other distributions and `hash_tag` are refused, not approximated.
+//!
 //! Every refusal names the line and column and what was expected; nothing is guessed.
 
 use super::algorithms::Algorithm;
 use super::text::quote;
-use crate::problem::Problem;
+use crate::problem::{Expected, NotModelled, Problem};
 
 /// What a config describes.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,8 +33,14 @@ pub struct Imported {
     pub left_out: Vec<String>,
 }
 
-/// Reads an nginx `upstream` block or an HAProxy `backend` section.
+/// Reads an nginx `upstream` block, an HAProxy `backend` section or a twemproxy pool.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
+    if text
+        .lines()
+        .any(|l| strip_yaml_comment(l).trim() == "servers:")
+    {
+        return twemproxy(text);
+    }
     let words: Vec<Word<'_>> = words(text);
     if words.iter().any(|w| w.text == "upstream") {
         return nginx(&words);
@@ -81,19 +92,19 @@ fn words<'a>(text: &'a str) -> Vec<Word<'a>> {
     out
 }
 
-fn syntax(at: Option<&Word<'_>>, expected: &'static str) -> Problem {
+fn syntax(at: Option<&Word<'_>>, expected: Expected) -> Problem {
     match at {
         Some(w) => Problem::ConfigSyntax {
             line: w.line,
             column: w.column,
             expected,
-            found: quote(w.text),
+            found: Some(quote(w.text)),
         },
         None => Problem::ConfigSyntax {
             line: 0,
             column: 0,
             expected,
-            found: "the end".into(),
+            found: None,
         },
     }
 }
@@ -106,18 +117,18 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
         .get(at)
         .is_none_or(|w| matches!(w.text, "{" | "}" | ";"))
     {
-        return Err(syntax(words.get(at), "the upstream's name"));
+        return Err(syntax(words.get(at), Expected::UpstreamName));
     }
     at += 1;
     if words.get(at).map(|w| w.text) != Some("{") {
-        return Err(syntax(words.get(at), "{"));
+        return Err(syntax(words.get(at), Expected::OpenBrace));
     }
     at += 1;
     let (mut nodes, mut down, mut left_out) = (Vec::new(), Vec::new(), Vec::new());
     let mut consistent = None;
     loop {
         let Some(directive) = words.get(at) else {
-            return Err(syntax(None, "}"));
+            return Err(syntax(None, Expected::CloseBrace));
         };
         if directive.text == "}" {
             break;
@@ -126,21 +137,22 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
             .iter()
             .position(|w| w.text == ";")
             .map(|i| at + i)
-            .ok_or_else(|| syntax(None, ";"))?;
+            .ok_or_else(|| syntax(None, Expected::Semicolon))?;
         let args = &words[at + 1..end];
         match directive.text {
             "server" => {
                 let address = args
                     .first()
-                    .ok_or_else(|| syntax(words.get(end), "an address"))?;
+                    .ok_or_else(|| syntax(words.get(end), Expected::Address))?;
                 let mut weight = 1u32;
                 let (mut is_down, mut backup) = (false, false);
                 for a in &args[1..] {
                     if let Some(w) = a.text.strip_prefix("weight=") {
-                        weight =
-                            w.parse().ok().filter(|&w| w >= 1).ok_or_else(|| {
-                                syntax(Some(a), "weight=N, a whole number from 1")
-                            })?;
+                        weight = w
+                            .parse()
+                            .ok()
+                            .filter(|&w| w >= 1)
+                            .ok_or_else(|| syntax(Some(a), Expected::NginxWeight))?;
                     } else if a.text == "down" {
                         is_down = true;
                     } else if a.text == "backup" {
@@ -170,13 +182,13 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
         Some(false) => {
             return Err(Problem::ConfigNotConsistent {
                 system: "nginx",
-                why: "`hash KEY;` without `consistent` is nginx's hash modulo the weights",
+                why: NotModelled::NginxPlainHash,
             })
         }
         None => {
             return Err(Problem::ConfigNotConsistent {
                 system: "nginx",
-                why: "there is no `hash KEY consistent;`: this upstream balances round robin",
+                why: NotModelled::NginxRoundRobin,
             })
         }
     }
@@ -210,10 +222,10 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
             "server" if in_backend => {
                 let name = line_words
                     .get(1)
-                    .ok_or_else(|| syntax(None, "a server name"))?;
+                    .ok_or_else(|| syntax(None, Expected::ServerName))?;
                 let _address = line_words
                     .get(2)
-                    .ok_or_else(|| syntax(None, "the server's address"))?;
+                    .ok_or_else(|| syntax(None, Expected::ServerAddress))?;
                 let mut weight = 1u32;
                 let mut i = 3;
                 while let Some(w) = line_words.get(i) {
@@ -223,14 +235,14 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
                             weight = value
                                 .and_then(|v| v.text.parse().ok())
                                 .filter(|&w| w >= 1)
-                                .ok_or_else(|| syntax(value, "a weight from 1 to 256"))?;
+                                .ok_or_else(|| syntax(value, Expected::HaproxyWeight))?;
                             i += 1;
                         }
                         "disabled" => down.push(name.text.to_owned()),
                         "id" => {
                             return Err(Problem::ConfigNotConsistent {
                                 system: "haproxy",
-                                why: "a server's `id` fixes its number; servers here are numbered by declaration order",
+                                why: NotModelled::HaproxyServerId,
                             })
                         }
                         _ => {}
@@ -245,7 +257,7 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
     if !consistent {
         return Err(Problem::ConfigNotConsistent {
             system: "haproxy",
-            why: "the backend has no `hash-type consistent`",
+            why: NotModelled::HaproxyNotConsistent,
         });
     }
     finish(
@@ -255,6 +267,140 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
         &down,
         Vec::new(),
     )
+}
+
+/// A YAML line without its comment (a `#` at the start or after white space).
+fn strip_yaml_comment(line: &str) -> &str {
+    let mut previous = ' ';
+    for (i, c) in line.char_indices() {
+        if c == '#' && previous.is_whitespace() {
+            return &line[..i];
+        }
+        previous = c;
+    }
+    line
+}
+
+/// The first pool of a twemproxy (nutcracker) YAML config: `hash`, `distribution`,
+/// `hash_tag` and its `servers:` list, each `host:port:weight [name]` or
+/// `/path:weight [name]`, parsed from the end as `conf_add_server` does.
+fn twemproxy(text: &str) -> Result<Imported, Problem> {
+    let mut pools: Vec<&str> = Vec::new();
+    let (mut nodes, mut left_out) = (Vec::new(), Vec::new());
+    let mut hash = "fnv1a_64";
+    let mut in_servers = false;
+    for (l, raw) in text.lines().enumerate() {
+        let line = strip_yaml_comment(raw);
+        let trimmed = line.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        if !line.starts_with(char::is_whitespace) {
+            pools.push(trimmed.trim_end_matches(':'));
+            in_servers = false;
+            continue;
+        }
+        if pools.len() > 1 {
+            continue;
+        }
+        if let Some(item) = trimmed.strip_prefix('-') {
+            if in_servers {
+                let value = item.trim();
+                let at = Word {
+                    text: value,
+                    line: l + 1,
+                    column: line[..line.len() - item.trim_start().len()].chars().count() + 1,
+                };
+                nodes.push(pool_server(&at)?);
+            }
+            continue;
+        }
+        let (key, value) = trimmed.split_once(':').unwrap_or((trimmed, ""));
+        let value = value.trim().trim_matches(|c| c == '"' || c == '\'');
+        in_servers = key == "servers";
+        match key {
+            "hash" => hash = value,
+            "distribution" if value != "ketama" => {
+                return Err(not_modelled(NotModelled::TwemproxyDistribution))
+            }
+            "hash_tag" => return Err(not_modelled(NotModelled::TwemproxyHashTag)),
+            "auto_eject_hosts" if value == "true" => left_out.push(
+                "auto_eject_hosts: a server that fails leaves the continuum — mark it failed to see that"
+                    .to_owned(),
+            ),
+            _ => {}
+        }
+    }
+    if pools.len() > 1 {
+        left_out.push(format!(
+            "{} more pool(s) after {}: only the first pool is read",
+            pools.len() - 1,
+            quote(pools[0])
+        ));
+    }
+    let algo = match hash {
+        "fnv1a_64" => "twemproxy",
+        "md5" => "ketama",
+        _ => return Err(not_modelled(NotModelled::TwemproxyHash)),
+    };
+    finish(
+        Algorithm::from_name(algo),
+        "twemproxy",
+        &nodes,
+        &[],
+        left_out,
+    )
+}
+
+fn not_modelled(why: NotModelled) -> Problem {
+    Problem::ConfigNotConsistent {
+        system: "twemproxy",
+        why,
+    }
+}
+
+/// One `servers:` item: the scenario's node — its name, else `host:port` (`/path:` for a
+/// socket, as twemproxy names it) — with its weight.
+fn pool_server(at: &Word<'_>) -> Result<String, Problem> {
+    let value = at.text.trim_matches(|c| c == '"' || c == '\'');
+    let wrong = |expected| syntax(Some(at), expected);
+    let (address, name) = match value.rsplit_once(' ') {
+        Some((address, name)) => (address.trim(), Some(name)),
+        None => (value, None),
+    };
+    let (place, weight) = address
+        .rsplit_once(':')
+        .ok_or_else(|| wrong(Expected::PoolServer))?;
+    let weight: u32 = weight
+        .parse()
+        .ok()
+        .filter(|&w| w >= 1)
+        .ok_or_else(|| wrong(Expected::PoolWeight))?;
+    let own = if place.starts_with('/') {
+        format!("{place}:")
+    } else {
+        let (host, port) = place
+            .rsplit_once(':')
+            .ok_or_else(|| wrong(Expected::PoolServer))?;
+        let _: u16 = port
+            .parse()
+            .ok()
+            .filter(|&p| p >= 1)
+            .ok_or_else(|| wrong(Expected::PoolPort))?;
+        if host.is_empty() {
+            return Err(wrong(Expected::PoolServer));
+        }
+        place.to_owned()
+    };
+    let name = match name {
+        // ketama drops a trailing :11211 from a server's name; a given name is hashed whole.
+        Some(n) if super::algorithms::ketama::ketama_name(n) != n => {
+            return Err(wrong(Expected::PoolName))
+        }
+        Some(n) => n.to_owned(),
+        None => own,
+    };
+    Ok(node(&name, weight))
 }
 
 fn node(name: &str, weight: u32) -> String {
@@ -305,6 +451,49 @@ mod tests {
         assert_eq!(i.algo.name(), "haproxy");
         assert_eq!(i.nodes, "s1*2,s2,s3");
         assert_eq!(i.down, "s2");
+    }
+
+    #[test]
+    fn a_twemproxy_pool_becomes_its_scenario() {
+        // The pools tools/twemproxy-vectors.py gave nutcracker, as an operator writes them.
+        let config = "alpha:   # the cache\n  listen: 127.0.0.1:22120\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: true\n  servers:\n   - 127.0.0.1:22131:1 alpha\n   - \"127.0.0.1:22132:3 beta\"\n   - 127.0.0.1:22133:1 gamma\n\nbeta:\n  servers:\n   - 10.0.0.1:11211:1\n";
+        let i = read_config(config).unwrap();
+        assert_eq!(i.algo.name(), "twemproxy");
+        assert_eq!(i.nodes, "alpha,beta*3,gamma");
+        assert_eq!(i.left_out.len(), 2, "{:?}", i.left_out);
+        assert!(i.left_out[1].contains("only the first pool"));
+        let md5 = "pool:\n  hash: md5\n  servers:\n   - 127.0.0.1:22131:1\n   - 127.0.0.1:22132:2\n   - 127.0.0.2:11211:1\n   - /var/run/mc.sock:1\n";
+        let i = read_config(md5).unwrap();
+        assert_eq!(i.algo.name(), "ketama");
+        assert_eq!(
+            i.nodes,
+            "127.0.0.1:22131,127.0.0.1:22132*2,127.0.0.2:11211,/var/run/mc.sock:"
+        );
+        // The scenario it makes is one the engine builds.
+        let scenario = crate::engine::scenario::Scenario::from_pairs([
+            ("algo", i.algo.name()),
+            ("nodes", i.nodes.as_str()),
+        ]);
+        assert!(scenario.is_ok(), "{:?}", scenario.err());
+    }
+
+    #[test]
+    fn a_twemproxy_pool_that_is_not_modelled_is_refused_with_where_and_why() {
+        let at = |text: &str| read_config(text).unwrap_err().to_string();
+        assert_eq!(
+            at("p:\n  servers:\n   - 10.0.0.1:11211:0\n"),
+            "config line 3, column 6: expected a weight, a whole number from 1, found '10.0.0.1:11211:0'"
+        );
+        assert!(at("p:\n  servers:\n   - 10.0.0.1:x:1\n").contains("a port from 1 to 65535"));
+        assert!(at("p:\n  servers:\n   - cache\n").contains("host:port:weight [name]"));
+        assert!(at("p:\n  servers:\n   - 10.0.0.1:1:1 a:11211\n").contains(":11211"));
+        assert!(at("p:\n  hash: murmur\n  servers:\n   - a:1:1\n").contains("fnv1a_64"));
+        assert!(at("p:\n  distribution: modula\n  servers:\n   - a:1:1\n").contains("modula"));
+        assert!(at("p:\n  hash_tag: \"{}\"\n  servers:\n   - a:1:1\n").contains("hash_tag"));
+        assert_eq!(
+            at("p:\n  servers:\n"),
+            "twemproxy config: no server takes part in the hash"
+        );
     }
 
     #[test]

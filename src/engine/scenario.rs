@@ -4,7 +4,7 @@
 //!
 //! | name   | value                                              | default           |
 //! |--------|----------------------------------------------------|-------------------|
-//! | algo   | ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power, guava, nginx, ketama, haproxy, envoy-ring, cassandra, envoy-maglev, groupcache, ingress-nginx | ring |
+//! | algo   | ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power, guava, nginx, ketama, haproxy, envoy-ring, cassandra, envoy-maglev, groupcache, ingress-nginx, twemproxy | ring |
 //! | hash   | xxh3, murmur64a-seed, fnv-hutool, java-string, md5, crc16, identity | xxh3 |
 //! | nodes  | comma-separated names; `NAME*W` gives weight W      | A,B,C,D           |
 //! | vnodes | virtual nodes per server, 1..=1000                 | 10                |

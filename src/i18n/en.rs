@@ -218,6 +218,10 @@ pub static WORDS: Words = Words {
             "ingress-nginx upstream-hash-by",
             "ingress-nginx's upstream-hash-by (OpenResty's lua-resty-balancer): it looks like nginx and is not — each server's chain of 160 × weight points starts from the finalized CRC32 of its name, and a key goes to the largest point at or below crc32(key), the first point when it is below them all, with no wrap. As lua-resty-balancer's own test says.",
         ),
+        "twemproxy" => (
+            "twemproxy ketama (fnv1a_64)",
+            "twemproxy's distribution: ketama with its default hash: fnv1a_64 — the same weighted MD5 continuum as libmemcached (a server named by its name when the config gives one), but keys are placed by FNV-1a cut to 32 bits, so twemproxy and an MD5 ketama client disagree on most keys, and similar keys (key-1, key-2…) land close together. Bit for bit nutcracker 0.5.",
+        ),
         _ => ("", ""),
     },
 
@@ -354,7 +358,7 @@ pub static WORDS: Words = Words {
     csv_keys: "Every key's server (CSV)",
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
-    paste_config: "Your nginx upstream or HAProxy backend",
+    paste_config: "Your nginx upstream, HAProxy backend or twemproxy pool",
     use_config: "Use this config",
     paste_keys: "Your keys, one per line (up to 10,000)",
     use_keys: "Use these keys",

@@ -457,7 +457,7 @@ pub struct Words {
     pub scenario_json: &'static str,
     /// Opens a scenario file.
     pub open_scenario: &'static str,
-    /// The box for a system's own config (nginx upstream, HAProxy backend).
+    /// The box for a system's own config (nginx upstream, HAProxy backend, twemproxy pool).
     pub paste_config: &'static str,
     /// Loads the pasted config.
     pub use_config: &'static str,
@@ -619,12 +619,68 @@ mod tests {
     #[test]
     fn every_problem_is_worded_in_every_language() {
         let allowed = [
-            "hashring", "lab", "format", "version", "json", "nodes", "down", "vnodes", "label",
-            "keys", "algo", "hash", "ring", "compare", "light", "dark", "lang", "theme", "view",
-            "tour", "step", "freeze", "modn", "last", "node", "key", "user", "list", "random",
-            "add", "remove", "fail", "recover", "weight", "Maglev", "xxh3", "md5", "embed", "jump",
-            "spec", "colour", "seed", "NAME", "grow", "scenario", "FFFD", "UTF", "present",
-            "upstream", "backend", "notes",
+            "hashring",
+            "lab",
+            "format",
+            "version",
+            "json",
+            "nodes",
+            "down",
+            "vnodes",
+            "label",
+            "keys",
+            "algo",
+            "hash",
+            "ring",
+            "compare",
+            "light",
+            "dark",
+            "lang",
+            "theme",
+            "view",
+            "tour",
+            "step",
+            "freeze",
+            "modn",
+            "last",
+            "node",
+            "key",
+            "user",
+            "list",
+            "random",
+            "add",
+            "remove",
+            "fail",
+            "recover",
+            "weight",
+            "Maglev",
+            "xxh3",
+            "md5",
+            "embed",
+            "jump",
+            "spec",
+            "colour",
+            "seed",
+            "NAME",
+            "grow",
+            "scenario",
+            "FFFD",
+            "UTF",
+            "present",
+            "upstream",
+            "backend",
+            "notes",
+            // Config syntax, quoted as the config writes it.
+            "consistent",
+            "type",
+            "hash_tag",
+            "fnv1a_64",
+            "distribution",
+            "modula",
+            "host",
+            "port",
+            "path",
+            "name",
         ];
         let mut allowed = allowed.to_vec();
         // Ids, and the words of a hyphenated one ("envoy-ring").
@@ -980,7 +1036,7 @@ mod tests {
             .flat_map(|a| {
                 a.spec()
                     .source
-                    .split(|c: char| !c.is_ascii_alphanumeric())
+                    .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
                     .chain([a.name()])
             })
             .map(str::to_owned)

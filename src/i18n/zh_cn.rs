@@ -3,7 +3,7 @@
 use super::{TourWords, Words};
 use crate::engine::text::{Fixed, Scientific, Shortest};
 use crate::facts::Facts;
-use crate::problem::{Field, JsonKind, KeyNumber, Problem};
+use crate::problem::{Expected, Field, JsonKind, KeyNumber, NotModelled, Problem};
 
 /// The Simplified Chinese catalog.
 pub static WORDS: Words = Words {
@@ -214,6 +214,10 @@ pub static WORDS: Words = Words {
             "ingress-nginx 一致性哈希",
             "ingress-nginx 的 upstream-hash-by（OpenResty 的 lua-resty-balancer）：看起来像 nginx，其实不同——每台服务器 160 × 权重 个点的链从它名称的 CRC32 终值开始；键取不大于 crc32(键) 的最大点，比所有点都小时取第一个点，不绕回。与 lua-resty-balancer 自带测试一致。",
         ),
+        "twemproxy" => (
+            "twemproxy ketama（fnv1a_64）",
+            "twemproxy 的 distribution: ketama 配默认的 hash: fnv1a_64：与 libmemcached 相同的加权 MD5 环（配置给了名字时按名字），但键用截成 32 位的 FNV-1a 定位，所以 twemproxy 与按 MD5 定位的 ketama 客户端在多数键上不一致，相似的键（key-1、key-2…）也会挤在一起。与 nutcracker 0.5 逐位一致。",
+        ),
         _ => ("", ""),
     },
 
@@ -339,7 +343,7 @@ pub static WORDS: Words = Words {
     csv_keys: "每个键的服务器（CSV）",
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
-    paste_config: "粘贴 nginx 的 upstream 或 HAProxy 的 backend 配置",
+    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend 或 twemproxy 的池配置",
     use_config: "使用这份配置",
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
     use_keys: "使用这些键",
@@ -606,9 +610,10 @@ fn problem(p: &Problem) -> String {
         P::Unreadable => "无法读取".into(),
         P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
         P::More { count } => format!("另有 {count} 个问题"),
-        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块，也不是 HAProxy 的 backend 段".into(),
-        P::ConfigSyntax { line, column, expected, found } => format!("配置第 {line} 行第 {column} 列：应为 {expected}，实际为 {found}"),
-        P::ConfigNotConsistent { system, why } => format!("{system} 配置不是一致性哈希：{why}"),
+        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段，也不是 twemproxy 的池".into(),
+        P::ConfigSyntax { line, column, expected, found: Some(found) } => format!("配置第 {line} 行第 {column} 列：应为{}，实际为 {found}", expected_zh(*expected)),
+        P::ConfigSyntax { expected, found: None, .. } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),
+        P::ConfigNotConsistent { system, why } => format!("{system} 配置：{}", not_modelled_zh(*why)),
         P::ConfigNoServers { system } => format!("{system} 配置中没有参与哈希的服务器"),
         P::In { field, problem: inner } => {
             let field = match field {
@@ -622,5 +627,41 @@ fn problem(p: &Problem) -> String {
         P::Internal(what) => format!("程序内部错误（{what}）"),
         P::OnLine { line, problem: inner } => format!("第 {line} 行：{}", problem(inner)),
         P::KeyHasComma { given } => format!("键：链接中的键不能含逗号，实际为 {given}"),
+    }
+}
+
+/// What a config reader expected, in Chinese.
+fn expected_zh(e: Expected) -> &'static str {
+    match e {
+        Expected::UpstreamName => " upstream 的名称",
+        Expected::OpenBrace => " {",
+        Expected::CloseBrace => " }",
+        Expected::Semicolon => " ;",
+        Expected::Address => "地址",
+        Expected::NginxWeight => " weight=N（从 1 起的整数）",
+        Expected::ServerName => "服务器名称",
+        Expected::ServerAddress => "服务器地址",
+        Expected::HaproxyWeight => " 1 到 256 的权重",
+        Expected::PoolServer => " host:port:weight [name] 或 /path:weight [name]",
+        Expected::PoolWeight => "从 1 起的整数权重",
+        Expected::PoolPort => " 1 到 65535 的端口",
+        Expected::PoolName => "不以 :11211 结尾的名称",
+    }
+}
+
+/// Why a config is not the consistent hashing modelled here, in Chinese.
+fn not_modelled_zh(why: NotModelled) -> &'static str {
+    match why {
+        NotModelled::NginxPlainHash => {
+            "没有 `consistent` 的 `hash KEY;` 是 nginx 按权重取模，不是一致性哈希"
+        }
+        NotModelled::NginxRoundRobin => "没有 `hash KEY consistent;`：这个 upstream 按轮询分配",
+        NotModelled::HaproxyServerId => "服务器的 `id` 会固定它的编号；这里按声明顺序编号",
+        NotModelled::HaproxyNotConsistent => "这个 backend 没有 `hash-type consistent`",
+        NotModelled::TwemproxyHash => "只模拟了 `hash: fnv1a_64`（默认）和 `hash: md5`",
+        NotModelled::TwemproxyDistribution => {
+            "只有 `distribution: ketama` 是一致性哈希（modula 和 random 不是）"
+        }
+        NotModelled::TwemproxyHashTag => "`hash_tag` 只对键的一部分求哈希，这里没有模拟",
     }
 }

@@ -220,31 +220,12 @@ mod tests {
     #[test]
     fn equals_haproxy_on_every_recorded_key() {
         let vectors = include_str!("../../../tests/reference/haproxy.txt");
-        let mut sim: Option<Simulation> = None;
-        let (mut checked, mut pools) = (0, 0);
-        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
-            let mut words = line.split(' ');
-            if line.starts_with("scenario ") {
-                let nodes = words.nth(2).unwrap();
-                let down = words.next().unwrap_or("");
-                let scenario = Scenario::from_pairs([
-                    ("algo", "haproxy"),
-                    ("nodes", nodes),
-                    ("down", down),
-                    ("keys", "0..1"),
-                ])
-                .unwrap();
-                sim = Some(Simulation::new(&scenario).unwrap());
-                pools += 1;
-                continue;
-            }
-            let (key, want) = (words.next().unwrap(), words.next().unwrap());
-            let sim = sim.as_ref().unwrap();
-            let (_, owner) = sim.lookup(key).unwrap();
-            assert_eq!(sim.server(owner).unwrap().name, want, "{key}");
-            checked += 1;
-        }
-        assert_eq!(pools, 5);
+        let (scenarios, checked) = super::super::recorded::replay_recorded(vectors, |w| {
+            let mut pairs = vec![("algo", "haproxy".into()), ("nodes", w[0].to_owned())];
+            pairs.push(("down", w.get(1).copied().unwrap_or("").to_owned()));
+            pairs
+        });
+        assert_eq!(scenarios, 5);
         assert!(checked > 10_000, "{checked}");
     }
 }

@@ -75,7 +75,8 @@ pub fn points_for(weight: u32, total: u64, live: usize) -> u32 {
     digests * 4
 }
 
-fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
+/// Weights are whole numbers.
+pub fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
     match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
         Some((name, weight)) => Err(Problem::WeightNotWhole {
             system: "ketama",
@@ -86,7 +87,8 @@ fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
     }
 }
 
-fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
+/// The continuum, as libmemcached and twemproxy build it.
+pub fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let weights: Vec<u32> = b
         .live
         .iter()
@@ -113,8 +115,6 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::scenario::Scenario;
-    use crate::engine::sim::Simulation;
 
     #[test]
     fn a_server_on_the_default_port_is_named_by_its_host() {
@@ -130,26 +130,10 @@ mod tests {
     #[test]
     fn equals_libmemcached_on_every_recorded_key() {
         let vectors = include_str!("../../../tests/reference/ketama.txt");
-        let mut sim: Option<Simulation> = None;
-        let (mut checked, mut pools) = (0, 0);
-        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
-            let mut words = line.split(' ');
-            if line.starts_with("scenario ") {
-                let nodes = words.nth(2).unwrap();
-                let scenario =
-                    Scenario::from_pairs([("algo", "ketama"), ("nodes", nodes), ("keys", "0..1")])
-                        .unwrap();
-                sim = Some(Simulation::new(&scenario).unwrap());
-                pools += 1;
-                continue;
-            }
-            let (key, want) = (words.next().unwrap(), words.next().unwrap());
-            let sim = sim.as_ref().unwrap();
-            let (_, owner) = sim.lookup(key).unwrap();
-            assert_eq!(sim.server(owner).unwrap().name, want, "{key}");
-            checked += 1;
-        }
-        assert_eq!(pools, 4);
+        let (scenarios, checked) = super::super::recorded::replay_recorded(vectors, |w| {
+            vec![("algo", "ketama".into()), ("nodes", w[0].to_owned())]
+        });
+        assert_eq!(scenarios, 4);
         assert!(checked > 8_000, "{checked}");
     }
 }

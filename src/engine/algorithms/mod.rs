@@ -33,6 +33,7 @@ pub mod power;
 pub mod rendezvous;
 pub mod ring;
 pub mod slots;
+pub mod twemproxy;
 
 pub use super::spec::{weighted_vnodes, Algorithm, LabelTemplate, Shape, Spec};
 
@@ -64,6 +65,7 @@ impl Algorithm {
         Algorithm::of(&envoy_maglev::SPEC),
         Algorithm::of(&groupcache::SPEC),
         Algorithm::of(&ingress_nginx::SPEC),
+        Algorithm::of(&twemproxy::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
@@ -112,6 +114,39 @@ impl Algorithm {
             .map(|a| a.name())
             .collect::<Vec<_>>()
             .join(", ")
+    }
+}
+
+/// The replay of a real system's recorded answers, for the tests of its file.
+#[cfg(test)]
+mod recorded {
+    /// Replays recorded answers of a real system: `scenario NAME WORDS…` lines start a scenario
+    /// (`scenario` turns the words after the name into its settings), then `KEY SERVER` lines
+    /// say where the system put each key. Returns (scenarios, keys checked).
+    pub fn replay_recorded(
+        vectors: &str,
+        scenario: impl Fn(&[&str]) -> Vec<(&'static str, String)>,
+    ) -> (usize, usize) {
+        use crate::engine::scenario::Scenario;
+        use crate::engine::sim::Simulation;
+        let mut sim: Option<Simulation> = None;
+        let (mut scenarios, mut checked) = (0, 0);
+        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
+            let words: Vec<&str> = line.split(' ').collect();
+            if words[0] == "scenario" {
+                let mut pairs = scenario(&words[2..]);
+                pairs.push(("keys", "0..1".into()));
+                let built = Scenario::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())));
+                sim = Some(Simulation::new(&built.unwrap()).unwrap());
+                scenarios += 1;
+                continue;
+            }
+            let sim = sim.as_ref().expect("a scenario line comes first");
+            let (_, owner) = sim.lookup(words[0]).unwrap();
+            assert_eq!(sim.server(owner).unwrap().name, words[1], "{line}");
+            checked += 1;
+        }
+        (scenarios, checked)
     }
 }
 

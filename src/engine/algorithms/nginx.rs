@@ -123,8 +123,6 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::scenario::Scenario;
-    use crate::engine::sim::Simulation;
 
     #[test]
     fn the_server_line_is_split_as_nginx_splits_it() {
@@ -140,30 +138,11 @@ mod tests {
     #[test]
     fn equals_nginx_on_every_recorded_key() {
         let vectors = include_str!("../../../tests/reference/nginx.txt");
-        let mut sim: Option<Simulation> = None;
-        let (mut checked, mut scenarios) = (0, 0);
-        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
-            let mut words = line.split(' ');
-            if line.starts_with("scenario ") {
-                let (_, _, nodes) = (words.next(), words.next(), words.next().unwrap());
-                let down = words.next().unwrap_or("");
-                let scenario = Scenario::from_pairs([
-                    ("algo", "nginx"),
-                    ("nodes", nodes),
-                    ("down", down),
-                    ("keys", "0..1"),
-                ])
-                .unwrap();
-                sim = Some(Simulation::new(&scenario).unwrap());
-                scenarios += 1;
-                continue;
-            }
-            let (key, want) = (words.next().unwrap(), words.next().unwrap());
-            let sim = sim.as_ref().unwrap();
-            let (_, owner) = sim.lookup(key).unwrap();
-            assert_eq!(sim.server(owner).unwrap().name, want, "{key}");
-            checked += 1;
-        }
+        let (scenarios, checked) = super::super::recorded::replay_recorded(vectors, |w| {
+            let mut pairs = vec![("algo", "nginx".into()), ("nodes", w[0].to_owned())];
+            pairs.push(("down", w.get(1).copied().unwrap_or("").to_owned()));
+            pairs
+        });
         assert_eq!(scenarios, 4);
         assert!(checked > 8_000, "{checked}");
     }

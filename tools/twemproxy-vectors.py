@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""Reference vectors for `algo=twemproxy` (and `algo=ketama` with `hash: md5`) from the real
+twemproxy (Debian's `nutcracker` package).
+
+Starts small memcached stand-ins on loopback that answer every `get` with their own name,
+runs nutcracker with a `distribution: ketama` pool over them, asks which server each key
+reaches, and writes tests/reference/twemproxy.txt. Pools: the default hash (fnv1a_64) with
+unequal weights, with names given, with a server added, servers on port 11211 (named by host
+alone), and `hash: md5` (libmemcached's key hash). Needs `nutcracker` on PATH (apt-get install
+nutcracker); `cargo test` reads the committed file and never needs it.
+
+    python3 tools/twemproxy-vectors.py [--keys 2000]
+"""
+import argparse
+import os
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+PROXY = 22120
+STATS = 22299
+BASE = 22131
+
+
+def stand_in(host, port, ident, stop):
+    """A memcached stand-in: every `get KEY` answers VALUE KEY = ident."""
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    listener.listen()
+    listener.settimeout(0.2)
+
+    def serve(conn):
+        buf = b""
+        with conn:
+            while not stop.is_set():
+                try:
+                    data = conn.recv(65536)
+                except OSError:
+                    return
+                if not data:
+                    return
+                buf += data
+                while b"\r\n" in buf:
+                    line, buf = buf.split(b"\r\n", 1)
+                    parts = line.split(b" ")
+                    if parts[0] == b"get":
+                        out = b"".join(
+                            b"VALUE %s 0 %d\r\n%s\r\n" % (k, len(ident), ident) for k in parts[1:]
+                        )
+                        conn.sendall(out + b"END\r\n")
+
+    def accept():
+        while not stop.is_set():
+            try:
+                conn, _ = listener.accept()
+            except socket.timeout:
+                continue
+            threading.Thread(target=serve, args=(conn,), daemon=True).start()
+        listener.close()
+
+    threading.Thread(target=accept, daemon=True).start()
+
+
+def ask(keys):
+    conn = socket.create_connection(("127.0.0.1", PROXY), timeout=10)
+    f = conn.makefile("rb")
+    out = []
+    for key in keys:
+        conn.sendall(b"get " + key.encode() + b"\r\n")
+        header = f.readline()
+        if not header.startswith(b"VALUE"):
+            raise RuntimeError(f"{key!r}: {header!r}")
+        value = f.readline().rstrip(b"\r\n").decode()
+        f.readline()  # END
+        out.append(value)
+    conn.close()
+    return out
+
+
+def run(root, pool, keys):
+    """pool: (hash, [(host, port, weight, name or None)])."""
+    hash_name, servers = pool
+    lines = "\n".join(
+        f"   - {h}:{p}:{w}" + (f" {n}" if n else "") for h, p, w, n in servers
+    )
+    conf = os.path.join(root, "nutcracker.yml")
+    with open(conf, "w") as f:
+        f.write(
+            f"pool:\n  listen: 127.0.0.1:{PROXY}\n  hash: {hash_name}\n"
+            f"  distribution: ketama\n  auto_eject_hosts: false\n  servers:\n{lines}\n"
+        )
+    stop = threading.Event()
+    for h, p, _, _ in servers:
+        stand_in(h, p, f"{h}:{p}".encode(), stop)
+    proc = subprocess.Popen(["nutcracker", "-c", conf, "-s", str(STATS), "-o", os.path.join(root, "log")])
+    try:
+        for _ in range(100):
+            try:
+                return ask(keys)
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nutcracker did not answer")
+    finally:
+        proc.terminate()
+        proc.wait()
+        stop.set()
+        time.sleep(0.5)
+
+
+def node(h, p, w, n):
+    name = n if n else f"{h}:{p}"
+    return name + (f"*{w}" if w != 1 else "")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--keys", type=int, default=2000)
+    parser.add_argument("--out", default="tests/reference/twemproxy.txt")
+    args = parser.parse_args()
+    keys = [f"key-{i}" for i in range(args.keys)] + ["user:42", "café", "ключ", "ÿÿ"]
+    local = "127.0.0.1"
+    pools = {
+        "weights": ("fnv1a_64", [(local, BASE, 1, None), (local, BASE + 1, 2, None), (local, BASE + 2, 1, None)]),
+        "named": ("fnv1a_64", [(local, BASE, 1, "alpha"), (local, BASE + 1, 3, "beta"), (local, BASE + 2, 1, "gamma")]),
+        "added": ("fnv1a_64", [(local, BASE + i, 1, None) for i in range(4)]),
+        "port11211": ("fnv1a_64", [(f"127.0.0.{i}", 11211, 1, None) for i in range(2, 6)]),
+        "md5": ("md5", [(local, BASE, 1, None), (local, BASE + 1, 2, None), (local, BASE + 2, 1, None)]),
+    }
+    version = subprocess.run(["nutcracker", "-V"], capture_output=True, text=True)
+    version = (version.stdout + version.stderr).strip().splitlines()[0]
+    lines = [f"# {version}: distribution ketama; the answer is the server as named in --nodes",
+             "# generated by tools/twemproxy-vectors.py; scenario NAME HASH NODES, then key server"]
+    with tempfile.TemporaryDirectory() as root:
+        for name, pool in pools.items():
+            answers = run(root, pool, keys)
+            by_address = {f"{h}:{p}": (n if n else f"{h}:{p}") for h, p, _, n in pool[1]}
+            nodes = ",".join(node(*s) for s in pool[1])
+            lines.append(f"scenario {name} {pool[0]} {nodes}")
+            lines.extend(f"{k} {by_address[a]}" for k, a in zip(keys, answers))
+    with open(args.out, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print(f"wrote {args.out}: {len(pools)} pools x {len(keys)} keys")
+
+
+if __name__ == "__main__":
+    main()
