@@ -14,8 +14,6 @@
 
 use std::fmt;
 
-use md5::{Digest, Md5};
-
 /// A hash function that maps a key string to a ring position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum HashFn {
@@ -178,7 +176,7 @@ pub fn murmur64a_seed(data: &[u8]) -> u32 {
 
 /// The MD5 digest of `data`.
 pub fn md5_digest(data: &[u8]) -> [u8; 16] {
-    Md5::digest(data).into()
+    short_md5::md5_concat(data, &[])
 }
 
 /// Ketama's position: the first four MD5 digest bytes, little-endian.
@@ -213,8 +211,7 @@ pub fn redis_hash_tag(key: &[u8]) -> &[u8] {
 
 /// CRC16-XMODEM of the key's hash tag, as Redis Cluster computes it.
 pub fn redis_crc16(key: &[u8]) -> u16 {
-    const CRC: crc::Crc<u16> = crc::Crc::<u16>::new(&crc::CRC_16_XMODEM);
-    CRC.checksum(redis_hash_tag(key))
+    super::crc::crc16_xmodem(redis_hash_tag(key))
 }
 
 /// Number of hash slots in Redis Cluster.

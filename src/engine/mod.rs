@@ -13,6 +13,7 @@ pub mod change;
 pub mod compare;
 pub mod config;
 pub mod contract;
+pub mod crc;
 pub mod hash;
 pub mod import;
 pub mod keys;

@@ -98,9 +98,35 @@ fn permute<T>(items: &mut [T], order: &[u32]) {
     }
 }
 
+/// Where values given more than once repeat first: for each such value, the index of its
+/// second occurrence, in index order. A sort, not a hash set: the page carries one sort for
+/// everything (a list can hold 100,000 names).
+pub fn first_repeats(values: &[&str]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    // Stable: equal values keep their index order.
+    sort_by(&mut order, |&a, &b| values[a].cmp(values[b]));
+    let mut repeats: Vec<usize> = Vec::new();
+    for (k, pair) in order.windows(2).enumerate() {
+        let same = values[pair[0]] == values[pair[1]];
+        let starts_group = k == 0 || values[order[k - 1]] != values[pair[0]];
+        if same && starts_group {
+            repeats.push(pair[1]);
+        }
+    }
+    sort_by_key(&mut repeats, |&i| i as u64);
+    repeats
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn first_repeats_name_each_repeated_value_once_where_it_repeats() {
+        assert_eq!(first_repeats(&["a", "b", "a", "c", "b", "a", "b"]), [2, 4]);
+        assert_eq!(first_repeats(&["x", "y", "z"]), Vec::<usize>::new());
+        assert_eq!(first_repeats(&["z", "y", "y", "z"]), [2, 3]);
+    }
 
     /// A small deterministic generator, so the tests need no crate.
     fn numbers(n: usize, seed: u64, modulo: u64) -> Vec<u64> {

@@ -40,8 +40,6 @@ pub struct Spec {
     /// The name on the command line, in URLs and scenario files (`ring`, `jump`, …); also
     /// the algorithm's file name in `src/engine/algorithms/`.
     pub id: &'static str,
-    /// Where it comes from (paper or system), for the documentation's table.
-    pub source: &'static str,
     /// The scenario settings it reads.
     pub knobs: Knobs,
     /// How it is drawn, and where its keys sit on the ring.

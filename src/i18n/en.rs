@@ -356,6 +356,7 @@ pub static WORDS: Words = Words {
     png_share: "Share chart (PNG)",
     csv_counts: "Keys per server (CSV)",
     csv_keys: "Every key's server (CSV)",
+    csv_moved: |n| format!("Moved keys: {n} (CSV)"),
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
     paste_config: "Your nginx upstream, HAProxy backend or twemproxy pool",

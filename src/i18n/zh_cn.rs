@@ -215,7 +215,7 @@ pub static WORDS: Words = Words {
             "ingress-nginx 的 upstream-hash-by（OpenResty 的 lua-resty-balancer）：看起来像 nginx，其实不同——每台服务器 160 × 权重 个点的链从它名称的 CRC32 终值开始；键取不大于 crc32(键) 的最大点，比所有点都小时取第一个点，不绕回。与 lua-resty-balancer 自带测试一致。",
         ),
         "twemproxy" => (
-            "twemproxy ketama（fnv1a_64）",
+            "twemproxy 一致性哈希",
             "twemproxy 的 distribution: ketama 配默认的 hash: fnv1a_64：与 libmemcached 相同的加权 MD5 环（配置给了名字时按名字），但键用截成 32 位的 FNV-1a 定位，所以 twemproxy 与按 MD5 定位的 ketama 客户端在多数键上不一致，相似的键（key-1、key-2…）也会挤在一起。与 nutcracker 0.5 逐位一致。",
         ),
         _ => ("", ""),
@@ -341,6 +341,7 @@ pub static WORDS: Words = Words {
     png_share: "占比图（PNG）",
     csv_counts: "各服务器键数（CSV）",
     csv_keys: "每个键的服务器（CSV）",
+    csv_moved: |n| format!("迁移的键：{n} 个（CSV）"),
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
     paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend 或 twemproxy 的池配置",

@@ -162,10 +162,16 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
         // Each server's first point (once: a drawn ring may repeat a point's number, as
         // HAProxy's gap middles do).
         (Shape::Vnodes, Some(ring), _) => {
-            let mut seen = std::collections::HashSet::new();
+            let mut seen: Vec<bool> = Vec::new();
             ring.points()
                 .iter()
-                .filter(|p| p.replica == 0 && seen.insert(p.server))
+                .filter(|p| {
+                    let id = p.server as usize;
+                    if seen.len() <= id {
+                        seen.resize(id + 1, false);
+                    }
+                    p.replica == 0 && !std::mem::replace(&mut seen[id], true)
+                })
                 .map(|p| (p.server, p.position))
                 .collect()
         }

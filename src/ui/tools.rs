@@ -1,7 +1,7 @@
 //! The page's tools for teachers and documentation authors: share (copy the link or an
-//! `<iframe>` for the current view), export (PNG of the ring and charts, CSV of counts and
-//! of every key's server — written in steps, so a million keys never block the page — and
-//! the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
+//! `<iframe>` for the current view), export (PNG of the ring and charts, CSV of counts, of
+//! every key's server and of the keys the last change moved — written in steps, so a million
+//! keys never block the page — and the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
 //! Files are made in the browser and saved through a `blob:` link: no request leaves it.
 
 use gloo_timers::callback::Timeout;
@@ -17,8 +17,8 @@ use super::stepped::Stepped;
 use super::use_lang;
 use crate::engine::scenario::repeated_names;
 use crate::file::{
-    check_file_size, counts_csv, field_name_problems, key_rows, read_scenario, scenario_json,
-    top_level_fields, FieldValue, MAX_FIELDS,
+    check_file_size, counts_csv, field_name_problems, key_rows, moved_in_key_order, read_scenario,
+    scenario_json, top_level_fields, write_moved_rows, FieldValue, MAX_FIELDS, MOVED_HEADER,
 };
 use crate::problem::{JsonKind, Problem};
 use crate::render::qr::qr_picture;
@@ -27,6 +27,38 @@ use crate::words::group_thousands;
 
 /// Rows of the key export written per step (a step stays well under 50 ms).
 const ROWS_PER_STEP: usize = 40_000;
+
+/// Saves a CSV written a slice of rows per task (`rows(from, to)` writes rows `from..to` of
+/// `total`), so a million rows never block the page; the progress shows meanwhile. Work
+/// under way is not started twice.
+fn export_csv(
+    job: &std::rc::Rc<std::cell::RefCell<Stepped>>,
+    progress: &UseStateHandle<Option<(usize, usize)>>,
+    name: &'static str,
+    header: &'static str,
+    total: usize,
+    mut rows: Box<dyn FnMut(usize, usize) -> String>,
+) {
+    if job.borrow().is_running() {
+        return;
+    }
+    let progress = progress.clone();
+    let parts = js_sys::Array::of1(&JsValue::from_str(header));
+    let mut done = 0;
+    progress.set(Some((0, total)));
+    *job.borrow_mut() = Stepped::start(move || {
+        let to = (done + ROWS_PER_STEP).min(total);
+        parts.push(&JsValue::from_str(&rows(done, to)));
+        done = to;
+        if to == total {
+            save_parts(name, "text/csv", &parts);
+            progress.set(None);
+            return false;
+        }
+        progress.set(Some((to, total)));
+        true
+    });
+}
 
 fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
@@ -207,29 +239,47 @@ pub fn ExportCard(props: &ExportProps) -> Html {
     let keys = {
         let (state, job, progress) = (state.clone(), job.clone(), progress.clone());
         Callback::from(move |_: MouseEvent| {
-            if job.borrow().is_running() {
-                return;
-            }
-            let (sim, progress) = (state.sim.clone(), progress.clone());
+            let sim = state.sim.clone();
             let total = sim.keys().len();
-            let parts = js_sys::Array::of1(&JsValue::from_str("key,position,server\n"));
-            let mut done = 0;
-            progress.set(Some((0, total)));
-            // The rows a slice per task, so a million keys never block the page.
-            *job.borrow_mut() = Stepped::start(move || {
-                let to = (done + ROWS_PER_STEP).min(total);
-                parts.push(&JsValue::from_str(&key_rows(&sim, done, to)));
-                done = to;
-                if to == total {
-                    save_parts("hashring-lab-keys.csv", "text/csv", &parts);
-                    progress.set(None);
-                    return false;
-                }
-                progress.set(Some((to, total)));
-                true
-            });
+            export_csv(
+                &job,
+                &progress,
+                "hashring-lab-keys.csv",
+                "key,position,server\n",
+                total,
+                Box::new(move |from, to| key_rows(&sim, from, to)),
+            );
         })
     };
+    // The migration list of the last change: a row per moved key, as `simulate --moved`
+    // writes it (none when the change re-laid every key). Sorted into key order on the click.
+    let moved_count = state
+        .last
+        .as_ref()
+        .map_or(0, |last| last.movement.moved_places.len());
+    let moved = state.last.clone().filter(|_| moved_count > 0).map(|last| {
+        let (state, job, progress) = (state.clone(), job.clone(), progress.clone());
+        Callback::from(move |_: MouseEvent| {
+            let Some(order) = moved_in_key_order(&state.sim, &last.movement) else {
+                return;
+            };
+            let (state, last) = (state.clone(), last.clone());
+            export_csv(
+                &job,
+                &progress,
+                "hashring-lab-moved.csv",
+                MOVED_HEADER,
+                order.len(),
+                Box::new(move |from, to| {
+                    let mut out = Vec::new();
+                    let name = |id| state.server_name(id);
+                    let rows = &order[from..to];
+                    let _ = write_moved_rows(&state.sim, &last.movement, rows, 1, &name, &mut out);
+                    String::from_utf8(out).unwrap_or_default()
+                }),
+            );
+        })
+    });
     let json = {
         let state = state.clone();
         Callback::from(move |_: MouseEvent| {
@@ -314,6 +364,11 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 }
                 <button type="button" onclick={counts}>{w.csv_counts}</button>
                 <button type="button" class="export-keys" onclick={keys} disabled={progress.is_some()}>{w.csv_keys}</button>
+                if let Some(moved) = moved {
+                    <button type="button" class="export-moved" onclick={moved} disabled={progress.is_some()}>
+                        {(w.csv_moved)(&group_thousands(moved_count as u64))}
+                    </button>
+                }
                 <button type="button" onclick={json}>{w.scenario_json}</button>
                 <label class="file-button">
                     {w.open_scenario}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, shots } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, shots, cli } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -146,7 +146,21 @@ test('exports parse back: counts CSV, a million keys CSV in steps, scenario JSON
   const file = path.join(shots, 'scenario.json');
   await writeFile(file, json);
   await page.getByRole('button', { name: 'Add server' }).click();
-  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 4, null, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 4
+    && !document.querySelector('.summary progress'), null, { timeout: 60000 });
+  // The migration list of that change: the same rows, in the same order, as `simulate --moved`.
+  const added = (await tableCounts(page))[3].name;
+  const label = await page.textContent('button.export-moved');
+  const [moved] = await Promise.all([page.waitForEvent('download', { timeout: 120000 }), page.click('button.export-moved')]);
+  const rows = (await readFile(await moved.path(), 'utf8')).trimEnd().split('\n');
+  assert.equal(label, `Moved keys: ${(rows.length - 1).toLocaleString('en-US')} (CSV)`);
+  assert.match(await page.textContent('[role=status]'), new RegExp(`${(rows.length - 1).toLocaleString('en-US')} of 1,000,000 keys moved`));
+  const cliList = path.join(shots, 'moved-cli.csv');
+  cli(['simulate', '--nodes', 'A,B,C*2', '--vnodes', '50', '--keys', '0..1000000', '--step', `add:${added}`, '--moved', cliList]);
+  const want = (await readFile(cliList, 'utf8')).trimEnd().split('\n');
+  assert.equal(rows.length, want.length);
+  assert.ok(rows.every((r, i) => r === want[i]), 'the page\'s list equals the command line\'s');
+  assert.ok(rows.slice(1).every((r) => r.endsWith(`,${added},false`)), 'an add moves keys only to the new server');
   await page.setInputFiles('#open-scenario', file);
   await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 3
     && !document.querySelector('.summary progress'), null, { timeout: 60000 });

@@ -4,7 +4,7 @@
 // with the reason, and nothing changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, screenshot } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, cli } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1440, height: 900 }); });
@@ -83,11 +83,6 @@ test('a pasted twemproxy pool becomes the scenario and places keys as nutcracker
 });
 
 test('pasted keys become the key set, go into the link, and place as the command line places them', async () => {
-  const { execFileSync } = await import('node:child_process');
-  const { existsSync } = await import('node:fs');
-  const path = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const { page } = browser;
   await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=${encodeURIComponent('key-{i}:0..2000')}`);
   await ready(page);
@@ -103,10 +98,8 @@ test('pasted keys become the key set, go into the link, and place as the command
   assert.match(await page.textContent('[role=status]'), /Keys set to your 7 keys \(user:1, user:2, user:3, …\)/);
   const counts = await tableCounts(page);
   assert.equal(counts.reduce((a, r) => a + r.keys, 0), keys.length);
-  const bin = path.join(root, 'target', 'debug', 'hashring-lab');
-  const args = ['simulate', '--nodes', 'A,B,C', '--keys', `list:${keys.join(',')}`, '--format', 'json'];
-  const out = existsSync(bin) ? execFileSync(bin, args) : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root });
-  const cliCounts = JSON.parse(out.toString()).steps[0].counts;
+  const out = cli(['simulate', '--nodes', 'A,B,C', '--keys', `list:${keys.join(',')}`, '--format', 'json']);
+  const cliCounts = JSON.parse(out).steps[0].counts;
   assert.deepEqual(Object.fromEntries(counts.map((r) => [r.name, r.keys])), cliCounts);
   await screenshot(page, '81-pasted-keys');
   // A key with a comma cannot live in a link: refused with its line, and the keys stay.

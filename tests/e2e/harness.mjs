@@ -1,5 +1,7 @@
 // Shared e2e harness: serves dist/ on 127.0.0.1, launches Debian's Chromium through
 // playwright-core, and records console errors and every request that leaves 127.0.0.1.
+import { execFileSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { readFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -10,6 +12,14 @@ import { chromium } from 'playwright-core';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dist = process.env.HASHRING_DIST || path.join(root, 'dist');
 export const shots = path.join(root, 'target', 'e2e');
+
+/** Runs the command line (the debug build `cargo test` left, else through cargo); its stdout. */
+export function cli(args) {
+  const bin = path.join(root, 'target', 'debug', 'hashring-lab');
+  return (existsSync(bin)
+    ? execFileSync(bin, args, { maxBuffer: 1 << 30 })
+    : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root, maxBuffer: 1 << 30 })).toString();
+}
 
 const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',

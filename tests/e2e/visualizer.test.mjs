@@ -2,23 +2,13 @@
 // mod-N's mass movement, zoom, hover, key lookup, invalid input, keyboard, URL sync.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, dist } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, cli as runCli } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1100 }); });
 after(async () => { await browser?.context.close(); await server?.close(); });
 
-const root = path.resolve(dist, '..');
-function cli(args) {
-  const bin = path.join(root, 'target', 'debug', 'hashring-lab');
-  const out = existsSync(bin)
-    ? execFileSync(bin, args)
-    : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root });
-  return JSON.parse(out.toString());
-}
+const cli = (args) => JSON.parse(runCli(args));
 const sum = (rows) => rows.reduce((a, r) => a + r.keys, 0);
 const status = (page) => page.textContent('[role=status]');
 async function rowsAfter(page, n) {

@@ -24,10 +24,9 @@ use crate::engine::contract::Placement;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Mendelson et al. 2020.
 pub static SPEC: Spec = Spec {
     id: "anchor",
-    source: "Mendelson et al. 2020",
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::BucketBook,
@@ -56,21 +55,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
 /// `key`, starting from the low 32 bits of `seed`, with no inversion before or after: what
 /// the x86 instruction `crc32q key, seed` leaves in `seed`.
 pub fn crc32c_u64(key: u64, seed: u64) -> u32 {
-    const ISCSI_RAW: crc::Algorithm<u32> = crc::Algorithm {
-        width: 32,
-        poly: 0x1EDC_6F41,
-        init: 0,
-        refin: true,
-        refout: true,
-        xorout: 0,
-        check: 0,
-        residue: 0,
-    };
-    const CRC: crc::Crc<u32> = crc::Crc::<u32>::new(&ISCSI_RAW);
-    // The crate takes the starting value unreflected; the instruction's register is reflected.
-    let mut digest = CRC.digest_with_initial((seed as u32).reverse_bits());
-    digest.update(&key.to_le_bytes());
-    digest.finalize()
+    crate::engine::crc::crc32c_raw(seed as u32, &key.to_le_bytes())
 }
 
 /// The anchor's state: `A`, `K`, the working count and the removal stack.

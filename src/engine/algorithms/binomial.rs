@@ -18,11 +18,9 @@
 //! Choices left open: the digest is xxh3-64 of the key (its integer under the identity
 //! hash), and bucket `i` is the `i`-th live server in list order.
 
-/// The registry's entry.
+/// The registry's entry. Source: Coluzzi et al. 2024.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("binomial", "Coluzzi et al. 2024", |b| {
-        super::jump::buckets(b, binomial)
-    });
+    super::jump::bucket_spec("binomial", |b| super::jump::buckets(b, binomial));
 
 fn rehash(value: u64, seed: u32) -> u64 {
     let hash = 2862933555777941757u64.wrapping_mul(value).wrapping_add(1);

@@ -17,10 +17,9 @@ use crate::engine::ring::{Ring, ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, LOOKUP_COST};
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Mirrokni, Thorup & Zadimoghaddam 2018.
 pub static SPEC: Spec = Spec {
     id: "bounded",
-    source: "Mirrokni, Thorup & Zadimoghaddam 2018",
     knobs: Knobs {
         vnodes: true,
         hash: true,

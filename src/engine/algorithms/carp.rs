@@ -11,10 +11,9 @@ use crate::engine::spec::{
     no_check, Build, CostInput, Knobs, Memory, Shape, Spec, DIGEST_COST, NAME_COST,
 };
 
-/// The registry's entry.
+/// The registry's entry. Source: seed 004 (CARP, Valloppillil & Ross 1998).
 pub static SPEC: Spec = Spec {
     id: "carp",
-    source: "seed 004 (CARP, Valloppillil & Ross 1998)",
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::Nothing,

@@ -22,10 +22,9 @@ use crate::engine::contract::Placement;
 use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: Cassandra Murmur3Partitioner: Murmur3 tokens (MurmurHash3 x64 128, Java sign extension), vnodes per node.
 pub static SPEC: Spec = Spec {
     id: "cassandra",
-    source: "Cassandra Murmur3Partitioner: Murmur3 tokens (MurmurHash3 x64 128, Java sign extension), vnodes per node",
     knobs: Knobs {
         vnodes: true,
         ..Knobs::NONE

@@ -20,10 +20,9 @@ use crate::engine::contract::Placement;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Dong & Wang 2021.
 pub static SPEC: Spec = Spec {
     id: "dx",
-    source: "Dong & Wang 2021",
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::BucketBook,

@@ -24,10 +24,9 @@ use crate::engine::ring::ServerId;
 use crate::engine::spec::{Build, KeyHash, Knobs, Memory, Params, Shape, Spec};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: Envoy maglev_lb.cc: hosts sorted by name, XXH64 permutations, weighted rounds.
 pub static SPEC: Spec = Spec {
     id: "envoy-maglev",
-    source: "Envoy maglev_lb.cc: hosts sorted by name, XXH64 permutations, weighted rounds",
     knobs: Knobs {
         weights: true,
         table: true,

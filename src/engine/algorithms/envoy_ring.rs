@@ -24,10 +24,9 @@ use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
 use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: Envoy ring_hash_lb.cc: XXH64 points on a ring of fixed total size.
 pub static SPEC: Spec = Spec {
     id: "envoy-ring",
-    source: "Envoy ring_hash_lb.cc: XXH64 points on a ring of fixed total size",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE

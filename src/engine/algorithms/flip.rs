@@ -11,11 +11,9 @@
 //! with its built-in hash. Choices left open: the key's digest is xxh3-64 of its name (its
 //! integer under the identity hash), and bucket `i` is the `i`-th live server in list order.
 
-/// The registry's entry.
+/// The registry's entry. Source: Masson & Lee 2024.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("flip", "Masson & Lee 2024", |b| {
-        super::jump::buckets(b, flip)
-    });
+    super::jump::bucket_spec("flip", |b| super::jump::buckets(b, flip));
 
 /// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1.
 pub fn flip(hash: u64, buckets: u32) -> u32 {

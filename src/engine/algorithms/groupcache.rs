@@ -14,11 +14,9 @@ use crate::engine::ring::{Ring, VNode};
 use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: golang groupcache consistenthash: crc32 of the index then the name, replicas per server.
 pub static SPEC: Spec = Spec {
     id: "groupcache",
-    source:
-        "golang groupcache consistenthash: crc32 of the index then the name, replicas per server",
     knobs: Knobs {
         vnodes: true,
         ..Knobs::NONE

@@ -7,11 +7,9 @@
 //! the file shows what adding an algorithm costs: this module, one registry line, one
 //! catalog entry per language.
 
-/// The registry's entry.
+/// The registry's entry. Source: Guava Hashing.consistentHash.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("guava", "Guava Hashing.consistentHash", |b| {
-        super::jump::buckets(b, guava)
-    });
+    super::jump::bucket_spec("guava", |b| super::jump::buckets(b, guava));
 
 /// The bucket in `0..buckets` for `input` (`Hashing.consistentHash`); `buckets` ≥ 1.
 pub fn guava(input: u64, buckets: u32) -> u32 {

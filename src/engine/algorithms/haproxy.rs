@@ -26,10 +26,9 @@ use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::engine::text::{quote, Shortest};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point.
 pub static SPEC: Spec = Spec {
     id: "haproxy",
-    source: "HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE

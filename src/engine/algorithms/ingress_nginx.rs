@@ -16,15 +16,15 @@ use std::rc::Rc;
 
 use super::nginx::crc32;
 use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::crc::crc32_update;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
 use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::engine::text::{quote, Shortest};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: ingress-nginx upstream-hash-by: OpenResty lua-resty-balancer chash (finalized CRC32 base, largest point at or below).
 pub static SPEC: Spec = Spec {
     id: "ingress-nginx",
-    source: "ingress-nginx upstream-hash-by: OpenResty lua-resty-balancer chash (finalized CRC32 base, largest point at or below)",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE
@@ -45,21 +45,6 @@ pub static SPEC: Spec = Spec {
 
 /// Points per unit of weight (`CONSISTENT_POINTS`).
 pub const POINTS_PER_WEIGHT: u32 = 160;
-
-/// The CRC-32 register after `bytes` (the table loop of `chash.c`'s `crc32_update`).
-fn crc32_update(mut c: u32, bytes: &[u8]) -> u32 {
-    for &b in bytes {
-        c ^= u32::from(b);
-        for _ in 0..8 {
-            c = if c & 1 == 1 {
-                (c >> 1) ^ 0xEDB8_8320
-            } else {
-                c >> 1
-            };
-        }
-    }
-    c
-}
 
 /// The points of `(name, weight)` servers: `(hash, index)`, sorted by hash.
 pub fn points(servers: &[(&str, u32)]) -> Vec<(u32, usize)> {

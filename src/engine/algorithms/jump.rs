@@ -19,8 +19,8 @@ use crate::engine::hash::{key_digest, HashFn};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, CostInput, Knobs, Memory, Shape, Spec, KEY_COST};
 
-/// The registry's entry.
-pub static SPEC: Spec = bucket_spec("jump", "Lamping & Veach 2014", |b| {
+/// The registry's entry. Source: Lamping & Veach 2014.
+pub static SPEC: Spec = bucket_spec("jump", |b| {
     Ok(Rc::new(Buckets::jump(b.ids(), b.params.hash)))
 });
 
@@ -29,12 +29,10 @@ pub static SPEC: Spec = bucket_spec("jump", "Lamping & Veach 2014", |b| {
 /// per key.
 pub const fn bucket_spec(
     id: &'static str,
-    source: &'static str,
     build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem>,
 ) -> Spec {
     Spec {
         id,
-        source,
         knobs: Knobs::NONE,
         shape: Shape::Fans,
         memory: Memory::Nothing,

@@ -14,11 +14,9 @@
 //! is the `i`-th live server in list order — so, like jump, only the last server leaves
 //! cheaply.
 
-/// The registry's entry.
+/// The registry's entry. Source: Ertl 2024.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("jumpback", "Ertl 2024", |b| {
-        super::jump::buckets(b, jumpback)
-    });
+    super::jump::bucket_spec("jumpback", |b| super::jump::buckets(b, jumpback));
 
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 

@@ -26,10 +26,9 @@ use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::engine::text::{quote, Shortest};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: libmemcached KETAMA_WEIGHTED, the MD5 continuum of memcached and twemproxy.
 pub static SPEC: Spec = Spec {
     id: "ketama",
-    source: "libmemcached KETAMA_WEIGHTED, the MD5 continuum of memcached and twemproxy",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE

@@ -24,10 +24,9 @@ use crate::engine::spec::{Build, Check, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Eisenbud et al. 2016.
 pub static SPEC: Spec = Spec {
     id: "maglev",
-    source: "Eisenbud et al. 2016",
     knobs: Knobs {
         table: true,
         ..Knobs::NONE

@@ -28,10 +28,9 @@ use crate::engine::contract::Placement;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Coluzzi et al. 2023.
 pub static SPEC: Spec = Spec {
     id: "memento",
-    source: "Coluzzi et al. 2023",
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::BucketBook,

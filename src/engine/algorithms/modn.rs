@@ -8,10 +8,9 @@ use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 
-/// The registry's entry.
+/// The registry's entry. Source: seed 000.
 pub static SPEC: Spec = Spec {
     id: "modn",
-    source: "seed 000",
     knobs: Knobs {
         hash: true,
         ..Knobs::NONE

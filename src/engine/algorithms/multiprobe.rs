@@ -19,10 +19,9 @@ use crate::engine::ring::{Ring, ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, KEY_COST, LOOKUP_COST};
 use std::rc::Rc;
 
-/// The registry's entry.
+/// The registry's entry. Source: Appleton & O'Reilly 2015.
 pub static SPEC: Spec = Spec {
     id: "multiprobe",
-    source: "Appleton & O'Reilly 2015",
     knobs: Knobs {
         hash: true,
         probes: true,

@@ -27,10 +27,9 @@ use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::engine::text::{quote, Shortest};
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: nginx ngx_http_upstream_hash_module: hash $key consistent, a CRC32 continuum.
 pub static SPEC: Spec = Spec {
     id: "nginx",
-    source: "nginx ngx_http_upstream_hash_module: hash $key consistent, a CRC32 continuum",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE
@@ -52,11 +51,9 @@ pub static SPEC: Spec = Spec {
 /// Points per unit of weight.
 pub const POINTS_PER_WEIGHT: u32 = 160;
 
-const CRC32: crc::Crc<u32> = crc::Crc::<u32>::new(&crc::CRC_32_ISO_HDLC);
-
 /// nginx's `ngx_crc32_long`: the standard (zlib) CRC-32 of the key's bytes.
 pub fn crc32(key: &str) -> u32 {
-    CRC32.checksum(key.as_bytes())
+    crate::engine::crc::crc32(key.as_bytes())
 }
 
 /// The host and port nginx hashes for a server line: split at a final `:digits`; `unix:`
@@ -76,15 +73,14 @@ pub fn host_and_port(server: &str) -> (&str, &str) {
 /// The `160 × weight` points of one server line.
 pub fn server_points(server: &str, weight: u32) -> impl Iterator<Item = u32> {
     let (host, port) = host_and_port(server);
-    let mut base = CRC32.digest();
-    base.update(host.as_bytes());
-    base.update(&[0]);
-    base.update(port.as_bytes());
+    use crate::engine::crc::crc32_update;
+    let base = crc32_update(
+        crc32_update(crc32_update(!0, host.as_bytes()), &[0]),
+        port.as_bytes(),
+    );
     let mut prev = 0u32;
     (0..weight * POINTS_PER_WEIGHT).map(move |_| {
-        let mut point = base.clone();
-        point.update(&prev.to_le_bytes());
-        prev = point.finalize();
+        prev = !crc32_update(base, &prev.to_le_bytes());
         prev
     })
 }

@@ -18,9 +18,9 @@
 //! identity hash), `f`'s second hash is [`super::jump::rehash`], and bucket `i` is the
 //! `i`-th live server in list order.
 
-/// The registry's entry.
+/// The registry's entry. Source: Leu 2023.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("power", "Leu 2023", |b| super::jump::buckets(b, power));
+    super::jump::bucket_spec("power", |b| super::jump::buckets(b, power));
 
 use super::jump::rehash;
 

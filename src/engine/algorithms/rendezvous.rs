@@ -14,10 +14,9 @@ use crate::engine::spec::{
 };
 use crate::problem::Problem;
 
-/// The registry's entry.
+/// The registry's entry. Source: Thaler & Ravishankar 1998.
 pub static SPEC: Spec = Spec {
     id: "rendezvous",
-    source: "Thaler & Ravishankar 1998",
     knobs: Knobs {
         weights: true,
         hash: true,

@@ -20,10 +20,9 @@ use crate::problem::{Field, Problem};
 /// The most virtual nodes a scenario may have in all.
 pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
 
-/// The registry's entry.
+/// The registry's entry. Source: Karger et al. 1997; seeds 000–003.
 pub static SPEC: Spec = Spec {
     id: "ring",
-    source: "Karger et al. 1997; seeds 000–003",
     knobs: Knobs {
         vnodes: true,
         weights: true,

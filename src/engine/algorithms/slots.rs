@@ -12,10 +12,9 @@ use crate::engine::ring::{Ring, ServerId, NO_OWNER};
 use crate::engine::slots::{SlotTable, SLOT_SHIFT};
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 
-/// The registry's entry.
+/// The registry's entry. Source: Redis Cluster.
 pub static SPEC: Spec = Spec {
     id: "slots",
-    source: "Redis Cluster",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE

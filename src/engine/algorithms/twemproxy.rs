@@ -17,10 +17,9 @@
 use crate::engine::hash::fnv1a_64_twemproxy;
 use crate::engine::spec::{KeyHash, Knobs, Memory, Shape, Spec};
 
-/// The registry's entry.
+/// The registry's entry. Source: twemproxy (nutcracker) distribution ketama, hash fnv1a_64 (FNV-1a cut to 32 bits): the ketama continuum, its default key hash.
 pub static SPEC: Spec = Spec {
     id: "twemproxy",
-    source: "twemproxy (nutcracker) distribution ketama, hash fnv1a_64 (FNV-1a cut to 32 bits): the ketama continuum, its default key hash",
     knobs: Knobs {
         weights: true,
         ..Knobs::NONE
