@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Reference vectors for `algo=ketama` from Debian's libmemcached (weighted ketama): builds
 # tools/ketama_vectors.c against it and records which server each key gets, for a few
-# pools (default and other ports, unequal weights, a server added, ten servers), into
+# pools (default and other ports, unequal weights, a server added, ten servers, 25 equal
+# servers — where 32-bit floats give each 156 points, not 160), into
 # tests/reference/ketama.txt. Needs libmemcached-dev (apt-get install libmemcached-dev);
 # `cargo test` reads the committed file and never needs the library.
 set -euo pipefail
@@ -19,7 +20,8 @@ out=tests/reference/ketama.txt
     "equal 10.0.0.1:11211,10.0.0.2:11211,10.0.0.3:11212,cache.example:11211" \
     "weights 10.0.0.1:11211,10.0.0.2:11211*2,10.0.0.3:11211*3" \
     "added 10.0.0.1:11211,10.0.0.2:11211*2,10.0.0.3:11211*3,10.0.0.4:11211" \
-    "ten $(for i in $(seq 1 10); do printf '10.0.1.%d:11211*%d,' "$i" $(( (i % 3) + 1 )); done | sed 's/,$//')"; do
+    "ten $(for i in $(seq 1 10); do printf '10.0.1.%d:11211*%d,' "$i" $(( (i % 3) + 1 )); done | sed 's/,$//')" \
+    "twentyfive $(for i in $(seq 1 25); do printf '10.0.2.%d:11211,' "$i"; done | sed 's/,$//')"; do
     name=${spec%% *}; nodes=${spec#* }
     echo "scenario $name $nodes"
     "$bin" "$nodes" < "$keys"
