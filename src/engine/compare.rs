@@ -133,6 +133,9 @@ pub const ROUND_MS: f64 = 10.0;
 /// later), and a garbage collection or another tab can slow any round: the fastest is the
 /// algorithm's own cost.
 pub const ROUNDS: usize = 5;
+/// Untimed rounds first, for every algorithm: they make its lookup hot, so the browser
+/// optimizes it while the others run theirs.
+pub const WARM_UP_ROUNDS: usize = 1;
 /// The most lookups timed for one algorithm, however slow the clock says they are.
 pub const MAX_TIMED_LOOKUPS: usize = 5_000_000;
 
@@ -161,46 +164,36 @@ enum Stage {
     Loading(Work),
     /// Applying the change.
     Changing { before: Box<Simulation>, work: Work },
-    /// Timing lookups, a round per call to [`CompareWork::advance`]: a round that starts
-    /// in a new call runs the code the browser has optimized since the last one.
-    Timing(Box<Timing>),
 }
 
-/// One algorithm's row waiting for its lookup time.
+/// One algorithm's lookup structure after the change, and its timed keys' positions.
 struct Timing {
-    row: CompareRow,
     placement: Rc<dyn Placement>,
-    names: Vec<String>,
     positions: Vec<u32>,
-    rounds_left: usize,
 }
 
 impl Timing {
-    /// Looks the keys up again and again for at least [`ROUND_MS`] (or
-    /// [`MAX_TIMED_LOOKUPS`]); keeps the fastest round's time per lookup.
-    fn round(&mut self, now: &dyn Fn() -> f64) {
-        self.rounds_left = self.rounds_left.saturating_sub(1);
-        if self.names.is_empty() {
-            return;
+    /// Looks `names` up again and again for at least [`ROUND_MS`] (or
+    /// [`MAX_TIMED_LOOKUPS`]): the time per lookup in nanoseconds, None without keys.
+    fn round(&self, names: &[String], now: &dyn Fn() -> f64) -> Option<f64> {
+        if names.is_empty() {
+            return None;
         }
         let mut check = 0u64;
         let start = now();
         let mut lookups = 0usize;
         let elapsed = loop {
-            for (name, &pos) in self.names.iter().zip(&self.positions) {
+            for (name, &pos) in names.iter().zip(&self.positions) {
                 check = check.wrapping_add(u64::from(self.placement.owner(name, pos)));
             }
-            lookups += self.names.len();
+            lookups += names.len();
             let elapsed = now() - start;
             if elapsed >= ROUND_MS || lookups >= MAX_TIMED_LOOKUPS {
                 break elapsed;
             }
         };
         std::hint::black_box(check);
-        let ns = elapsed * 1e6 / lookups as f64;
-        if self.row.lookup_ns == 0.0 || ns < self.row.lookup_ns {
-            self.row.lookup_ns = ns;
-        }
+        Some(elapsed * 1e6 / lookups as f64)
     }
 }
 
@@ -211,8 +204,14 @@ pub struct CompareWork {
     algos: Vec<Algorithm>,
     timed: usize,
     stage: Option<Stage>,
-    /// The rows finished so far, in `algos` order.
+    /// The rows finished so far, in `algos` order; `lookup_ns` is 0 until timed.
     pub rows: Vec<CompareRow>,
+    /// The keys every algorithm is timed on: the first `timed` of the key list.
+    timed_names: Vec<String>,
+    /// Each row's lookup structure, timed once every row is in.
+    timings: Vec<Timing>,
+    /// Timing rounds done, over all algorithms.
+    rounds_done: usize,
 }
 
 impl CompareWork {
@@ -232,12 +231,16 @@ impl CompareWork {
             timed,
             stage: None,
             rows: Vec::new(),
+            timed_names: Vec::new(),
+            timings: Vec::new(),
+            rounds_done: 0,
         })
     }
 
-    /// True when every algorithm has its row.
+    /// True when every algorithm has its row and its lookup time.
     pub fn is_finished(&self) -> bool {
         self.rows.len() == self.algos.len()
+            && self.rounds_done >= (WARM_UP_ROUNDS + ROUNDS) * self.timings.len()
     }
 
     /// (rows done, algorithms).
@@ -252,7 +255,7 @@ impl CompareWork {
         match &self.stage {
             Some(Stage::Loading(work)) => Some((algo, false, work.progress())),
             Some(Stage::Changing { work, .. }) => Some((algo, true, work.progress())),
-            Some(Stage::Timing(_)) | None => None,
+            None => None,
         }
     }
 
@@ -260,6 +263,22 @@ impl CompareWork {
     pub fn advance(&mut self, budget: usize, now: &dyn Fn() -> f64) -> Result<(), Problem> {
         let mut left = budget;
         while left > 0 && !self.is_finished() {
+            if self.rows.len() == self.algos.len() {
+                // One round per call, round robin: an algorithm's rounds are spread over the
+                // whole timing phase, so the later ones run the code the browser's optimizing
+                // compiler has finished with by then (the first may still be baseline code).
+                let i = self.rounds_done % self.timings.len();
+                let warming_up = self.rounds_done < WARM_UP_ROUNDS * self.timings.len();
+                let ns = self.timings[i].round(&self.timed_names, now);
+                if let Some(ns) = ns.filter(|_| !warming_up) {
+                    let row = &mut self.rows[i];
+                    if row.lookup_ns == 0.0 || ns < row.lookup_ns {
+                        row.lookup_ns = ns;
+                    }
+                }
+                self.rounds_done += 1;
+                break;
+            }
             let algo = self.algos[self.rows.len()];
             let stage = match self.stage.take() {
                 None => {
@@ -292,21 +311,18 @@ impl CompareWork {
                         // movement counts the moves between survivors: no copy is kept.
                         let mut after = *before;
                         let m = after.finish(work)?;
-                        Stage::Timing(Box::new(measure(algo, &after, &m, self.timed, now)?))
+                        if self.timed_names.is_empty() {
+                            let timed = after.keys().len().min(self.timed) as u32;
+                            self.timed_names = (0..timed).map(|id| after.key_name(id)).collect();
+                        }
+                        let (row, timing) = measure(algo, &after, &m, &self.timed_names, now)?;
+                        self.rows.push(row);
+                        self.timings.push(timing);
+                        self.stage = None;
+                        continue;
                     } else {
                         Stage::Changing { before, work }
                     }
-                }
-                Stage::Timing(mut timing) => {
-                    timing.round(now);
-                    // The next round in the next call (the page's next step).
-                    left = 0;
-                    if timing.rounds_left == 0 {
-                        self.rows.push(timing.row);
-                        self.stage = None;
-                        continue;
-                    }
-                    Stage::Timing(timing)
                 }
             });
         }
@@ -314,23 +330,25 @@ impl CompareWork {
     }
 }
 
-/// The row for one algorithm from its simulation after the change, its lookup time still
-/// to be measured (in [`ROUNDS`] rounds over its first `timed` keys).
+/// The row for one algorithm from its simulation after the change, and what times its
+/// lookups later (in [`ROUNDS`] rounds over the `timed` keys).
 fn measure(
     algo: Algorithm,
     sim: &Simulation,
     m: &Movement,
-    timed: usize,
+    timed: &[String],
     now: &dyn Fn() -> f64,
-) -> Result<Timing, Problem> {
+) -> Result<(CompareRow, Timing), Problem> {
     let stats = sim.stats();
     let t0 = now();
     let placement = sim.config().placement()?;
     let build_ms = now() - t0;
-    let keys = sim.keys();
-    let timed = keys.len().min(timed);
-    Ok(Timing {
-        row: CompareRow {
+    let positions = timed
+        .iter()
+        .map(|name| sim.position_of(name))
+        .collect::<Result<_, _>>()?;
+    Ok((
+        CompareRow {
             algo,
             moved: m.moved,
             keys: m.keys,
@@ -342,14 +360,11 @@ fn measure(
             build_ms,
             lookup_ns: 0.0,
         },
-        placement,
-        names: keys.ids[..timed]
-            .iter()
-            .map(|&id| sim.key_name(id))
-            .collect(),
-        positions: keys.positions[..timed].to_vec(),
-        rounds_left: ROUNDS,
-    })
+        Timing {
+            placement,
+            positions,
+        },
+    ))
 }
 
 #[cfg(test)]
@@ -475,6 +490,32 @@ mod tests {
     }
 
     #[test]
+    fn lookups_are_timed_round_robin_once_every_row_is_in() {
+        let clock = ticking();
+        let algos = vec![Algorithm::RING, Algorithm::JUMP, Algorithm::CARP];
+        let mut work = CompareWork::new(&scenario(), &CompareChange::Add, algos, 100).unwrap();
+        while work.rows.len() < 3 {
+            work.advance(usize::MAX, &clock).unwrap();
+        }
+        assert!(!work.is_finished(), "rows first, then the timing");
+        assert!(work.rows.iter().all(|r| r.lookup_ns == 0.0));
+        // A round a call, one algorithm after the other.
+        let mut timed_order = Vec::new();
+        while !work.is_finished() {
+            let before: Vec<f64> = work.rows.iter().map(|r| r.lookup_ns).collect();
+            work.advance(usize::MAX, &clock).unwrap();
+            let changed = work
+                .rows
+                .iter()
+                .zip(&before)
+                .position(|(r, b)| r.lookup_ns != *b);
+            timed_order.extend(changed);
+        }
+        assert_eq!(timed_order[..3], [0, 1, 2]);
+        assert_eq!(work.rounds_done, 3 * (WARM_UP_ROUNDS + ROUNDS));
+    }
+
+    #[test]
     fn small_steps_give_the_same_rows_as_one_go() {
         let clock = ticking();
         let algos = Algorithm::ALL.to_vec();
@@ -485,7 +526,11 @@ mod tests {
             stepped.advance(200_000, &clock).unwrap();
             steps += 1;
         }
-        assert!(steps > algos.len(), "{steps}");
+        assert!(steps > algos.len() * (WARM_UP_ROUNDS + ROUNDS), "{steps}");
+        assert!(
+            stepped.rows.iter().all(|r| r.lookup_ns > 0.0),
+            "every row is timed"
+        );
         for (row, &algo) in stepped.rows.iter().zip(&algos) {
             let once = compare_one(&scenario(), algo, &CompareChange::Add, &clock).unwrap();
             assert_eq!(
