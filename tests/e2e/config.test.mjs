@@ -18,24 +18,34 @@ const NGINX = `upstream pool {
     server 127.0.0.1:18199 backup;
 }`;
 
-test('a pasted nginx upstream becomes the scenario and places keys as nginx did', async () => {
-  const { page } = browser;
+/** Opens 2,000 keys, pastes `config` into the config box and waits for `algo` to load. */
+async function useConfig(page, config, algo) {
   await page.goto(`${server.origin}/?lang=en&keys=${encodeURIComponent('key-{i}:0..2000')}`);
   await ready(page);
   await page.click('details.export summary');
-  await page.fill('#config-text', NGINX);
+  await page.fill('#config-text', config);
   await page.click('button.use-config');
-  await page.waitForFunction(() => new URL(location).searchParams.get('algo') === 'nginx'
-    && !document.querySelector('.summary progress'));
+  await page.waitForFunction((a) => new URL(location).searchParams.get('algo') === a
+    && !document.querySelector('.summary progress'), algo);
   await ready(page);
-  const counts = await tableCounts(page);
-  assert.deepEqual(counts.map((r) => r.name), ['127.0.0.1:18181', '127.0.0.1:18182', '127.0.0.1:18183']);
-  for (const [key, want] of [['key-0', '127.0.0.1:18183'], ['key-1', '127.0.0.1:18181'], ['user:42', '127.0.0.1:18182']]) {
+}
+
+/** Looks each key up and checks the server the page names: [[key, server], …]. */
+async function assertPlaced(page, placed) {
+  for (const [key, want] of placed) {
     await page.fill('#lookup-key', key);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.waitForFunction((k) => document.querySelector('.explain')?.textContent.includes(`"${k}"`), key);
     assert.match(await page.textContent('.explain'), new RegExp(`→ server ${want.replace(/\./g, '\\.')}$`), key);
   }
+}
+
+test('a pasted nginx upstream becomes the scenario and places keys as nginx did', async () => {
+  const { page } = browser;
+  await useConfig(page, NGINX, 'nginx');
+  const counts = await tableCounts(page);
+  assert.deepEqual(counts.map((r) => r.name), ['127.0.0.1:18181', '127.0.0.1:18182', '127.0.0.1:18183']);
+  await assertPlaced(page, [['key-0', '127.0.0.1:18183'], ['key-1', '127.0.0.1:18181'], ['user:42', '127.0.0.1:18182']]);
   await screenshot(page, '80-nginx-config');
   // A round-robin upstream is refused with the reason; the scenario stays.
   await page.fill('#config-text', 'upstream pool {\n  server a:80;\n}');
@@ -57,23 +67,11 @@ const TWEMPROXY = `cache:          # memcached pool
 
 test('a pasted twemproxy pool becomes the scenario and places keys as nutcracker did', async () => {
   const { page } = browser;
-  await page.goto(`${server.origin}/?lang=en&keys=${encodeURIComponent('key-{i}:0..2000')}`);
-  await ready(page);
-  await page.click('details.export summary');
-  await page.fill('#config-text', TWEMPROXY);
-  await page.click('button.use-config');
-  await page.waitForFunction(() => new URL(location).searchParams.get('algo') === 'twemproxy'
-    && !document.querySelector('.summary progress'));
-  await ready(page);
+  await useConfig(page, TWEMPROXY, 'twemproxy');
   const counts = await tableCounts(page);
   assert.deepEqual(counts.map((r) => r.name), ['alpha', 'beta', 'gamma']);
   assert.equal(new URL(page.url()).searchParams.get('nodes'), 'alpha,beta*3,gamma');
-  for (const [key, want] of [['key-1', 'gamma'], ['key-400', 'alpha'], ['user:42', 'beta'], ['café', 'beta']]) {
-    await page.fill('#lookup-key', key);
-    await page.getByRole('button', { name: 'Look up' }).click();
-    await page.waitForFunction((k) => document.querySelector('.explain')?.textContent.includes(`"${k}"`), key);
-    assert.match(await page.textContent('.explain'), new RegExp(`→ server ${want}$`), key);
-  }
+  await assertPlaced(page, [['key-1', 'gamma'], ['key-400', 'alpha'], ['user:42', 'beta'], ['café', 'beta']]);
   await screenshot(page, '82-twemproxy-config');
   // A hash twemproxy has but the lab does not model is refused with the reason.
   await page.fill('#config-text', TWEMPROXY.replace('fnv1a_64', 'murmur'));
