@@ -458,6 +458,7 @@ pub enum Problem {
         max: String,
     },
     ConfigNotRecognized,
+    ConfigEnvoyNeedsCommandLine,
     /// `found` is None at the end of the config (then line and column are 0).
     ConfigSyntax {
         line: usize,
@@ -587,6 +588,7 @@ impl fmt::Display for Problem {
             P::Unreadable => write!(f, "it could not be read"),
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
+            P::ConfigEnvoyNeedsCommandLine => write!(f, "an Envoy cluster is read by the command line (hashring-lab simulate --config FILE): the page has no room for a YAML reader"),
             P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section nor a twemproxy pool"),
             P::ConfigSyntax { line, column, expected, found: Some(found) } => write!(f, "config line {line}, column {column}: expected {}, found {found}", expected.name()),
             P::ConfigSyntax { expected, found: None, .. } => write!(f, "the config ends where {} was expected", expected.name()),
@@ -854,6 +856,7 @@ pub fn examples() -> Vec<Problem> {
             max: "16 MB".into(),
         },
         P::ConfigNotRecognized,
+        P::ConfigEnvoyNeedsCommandLine,
         P::ConfigSyntax {
             line: 3,
             column: 20,
@@ -986,6 +989,7 @@ pub fn variant_index(p: &Problem) -> usize {
         P::Internal(_) => 84,
         P::OnLine { .. } => 85,
         P::KeyHasComma { .. } => 86,
+        P::ConfigEnvoyNeedsCommandLine => 87,
     }
 }
 

@@ -780,3 +780,74 @@ fn a_key_file_and_standard_input_place_keys_as_the_same_names_given_inline() {
     assert!(err.contains("cannot open"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// An Envoy cluster (`--config`, YAML or JSON) is read as Envoy names and weighs its hosts:
+/// the same answers as the hosts given by hand, Maglev's `table_size` included; what the lab
+/// does not model is refused with the reason.
+#[test]
+fn an_envoy_cluster_is_the_scenario_its_hosts_describe() {
+    let dir = std::env::temp_dir().join(format!("hashring-lab-cli-envoy-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ring = dir.join("envoy.yaml");
+    std::fs::write(
+        &ring,
+        "clusters:\n- name: cache\n  lb_policy: RING_HASH\n  load_assignment:\n    endpoints:\n    - lb_endpoints:\n      - endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: 90 } } }\n      - endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: 91 } } }\n        load_balancing_weight: 3\n      - endpoint: { address: { socket_address: { address: 127.0.0.1, port_value: 92 } } }\n        metadata: { filter_metadata: { envoy.lb: { hash_key: blue } } }\n",
+    )
+    .unwrap();
+    let maglev = dir.join("envoy.json");
+    std::fs::write(
+        &maglev,
+        r#"{"name": "m", "lb_policy": "MAGLEV", "maglev_lb_config": {"table_size": 7},
+           "load_assignment": {"endpoints": [{"lb_endpoints": [
+             {"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 90}}}},
+             {"endpoint": {"address": {"socket_address": {"address": "127.0.0.1", "port_value": 91}}}}]}]}}"#,
+    )
+    .unwrap();
+    let keys: Vec<String> = (0..200).map(|i| format!("req-{i}")).collect();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    for (config, by_hand) in [
+        (
+            ring.display().to_string(),
+            vec![
+                "--algo",
+                "envoy-ring",
+                "--nodes",
+                "127.0.0.1:90,127.0.0.1:91*3,blue",
+            ],
+        ),
+        (
+            maglev.display().to_string(),
+            vec![
+                "--algo",
+                "envoy-maglev",
+                "--nodes",
+                "127.0.0.1:90,127.0.0.1:91",
+                "--table",
+                "7",
+            ],
+        ),
+    ] {
+        let (code, imported, err) = run(&[
+            &["locate", "--config", &config, "--format", "json"][..],
+            &keys,
+        ]
+        .concat());
+        assert_eq!(code, 0, "{err}");
+        let (_, given, _) = run(&[&["locate", "--format", "json"][..], &by_hand, &keys].concat());
+        assert_eq!(imported, given, "{config}");
+    }
+    std::fs::write(
+        &ring,
+        std::fs::read_to_string(&ring)
+            .unwrap()
+            .replace("RING_HASH", "RANDOM"),
+    )
+    .unwrap();
+    let (code, _, err) = run(&["locate", "--config", &ring.display().to_string(), "k"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no cluster has lb_policy RING_HASH or MAGLEV"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -31,6 +31,7 @@ use crate::i18n::EN;
 use crate::problem::Problem;
 use crate::words;
 
+mod envoy;
 mod key_file;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
@@ -126,7 +127,8 @@ struct ScenarioArgs {
     #[arg(long, default_value = "1.25")]
     c: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
-    /// consistent;` or an HAProxy `backend` with `hash-type consistent`. It gives the
+    /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
+    /// (YAML) or an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV). It gives the
     /// algorithm, the servers in declaration order, their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down"])]
     config: Option<std::path::PathBuf>,
@@ -152,6 +154,10 @@ impl ScenarioArgs {
             Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
             None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
         };
+        let table = imported
+            .as_ref()
+            .and_then(|i| i.table)
+            .map_or_else(|| self.table.clone(), |t| t.to_string());
         // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
         let key_file = (self.keys.starts_with('@') || self.keys == "-")
             .then(|| {
@@ -179,7 +185,7 @@ impl ScenarioArgs {
             ("seed", self.seed.as_str()),
             ("down", down),
             ("probes", self.probes.as_str()),
-            ("table", self.table.as_str()),
+            ("table", table.as_str()),
             ("c", self.c.as_str()),
         ];
         let mut scenario = Scenario::from_pairs(pairs)?;
@@ -206,8 +212,12 @@ fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imp
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    let imported =
-        crate::engine::import::read_config(&text).map_err(|e| format!("--config {shown}: {e}"))?;
+    let imported = if envoy::looks_like_envoy(&text) {
+        envoy::read(&text)
+    } else {
+        crate::engine::import::read_config(&text).map_err(|e| e.to_string())
+    }
+    .map_err(|e| format!("--config {shown}: {e}"))?;
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
     }

@@ -31,10 +31,16 @@ pub struct Imported {
     pub down: String,
     /// What the config says that the scenario leaves out (backup servers, …), in English.
     pub left_out: Vec<String>,
+    /// A lookup table's size (Envoy's Maglev `table_size`), when the config sets one.
+    pub table: Option<u32>,
 }
 
 /// Reads an nginx `upstream` block, an HAProxy `backend` section or a twemproxy pool.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
+    // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
+    if text.contains("lb_endpoints") {
+        return Err(Problem::ConfigEnvoyNeedsCommandLine);
+    }
     if text
         .lines()
         .any(|l| strip_yaml_comment(l).trim() == "servers:")
@@ -427,6 +433,7 @@ fn finish(
         nodes: nodes.join(","),
         down: down.join(","),
         left_out,
+        table: None,
     })
 }
 

@@ -683,6 +683,9 @@ mod tests {
             "port",
             "path",
             "name",
+            "simulate",
+            "config",
+            "YAML",
         ];
         let mut allowed = allowed.to_vec();
         // Ids, and the words of a hyphenated one ("envoy-ring").

@@ -52,6 +52,11 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.click('button.use-config');
   await page.waitForFunction(() => /round robin/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
+  // An Envoy cluster is the command line's to read (its YAML reader does not fit the page).
+  await page.fill('#config-text', 'clusters:\n- lb_policy: RING_HASH\n  load_assignment: { endpoints: [ { lb_endpoints: [] } ] }\n');
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /an Envoy cluster is read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
 });
 
 // The pool tools/twemproxy-vectors.py gave Debian's nutcracker as "named" (tests/reference/twemproxy.txt).
