@@ -239,6 +239,16 @@ const ALL: &[&str] = &[
     "dx",
     "flip",
     "power",
+    "guava",
+    "nginx",
+    "ketama",
+    "haproxy",
+    "envoy-ring",
+    "cassandra",
+    "envoy-maglev",
+    "groupcache",
+    "ingress-nginx",
+    "twemproxy",
 ];
 /// Adding moves keys only to the new server; removing any server moves only its keys.
 const MONOTONE: &[&str] = &[

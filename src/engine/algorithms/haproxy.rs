@@ -36,7 +36,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
     shrinks_only_at_end: false,
-    arcs: false,
+    arcs: true,
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "full_hash(sdbm)",

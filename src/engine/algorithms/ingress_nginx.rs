@@ -32,7 +32,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
     shrinks_only_at_end: false,
-    arcs: false,
+    arcs: true,
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "crc32",
@@ -137,8 +137,10 @@ impl AtOrBelow {
 }
 
 impl Placement for AtOrBelow {
+    /// Through the drawn ring (the same ownership, tested below): so a change is diffed arc
+    /// by arc, as the ring's is.
     fn owner(&self, _key: &str, position: u32) -> ServerId {
-        self.point(position).map_or(NO_OWNER, |p| p.server)
+        self.picture.owner_of(position)
     }
 
     fn explain(&self, _key: &str, position: u32) -> Explanation {
@@ -187,11 +189,14 @@ mod tests {
         let sim = crate::engine::sim::Simulation::new(&scenario).unwrap();
         let p = sim.placement();
         let ring = p.ring().unwrap();
+        let at_or_below = |h: u32| p.explain("", h).owner;
         for h in (0..20_000u64)
             .map(|i| crate::engine::keys::splitmix64(i) as u32)
             .chain([0, 1, u32::MAX])
+            .chain((1..=100_000).map(|i: u32| crc32(&i.to_string())))
         {
-            assert_eq!(ring.owner_of(h), p.owner("", h), "{h:#x}");
+            assert_eq!(ring.owner_of(h), at_or_below(h), "{h:#x}");
+            assert_eq!(p.owner("", h), at_or_below(h), "{h:#x}");
         }
     }
 }
