@@ -42,6 +42,14 @@ pub trait Placement {
         true
     }
 
+    /// True when [`Placement::ring`] draws the owners only up to a key's 32-bit position (a
+    /// 64-bit ring at its top 32 bits): a key at the very position of a drawn point may fall
+    /// on either side of it and is looked up by name; everywhere else the drawn ring's
+    /// first-point-clockwise owner is exact.
+    fn ring_ties_need_names(&self) -> bool {
+        false
+    }
+
     /// Bytes of the lookup structure (what a server process would hold per cluster view).
     fn memory_bytes(&self) -> usize;
 

@@ -32,7 +32,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
     shrinks_only_at_end: false,
-    arcs: false,
+    arcs: true,
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "murmur3 token (top 32 bits)",

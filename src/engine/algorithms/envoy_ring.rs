@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
     shrinks_only_at_end: false,
-    arcs: false,
+    arcs: true,
     scores_every_server: false,
     key_hash: Some(KeyHash {
         name: "xxh64 (top 32 bits)",
@@ -160,6 +160,10 @@ impl Placement for Ring64 {
         Some(&self.picture)
     }
 
+    fn ring_ties_need_names(&self) -> bool {
+        true
+    }
+
     fn memory_bytes(&self) -> usize {
         self.ring.len() * std::mem::size_of::<(u64, ServerId)>() + self.picture.memory_bytes()
     }
@@ -214,5 +218,45 @@ mod tests {
         // 1,024 / 4 = 256 each; with five, ⌈1,024 / 5⌉ = 205 each: every old host loses 51.
         assert_eq!((count(4, 0), count(5, 0)), (256, 205));
         assert_eq!(count(5, 4), 205);
+    }
+}
+
+#[cfg(test)]
+mod ties {
+    use crate::engine::scenario::Scenario;
+    use crate::engine::sim::{Change, Simulation};
+
+    /// Keys whose hash shares its top 32 bits with a point of A, B, C's ring (found by a
+    /// search over `k0…k200000000`): the drawn ring cannot tell which side of the point
+    /// they fall on, so they are looked up by name — at load and after a change.
+    #[test]
+    fn keys_on_a_drawn_point_get_their_64_bit_owner() {
+        // k1269984 is above a point of B (the next is C's); k21761076 above one of C (the
+        // next is A's); k1843546 below one of A.
+        let keys = "list:k1269984,k21761076,k1843546,k1,k2";
+        let s = Scenario::from_pairs([("algo", "envoy-ring"), ("nodes", "A,B,C"), ("keys", keys)]);
+        let mut sim = Simulation::new(&s.unwrap()).unwrap();
+        let owner_of = |sim: &Simulation, key: &str| {
+            let place = (0..sim.keys().len())
+                .find(|&p| sim.key_name(sim.keys().ids[p]) == key)
+                .unwrap();
+            sim.server(sim.owners()[place]).unwrap().name.clone()
+        };
+        for (key, want) in [("k1269984", "C"), ("k21761076", "A"), ("k1843546", "A")] {
+            assert_eq!(owner_of(&sim, key), want, "{key}");
+            assert_eq!(
+                sim.server(sim.explain(key).unwrap().owner).unwrap().name,
+                want
+            );
+        }
+        for change in ["add:D", "remove:B", "add:B", "fail:C"] {
+            sim.apply(&Change::parse(change).unwrap()).unwrap();
+            for key in ["k1269984", "k21761076", "k1843546", "k1", "k2"] {
+                let exact = sim
+                    .server(sim.explain(key).unwrap().owner)
+                    .map(|s| s.name.clone());
+                assert_eq!(Some(owner_of(&sim, key)), exact, "{change}: {key}");
+            }
+        }
     }
 }
