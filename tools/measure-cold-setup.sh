@@ -2,7 +2,8 @@
 # Times `make test` from a fresh clone with fresh caches, end to end, the way a newcomer
 # runs it on a new machine: an empty CARGO_HOME (no trunk, no wasm-bindgen, no downloaded
 # crates), an empty target dir, no node_modules, and — unless --keep-system is given —
-# without the rustup wasm32 target and without Debian's chromium/chromium-driver (they are
+# without the rustup wasm32 target, std's source (rust-src, for the page's build-std) and
+# without Debian's chromium/chromium-driver (they are
 # removed first, and apt's package cache emptied, so setup fetches them again).
 # Only rustup's toolchain, Node and Java stay, as on the machine image.
 #
@@ -18,6 +19,7 @@ echo "cold set-up of $repo in $WORK"
 
 if [ -z "$keep_system" ]; then
   rustup target remove wasm32-unknown-unknown >/dev/null 2>&1 || true
+  rustup component remove rust-src >/dev/null 2>&1 || true
   DEBIAN_FRONTEND=noninteractive apt-get remove -y -qq chromium chromium-driver >/dev/null 2>&1 || true
   apt-get clean
 fi
