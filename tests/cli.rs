@@ -851,3 +851,69 @@ fn an_envoy_cluster_is_the_scenario_its_hosts_describe() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `CLUSTER NODES` output as `--config`: a real cluster's own slot table answers where the
+/// cluster routed each key (tests/reference/redis-cluster.txt), a change rebalances from it,
+/// and compare (which builds every algorithm's own placement) says it cannot use it.
+#[test]
+fn a_real_redis_cluster_routes_keys_by_its_own_slot_table() {
+    let vectors = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/reference/redis-cluster.txt"
+    ))
+    .unwrap();
+    let dir = std::env::temp_dir().join(format!("hashring-lab-cli-redis-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let nodes = dir.join("nodes.txt");
+    let text: String = vectors
+        .lines()
+        .filter_map(|l| l.strip_prefix("node "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&nodes, text).unwrap();
+    let config = nodes.display().to_string();
+    let recorded: Vec<(&str, &str)> = vectors
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.starts_with("node "))
+        .filter_map(|l| l.split_once(' '))
+        .take(300)
+        .collect();
+    let keys: Vec<&str> = recorded.iter().map(|r| r.0).collect();
+    let (code, out, err) = run(&[
+        &["locate", "--config", &config, "--format", "json"][..],
+        &keys,
+    ]
+    .concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("slot 100 migrating"), "{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for (r, (key, want)) in reports.as_array().unwrap().iter().zip(&recorded) {
+        assert_eq!(r["server"], *want, "{key}");
+    }
+    let (code, out, err) = run(&[
+        "simulate",
+        "--config",
+        &config,
+        "--keys",
+        "key-{i}:0..20000",
+        "--step",
+        "add:127.0.0.1:18384",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let moved = report["steps"][1]["moved"].as_u64().unwrap();
+    assert!(
+        (4_000..6_000).contains(&moved),
+        "a fourth master takes about a quarter: {moved}"
+    );
+    assert_eq!(report["steps"][1]["moved_between_survivors"], 0);
+    let (code, _, err) = run(&["compare", "--config", &config]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("a real cluster's slot table is read by locate"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

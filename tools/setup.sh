@@ -65,6 +65,10 @@ ENV
     echo "# no std source: the page builds with the prebuilt std (bigger)" > "$PAGE_ENV"
   fi
 fi
+# std's own dependencies (addr2line, …) must be in the cargo cache: Trunk builds offline.
+if grep -q BUILD_STD "$PAGE_ENV"; then
+  (source "$WASM_ENV" && source "$PAGE_ENV" && cargo fetch -q --target wasm32-unknown-unknown) || die "cargo fetch of std's sources for the page's build-std failed"
+fi
 
 # Chromium and ChromeDriver for tests come from Debian: fetched and unpacked in the
 # background while cargo compiles (one is network and disk, the other CPU).

@@ -33,6 +33,7 @@ use crate::words;
 
 mod envoy;
 mod key_file;
+mod redis;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
 /// 8 bytes), its owner (2), a change's new owners and moved-key lists (up to 8), and the
@@ -93,6 +94,9 @@ enum CompletionShell {
 /// `sweep`). Defaults are the page's; a test checks that they agree.
 #[derive(Args, Debug)]
 struct ScenarioArgs {
+    /// A real cluster's slot table read from `--config` (each slot's master, by index).
+    #[arg(skip)]
+    real_slots: std::cell::RefCell<Option<Vec<usize>>>,
     /// Placement algorithm.
     #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: String,
@@ -128,8 +132,9 @@ struct ScenarioArgs {
     c: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
-    /// (YAML) or an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV). It gives the
-    /// algorithm, the servers in declaration order, their weights and the down ones.
+    /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV) or a Redis Cluster's
+    /// `CLUSTER NODES` output (its own slot table). It gives the algorithm, the servers in
+    /// declaration order, their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down"])]
     config: Option<std::path::PathBuf>,
 }
@@ -149,7 +154,11 @@ impl ScenarioArgs {
             .config
             .as_ref()
             .map(|p| read_config_file(p))
-            .transpose()?;
+            .transpose()?
+            .map(|(imported, slots)| {
+                self.real_slots.replace(slots);
+                imported
+            });
         let (algo, nodes, down) = match &imported {
             Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
             None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
@@ -196,9 +205,25 @@ impl ScenarioArgs {
     }
 }
 
+impl ScenarioArgs {
+    /// Builds `scenario` (from [`ScenarioArgs::scenario`]) — with a real cluster's slot
+    /// table when `--config` gave one.
+    fn build(&self, scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, String> {
+        let sim = build(scenario, progress)?;
+        let Some(slots) = self.real_slots.borrow().clone() else {
+            return Ok(sim);
+        };
+        let ids: Vec<ServerId> = sim.servers().iter().map(|s| s.id).collect();
+        Ok(sim.with_slot_owners(slots.iter().map(|&i| ids[i]).collect())?)
+    }
+}
+
+/// The config's scenario and, for `CLUSTER NODES`, the cluster's own slot table.
+type ReadConfig = (crate::engine::import::Imported, Option<Vec<usize>>);
+
 /// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
 /// scenario leaves out (backup servers) is said on stderr.
-fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imported, String> {
+fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     use std::io::Read;
     const LIMIT: u64 = 16 * 1024 * 1024;
     let mut text = String::new();
@@ -212,16 +237,20 @@ fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imp
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    let imported = if envoy::looks_like_envoy(&text) {
-        envoy::read(&text)
+    let (imported, slots) = if envoy::looks_like_envoy(&text) {
+        envoy::read(&text).map(|i| (i, None))
+    } else if redis::looks_like_cluster_nodes(&text) {
+        redis::read(&text).map(|(i, s)| (i, Some(s)))
     } else {
-        crate::engine::import::read_config(&text).map_err(|e| e.to_string())
+        crate::engine::import::read_config(&text)
+            .map(|i| (i, None))
+            .map_err(|e| e.to_string())
     }
     .map_err(|e| format!("--config {shown}: {e}"))?;
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
     }
-    Ok(imported)
+    Ok((imported, slots))
 }
 
 /// Output formats.
@@ -606,7 +635,9 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         .iter()
         .map(|s| Change::parse(s))
         .collect::<Result<_, _>>()?;
-    let mut sim = build(&args.scenario.scenario(&args.vnodes.vnodes)?, progress)?;
+    let mut sim = args
+        .scenario
+        .build(&args.scenario.scenario(&args.vnodes.vnodes)?, progress)?;
     let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
     let mut moved = match &args.moved {
         Some(path) => {
@@ -814,7 +845,7 @@ const BENCH_CHUNK: usize = 65_536;
 
 fn bench(args: &BenchArgs, progress: &mut Progress) -> Result<String, String> {
     let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
-    let sim = build(&scenario, progress)?;
+    let sim = args.scenario.build(&scenario, progress)?;
     let placement = sim.placement();
     let s = &scenario.settings;
     let total = s.keys.len();
@@ -917,6 +948,9 @@ fn percent(fraction: f64) -> String {
 fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String> {
     use crate::engine::compare::{CompareChange, CompareWork, TIMED_LOOKUPS};
     let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    if args.scenario.real_slots.borrow().is_some() {
+        return Err("--config: compare builds every algorithm's own placement; a real cluster's slot table is read by locate, simulate and bench".to_owned());
+    }
     check_memory(&scenario)?;
     let change = match args.change.as_str() {
         "remove" => CompareChange::Remove,
@@ -1066,7 +1100,7 @@ fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> 
         scenario.settings.keys =
             crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.to_string())?;
     }
-    let sim = build(&scenario, progress)?;
+    let sim = args.scenario.build(&scenario, progress)?;
     let mut reports = Vec::new();
     for key in &args.lookups {
         let e = sim.explain(key)?;

@@ -235,6 +235,31 @@ impl Simulation {
         None
     }
 
+    /// The same servers and keys under a real cluster's slot table (Redis Cluster's, as
+    /// `CLUSTER NODES` reports it; the command line reads it): `owners[s]` serves slot `s`.
+    /// Every key is placed again; later changes rebalance from this table.
+    pub fn with_slot_owners(mut self, owners: Vec<ServerId>) -> Result<Simulation, Problem> {
+        let table = SlotTable::from_owners(owners)
+            .filter(|_| self.config.slot_table.is_some())
+            .ok_or(Problem::Internal("a slot table for a scenario without one"))?;
+        self.config.slot_table = Some(table);
+        self.placement = self.config.placement()?;
+        let s = self.settings();
+        let mut owners = Vec::with_capacity(self.keys.len());
+        let all = 0..self.keys.len();
+        super::work::push_owners(
+            &self.keys,
+            all,
+            &s.keys,
+            s.seed,
+            self.placement.as_ref(),
+            &mut owners,
+        );
+        self.counts = count_owners(&owners);
+        self.owners = owners;
+        Ok(self)
+    }
+
     /// Applies a change. On error nothing has changed.
     pub fn apply(&mut self, change: &Change) -> Result<Movement, Problem> {
         let mut work = self.start(change)?;

@@ -49,6 +49,11 @@ impl SlotTable {
         SlotTable { owners }
     }
 
+    /// A table read from a real cluster: `owners[s]` serves slot `s`, for all 16384.
+    pub fn from_owners(owners: Vec<ServerId>) -> Option<SlotTable> {
+        (owners.len() == SLOTS).then_some(SlotTable { owners })
+    }
+
     /// The server of `slot`.
     pub fn owner(&self, slot: u16) -> ServerId {
         self.owners[usize::from(slot)]
