@@ -836,6 +836,14 @@ fn an_envoy_cluster_is_the_scenario_its_hosts_describe() {
         let (_, given, _) = run(&[&["locate", "--format", "json"][..], &by_hand, &keys].concat());
         assert_eq!(imported, given, "{config}");
     }
+    // The config sets Maglev's table: a --table beside it is refused, not silently ignored.
+    let maglev_path = maglev.display().to_string();
+    let (code, _, err) = run(&["locate", "--config", &maglev_path, "--table", "7", "k"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("--table and the config's table_size both set"),
+        "{err}"
+    );
     std::fs::write(
         &ring,
         std::fs::read_to_string(&ring)

@@ -123,10 +123,10 @@ struct ScenarioArgs {
     /// Multi-probe: probes per key, 1..=256.
     #[arg(long, default_value = "21")]
     probes: String,
-    /// Maglev: lookup table size M, a prime up to 1000003 (the paper's 65537 here; the page
-    /// uses 251, small enough to draw cell by cell).
-    #[arg(long, default_value = "65537")]
-    table: String,
+    /// Maglev: lookup table size M, a prime up to 1000003 (default 65537, the paper's; the
+    /// page uses 251, small enough to draw cell by cell).
+    #[arg(long)]
+    table: Option<String>,
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
     #[arg(long, default_value = "1.25")]
     c: String,
@@ -163,10 +163,18 @@ impl ScenarioArgs {
             Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
             None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
         };
-        let table = imported
-            .as_ref()
-            .and_then(|i| i.table)
-            .map_or_else(|| self.table.clone(), |t| t.to_string());
+        let table = match (imported.as_ref().and_then(|i| i.table), &self.table) {
+            (Some(_), Some(_)) => {
+                return Err(
+                    "--table and the config's table_size both set Maglev's table; give one"
+                        .to_owned(),
+                )
+            }
+            (Some(t), None) => t.to_string(),
+            (None, given) => given
+                .clone()
+                .unwrap_or_else(|| crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string()),
+        };
         // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
         let key_file = (self.keys.starts_with('@') || self.keys == "-")
             .then(|| {
