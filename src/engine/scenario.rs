@@ -455,6 +455,7 @@ impl Scenario {
             .map(|n| (n.name.as_str(), n.weight))
             .collect();
         (self.settings.algo.spec().check)(&Check {
+            system: self.settings.algo.spec().id,
             params: self.settings.params(),
             servers: &servers,
         })

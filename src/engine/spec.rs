@@ -166,6 +166,8 @@ pub struct Params<'a> {
 /// What an algorithm's scenario check sees.
 #[derive(Clone, Copy, Debug)]
 pub struct Check<'a> {
+    /// The algorithm's id (a real system's name in its messages).
+    pub system: &'static str,
     /// The settings.
     pub params: Params<'a>,
     /// Every server of the scenario (up or down): name and weight.
@@ -202,6 +204,18 @@ impl Build<'_> {
 /// A check that every scenario passes.
 pub fn no_check(_: &Check<'_>) -> Result<(), Problem> {
     Ok(())
+}
+
+/// The real systems' check: their weights are whole numbers.
+pub fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
+    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
+        Some((name, weight)) => Err(Problem::WeightNotWhole {
+            system: c.system,
+            name: crate::engine::text::quote(name),
+            weight: crate::engine::text::Shortest(*weight).to_string(),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// A registered placement algorithm: a copyable handle on its [`Spec`]. Two handles are

@@ -22,8 +22,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
-use crate::engine::text::{quote, Shortest};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point.
@@ -79,17 +78,6 @@ pub fn sdbm(key: &str) -> u32 {
             .wrapping_add(h << 16)
             .wrapping_sub(h)
     })
-}
-
-fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
-    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
-        Some((name, weight)) => Err(Problem::WeightNotWhole {
-            system: "haproxy",
-            name: quote(name),
-            weight: Shortest(*weight).to_string(),
-        }),
-        None => Ok(()),
-    }
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {

@@ -18,8 +18,7 @@ use super::nginx::crc32;
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::crc::crc32_update;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
-use crate::engine::text::{quote, Shortest};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: ingress-nginx upstream-hash-by: OpenResty lua-resty-balancer chash (finalized CRC32 base, largest point at or below).
@@ -68,17 +67,6 @@ pub fn find<T>(points: &[(u32, T)], hash: u32) -> Option<usize> {
         return None;
     }
     Some(points.partition_point(|p| p.0 <= hash).saturating_sub(1))
-}
-
-fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
-    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
-        Some((name, weight)) => Err(Problem::WeightNotWhole {
-            system: "ingress-nginx",
-            name: quote(name),
-            weight: Shortest(*weight).to_string(),
-        }),
-        None => Ok(()),
-    }
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {

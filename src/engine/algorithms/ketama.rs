@@ -22,8 +22,7 @@ use std::rc::Rc;
 use crate::engine::contract::Placement;
 use crate::engine::hash::{md5_digest, md5_ketama};
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
-use crate::engine::text::{quote, Shortest};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: libmemcached KETAMA_WEIGHTED, the MD5 continuum of memcached and twemproxy.
@@ -72,18 +71,6 @@ pub fn points_for(weight: u32, total: u64, live: usize) -> u32 {
     // `+ 0.0000000001` is a double in the C, then the sum goes back to float.
     let digests = ((f64::from(quarter) + 0.000_000_000_1) as f32).floor() as u32;
     digests * 4
-}
-
-/// Weights are whole numbers.
-pub fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
-    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
-        Some((name, weight)) => Err(Problem::WeightNotWhole {
-            system: "ketama",
-            name: quote(name),
-            weight: Shortest(*weight).to_string(),
-        }),
-        None => Ok(()),
-    }
 }
 
 /// The continuum, as libmemcached and twemproxy build it.

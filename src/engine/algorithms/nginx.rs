@@ -23,8 +23,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::Placement;
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{Build, Check, KeyHash, Knobs, Memory, Shape, Spec};
-use crate::engine::text::{quote, Shortest};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: nginx ngx_http_upstream_hash_module: hash $key consistent, a CRC32 continuum.
@@ -83,17 +82,6 @@ pub fn server_points(server: &str, weight: u32) -> impl Iterator<Item = u32> {
         prev = !crc32_update(base, &prev.to_le_bytes());
         prev
     })
-}
-
-fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
-    match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
-        Some((name, weight)) => Err(Problem::WeightNotWhole {
-            system: "nginx",
-            name: quote(name),
-            weight: Shortest(*weight).to_string(),
-        }),
-        None => Ok(()),
-    }
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {

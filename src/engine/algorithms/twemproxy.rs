@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
         hash: |key, _| fnv1a_64_twemproxy(key.as_bytes()),
     }),
     cost: super::ring::lookup_cost,
-    check: super::ketama::whole_weights,
+    check: crate::engine::spec::whole_weights,
     build: super::ketama::build,
 };
 
