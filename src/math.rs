@@ -1,4 +1,4 @@
-//! The few transcendental functions drawing needs (`sin`, `cos`, `atan2`, `log10`) and a
+//! The few transcendental functions drawing needs (`sin`, `cos`, `atan2`, `log10`, `powf`, `exp`) and a
 //! floating-point remainder, taken from the browser's `Math` in the page and from the
 //! standard library natively.
 //!
@@ -23,6 +23,12 @@ mod imp {
     pub fn log10(x: f64) -> f64 {
         Math::log10(x)
     }
+    pub fn powf(x: f64, y: f64) -> f64 {
+        Math::pow(x, y)
+    }
+    pub fn exp(x: f64) -> f64 {
+        Math::exp(x)
+    }
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -38,6 +44,12 @@ mod imp {
     }
     pub fn log10(x: f64) -> f64 {
         x.log10()
+    }
+    pub fn powf(x: f64, y: f64) -> f64 {
+        x.powf(y)
+    }
+    pub fn exp(x: f64) -> f64 {
+        x.exp()
     }
 }
 
@@ -59,6 +71,16 @@ pub fn atan2(y: f64, x: f64) -> f64 {
 /// The base-10 logarithm.
 pub fn log10(x: f64) -> f64 {
     imp::log10(x)
+}
+
+/// `x` raised to the power `y` (libm's `pow` is 2 KB of code).
+pub fn powf(x: f64, y: f64) -> f64 {
+    imp::powf(x, y)
+}
+
+/// e raised to the power `x`.
+pub fn exp(x: f64) -> f64 {
+    imp::exp(x)
 }
 
 /// `x` modulo `m` (m > 0) in `0..m`, like `f64::rem_euclid` but without `fmod`'s code:

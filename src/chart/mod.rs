@@ -181,7 +181,7 @@ pub fn sweep_layout(
             let first = s1 * f64::from(v1).sqrt();
             (0..=60)
                 .map(|i| {
-                    let v = 10f64.powf(f64::from(i) / 20.0);
+                    let v = math::powf(10.0, f64::from(i) / 20.0);
                     at(v, first / v.sqrt())
                 })
                 .collect()

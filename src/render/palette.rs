@@ -84,7 +84,7 @@ pub fn contrast(a: &str, b: &str) -> f64 {
             if v <= 0.039_28 {
                 v / 12.92
             } else {
-                ((v + 0.055) / 1.055).powf(2.4)
+                crate::math::powf((v + 0.055) / 1.055, 2.4)
             }
         };
         0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5)
@@ -132,7 +132,7 @@ mod tests {
             if c <= 0.04045 {
                 c / 12.92
             } else {
-                ((c + 0.055) / 1.055).powf(2.4)
+                crate::math::powf((c + 0.055) / 1.055, 2.4)
             }
         };
         let mut rgb = [lin(v >> 16), lin(v >> 8), lin(v)];

@@ -352,7 +352,7 @@ fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_r
                     };
                     e.prevent_default();
                     let mut r = renderer.borrow_mut();
-                    let factor = (-e.delta_y() * 0.0015).exp();
+                    let factor = crate::math::exp(-e.delta_y() * 0.0015);
                     let v = r.viewport.zoom_at(
                         factor,
                         f64::from(e.offset_x()),
