@@ -458,7 +458,12 @@ pub enum Problem {
         max: String,
     },
     ConfigNotRecognized,
-    ConfigEnvoyNeedsCommandLine,
+    /// A config the command line reads and the page does not (`what`: `Envoy` — the page has
+    /// no room for a YAML reader —, `CLUSTER NODES`, `CLUSTER SHARDS`, `nodetool ring` — a
+    /// cluster's own layout, which a link cannot carry).
+    ConfigNeedsCommandLine {
+        what: &'static str,
+    },
     /// `found` is None at the end of the config (then line and column are 0).
     ConfigSyntax {
         line: usize,
@@ -588,7 +593,7 @@ impl fmt::Display for Problem {
             P::Unreadable => write!(f, "it could not be read"),
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
-            P::ConfigEnvoyNeedsCommandLine => write!(f, "an Envoy cluster is read by the command line (hashring-lab simulate --config FILE): the page has no room for a YAML reader"),
+            P::ConfigNeedsCommandLine { what } => write!(f, "{what}: read by the command line (hashring-lab simulate --config FILE), not by the page"),
             P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section nor a twemproxy pool"),
             P::ConfigSyntax { line, column, expected, found: Some(found) } => write!(f, "config line {line}, column {column}: expected {}, found {found}", expected.name()),
             P::ConfigSyntax { expected, found: None, .. } => write!(f, "the config ends where {} was expected", expected.name()),
@@ -856,7 +861,9 @@ pub fn examples() -> Vec<Problem> {
             max: "16 MB".into(),
         },
         P::ConfigNotRecognized,
-        P::ConfigEnvoyNeedsCommandLine,
+        P::ConfigNeedsCommandLine {
+            what: "nodetool ring",
+        },
         P::ConfigSyntax {
             line: 3,
             column: 20,
@@ -989,7 +996,7 @@ pub fn variant_index(p: &Problem) -> usize {
         P::Internal(_) => 84,
         P::OnLine { .. } => 85,
         P::KeyHasComma { .. } => 86,
-        P::ConfigEnvoyNeedsCommandLine => 87,
+        P::ConfigNeedsCommandLine { .. } => 87,
     }
 }
 

@@ -263,7 +263,7 @@ fn every_command_has_help_and_there_is_a_version_and_completions() {
         "--nodes <NODES>",
         "[default: A,B,C,D]",
         "--vnodes <VNODES>",
-        "[default: 10]",
+        "(default 10;",
         "--label <LABEL>",
         "--keys <KEYS>",
         "[default: key-{i}:0..1000]",
@@ -860,35 +860,75 @@ fn an_envoy_cluster_is_the_scenario_its_hosts_describe() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A recorded real cluster (`tests/reference/FILE`): its config text — the lines prefixed
+/// `PREFIX ` — written to a file of a fresh directory, and its key rows.
+struct Recorded {
+    dir: std::path::PathBuf,
+    config: String,
+    rows: Vec<String>,
+}
+
+impl Recorded {
+    fn open(file: &str, prefix: &str) -> Recorded {
+        let vectors = std::fs::read_to_string(
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/reference")
+                .join(file),
+        )
+        .unwrap();
+        let dir = std::env::temp_dir().join(format!(
+            "hashring-lab-cli-{file}-{prefix}-{}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("config.txt");
+        let text: String = vectors
+            .lines()
+            .filter_map(|l| l.strip_prefix(prefix).and_then(|l| l.strip_prefix(' ')))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        std::fs::write(&path, text).unwrap();
+        // Every config section of these files: `node`, `shards`, `shards-raw`, `ring`.
+        let rows = vectors
+            .lines()
+            .filter(|l| {
+                !["#", "node ", "shards", "ring "]
+                    .iter()
+                    .any(|p| l.starts_with(p))
+            })
+            .map(str::to_owned)
+            .collect();
+        Recorded {
+            dir,
+            config: path.display().to_string(),
+            rows,
+        }
+    }
+}
+
+impl Drop for Recorded {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// `CLUSTER NODES` output as `--config`: a real cluster's own slot table answers where the
 /// cluster routed each key (tests/reference/redis-cluster.txt), a change rebalances from it,
-/// and compare (which builds every algorithm's own placement) says it cannot use it.
+/// compare (which builds every algorithm's own placement) says it cannot use it, and the
+/// same cluster's `CLUSTER SHARDS` routes as its `CLUSTER NODES`.
 #[test]
 fn a_real_redis_cluster_routes_keys_by_its_own_slot_table() {
-    let vectors = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/reference/redis-cluster.txt"
-    ))
-    .unwrap();
-    let dir = std::env::temp_dir().join(format!("hashring-lab-cli-redis-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let nodes = dir.join("nodes.txt");
-    let text: String = vectors
-        .lines()
-        .filter_map(|l| l.strip_prefix("node "))
-        .map(|l| format!("{l}\n"))
-        .collect();
-    std::fs::write(&nodes, text).unwrap();
-    let config = nodes.display().to_string();
-    let recorded: Vec<(&str, &str)> = vectors
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.starts_with("node "))
+    let cluster = Recorded::open("redis-cluster.txt", "node");
+    let config = cluster.config.as_str();
+    let recorded: Vec<(&str, &str)> = cluster
+        .rows
+        .iter()
         .filter_map(|l| l.split_once(' '))
         .take(300)
         .collect();
     let keys: Vec<&str> = recorded.iter().map(|r| r.0).collect();
     let (code, out, err) = run(&[
-        &["locate", "--config", &config, "--format", "json"][..],
+        &["locate", "--config", config, "--format", "json"][..],
         &keys,
     ]
     .concat());
@@ -901,7 +941,7 @@ fn a_real_redis_cluster_routes_keys_by_its_own_slot_table() {
     let (code, out, err) = run(&[
         "simulate",
         "--config",
-        &config,
+        config,
         "--keys",
         "key-{i}:0..20000",
         "--step",
@@ -917,11 +957,92 @@ fn a_real_redis_cluster_routes_keys_by_its_own_slot_table() {
         "a fourth master takes about a quarter: {moved}"
     );
     assert_eq!(report["steps"][1]["moved_between_survivors"], 0);
-    let (code, _, err) = run(&["compare", "--config", &config]);
+    let (code, _, err) = run(&["compare", "--config", config]);
     assert_eq!(code, 2);
     assert!(
-        err.contains("a real cluster's slot table is read by locate"),
+        err.contains("slot table or tokens are read by locate"),
         "{err}"
     );
-    let _ = std::fs::remove_dir_all(&dir);
+    // The same cluster's CLUSTER SHARDS, as redis-cli writes it to a file.
+    let shards = Recorded::open("redis-cluster.txt", "shards-raw");
+    let (code, out, err) = run(&[
+        &[
+            "locate",
+            "--config",
+            shards.config.as_str(),
+            "--format",
+            "json",
+        ][..],
+        &keys,
+    ]
+    .concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("1 replica(s)"), "{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for (r, (key, want)) in reports.as_array().unwrap().iter().zip(&recorded) {
+        assert_eq!(r["server"], *want, "{key}");
+    }
+}
+
+/// `nodetool ring` output as `--config`: a Cassandra cluster's own tokens answer where the
+/// driver routes each key (tests/reference/cassandra-ring.txt), the joining node is down
+/// until `recover:` (then it takes exactly the keys the driver gives it — the migration list
+/// names each), a node added takes keys from the others only, and sweep says it cannot use
+/// the cluster's tokens.
+#[test]
+fn a_real_cassandra_ring_routes_keys_by_its_own_tokens() {
+    let cluster = Recorded::open("cassandra-ring.txt", "ring");
+    let config = cluster.config.as_str();
+    let recorded: Vec<Vec<&str>> = cluster
+        .rows
+        .iter()
+        .map(|l| l.split(' ').collect())
+        .collect();
+    let keys: Vec<&str> = recorded.iter().map(|r| r[0]).take(300).collect();
+    let (code, out, err) = run(&[
+        &["locate", "--config", config, "--format", "json"][..],
+        &keys,
+    ]
+    .concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("10.0.1.4 until it has joined"), "{err}");
+    let reports: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for (r, row) in reports.as_array().unwrap().iter().zip(&recorded) {
+        assert_eq!(r["server"], row[1], "{}", row[0]);
+    }
+    let key_file = cluster.dir.join("keys.txt");
+    let all: Vec<&str> = recorded.iter().map(|r| r[0]).collect();
+    std::fs::write(&key_file, all.join("\n")).unwrap();
+    let keys_arg = format!("@{}", key_file.display());
+    let moved_file = cluster.dir.join("moved.csv");
+    let (code, out, err) = run(&[
+        "simulate",
+        "--config",
+        config,
+        "--keys",
+        &keys_arg,
+        "--step",
+        "recover:10.0.1.4",
+        "--step",
+        "add:10.0.3.1",
+        "--moved",
+        &moved_file.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(report["steps"][1]["moved"], 360);
+    assert_eq!(report["steps"][1]["moved_between_survivors"], 0);
+    let moved = std::fs::read_to_string(&moved_file).unwrap();
+    for row in recorded.iter().filter(|r| r[1] != r[2]) {
+        assert!(
+            moved.contains(&format!("1,{},{},{},", row[0], row[1], row[2])),
+            "{row:?}"
+        );
+    }
+    assert_eq!(report["steps"][2]["moved_between_survivors"], 0);
+    let (code, _, err) = run(&["sweep", "--config", config, "--vnodes", "1,2"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("sweep draws the placement anew"), "{err}");
 }

@@ -31,6 +31,7 @@ use crate::i18n::EN;
 use crate::problem::Problem;
 use crate::words;
 
+mod cassandra;
 mod envoy;
 mod key_file;
 mod redis;
@@ -94,9 +95,9 @@ enum CompletionShell {
 /// `sweep`). Defaults are the page's; a test checks that they agree.
 #[derive(Args, Debug)]
 struct ScenarioArgs {
-    /// A real cluster's slot table read from `--config` (each slot's master, by index).
+    /// A real cluster's own layout read from `--config` (its slot table or its tokens).
     #[arg(skip)]
-    real_slots: std::cell::RefCell<Option<Vec<usize>>>,
+    real: std::cell::RefCell<Option<RealLayout>>,
     /// Placement algorithm.
     #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: String,
@@ -132,9 +133,10 @@ struct ScenarioArgs {
     c: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
-    /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV) or a Redis Cluster's
-    /// `CLUSTER NODES` output (its own slot table). It gives the algorithm, the servers in
-    /// declaration order, their weights and the down ones.
+    /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
+    /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table) or a Cassandra cluster's `nodetool ring`
+    /// output (its own tokens). It gives the algorithm, the servers in declaration order,
+    /// their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down"])]
     config: Option<std::path::PathBuf>,
 }
@@ -142,23 +144,60 @@ struct ScenarioArgs {
 /// `--vnodes` as one count.
 #[derive(Args, Debug)]
 struct VnodesArg {
-    /// Virtual nodes per server of weight 1, 1..=1000.
-    #[arg(long, default_value = "10")]
-    vnodes: String,
+    /// Virtual nodes per server of weight 1, 1..=1000 (default 10; with `nodetool ring` as
+    /// `--config`, the nodes' token count, which a node you add gets).
+    #[arg(long)]
+    vnodes: Option<String>,
+}
+
+/// What a real cluster's config fixes beyond its servers: the layout the simulation then
+/// starts from, instead of the one it would draw.
+#[derive(Clone, Debug)]
+enum RealLayout {
+    /// Redis Cluster's slot table (`CLUSTER NODES`, `CLUSTER SHARDS`): each slot's master,
+    /// by server index.
+    Slots(Vec<usize>),
+    /// Cassandra's tokens (`nodetool ring`), by node name.
+    Tokens(crate::engine::spec::GivenTokens),
+}
+
+impl RealLayout {
+    /// The vnode count a node added to this cluster gets: the count most nodes have.
+    fn vnodes(&self) -> Option<usize> {
+        let RealLayout::Tokens(tokens) = self else {
+            return None;
+        };
+        let mut counts: Vec<usize> = tokens.0.iter().map(|(_, t)| t.len()).collect();
+        counts.sort_unstable();
+        let mut best = (0, 0);
+        for run in counts.chunk_by(|a, b| a == b) {
+            if run.len() > best.0 {
+                best = (run.len(), run[0]);
+            }
+        }
+        Some(best.1)
+    }
 }
 
 impl ScenarioArgs {
-    /// The scenario these flags and `vnodes` describe.
-    fn scenario(&self, vnodes: &str) -> Result<Scenario, String> {
+    /// The scenario these flags and `vnodes` (`--vnodes`, when given) describe.
+    fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
         let imported = self
             .config
             .as_ref()
             .map(|p| read_config_file(p))
             .transpose()?
-            .map(|(imported, slots)| {
-                self.real_slots.replace(slots);
+            .map(|(imported, real)| {
+                self.real.replace(real);
                 imported
             });
+        let tokens_each = self.real.borrow().as_ref().and_then(RealLayout::vnodes);
+        let vnodes = match (vnodes, tokens_each) {
+            (Some(given), _) => given.to_owned(),
+            (None, Some(count)) => count.to_string(),
+            (None, None) => "10".to_owned(),
+        };
+        let vnodes = vnodes.as_str();
         let (algo, nodes, down) = match &imported {
             Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
             None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
@@ -218,16 +257,30 @@ impl ScenarioArgs {
     /// table when `--config` gave one.
     fn build(&self, scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, String> {
         let sim = build(scenario, progress)?;
-        let Some(slots) = self.real_slots.borrow().clone() else {
-            return Ok(sim);
-        };
-        let ids: Vec<ServerId> = sim.servers().iter().map(|s| s.id).collect();
-        Ok(sim.with_slot_owners(slots.iter().map(|&i| ids[i]).collect())?)
+        Ok(match self.real.borrow().clone() {
+            None => sim,
+            Some(RealLayout::Slots(slots)) => {
+                let ids: Vec<ServerId> = sim.servers().iter().map(|s| s.id).collect();
+                sim.with_slot_owners(slots.iter().map(|&i| ids[i]).collect())?
+            }
+            Some(RealLayout::Tokens(tokens)) => sim.with_tokens(tokens)?,
+        })
+    }
+
+    /// Refuses a real cluster's layout for a command that builds placements of its own.
+    fn refuse_real_layout(&self, command: &str, does: &str) -> Result<(), String> {
+        match self.real.borrow().is_some() {
+            true => Err(format!(
+                "--config: {command} {does}; a real cluster's own slot table or tokens are read by locate, simulate and bench"
+            )),
+            false => Ok(()),
+        }
     }
 }
 
-/// The config's scenario and, for `CLUSTER NODES`, the cluster's own slot table.
-type ReadConfig = (crate::engine::import::Imported, Option<Vec<usize>>);
+/// The config's scenario and, for `CLUSTER NODES` and `nodetool ring`, the cluster's own
+/// layout.
+type ReadConfig = (crate::engine::import::Imported, Option<RealLayout>);
 
 /// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
 /// scenario leaves out (backup servers) is said on stderr.
@@ -245,10 +298,16 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    let (imported, slots) = if envoy::looks_like_envoy(&text) {
+    use crate::engine::import::ClusterLayout;
+    let layout = ClusterLayout::of(&text);
+    let (imported, real) = if envoy::looks_like_envoy(&text) {
         envoy::read(&text).map(|i| (i, None))
-    } else if redis::looks_like_cluster_nodes(&text) {
-        redis::read(&text).map(|(i, s)| (i, Some(s)))
+    } else if layout == Some(ClusterLayout::Nodes) {
+        redis::read(&text).map(|(i, s)| (i, Some(RealLayout::Slots(s))))
+    } else if layout == Some(ClusterLayout::Shards) {
+        redis::read_shards(&text).map(|(i, s)| (i, Some(RealLayout::Slots(s))))
+    } else if layout == Some(ClusterLayout::Ring) {
+        cassandra::read(&text).map(|(i, t)| (i, Some(RealLayout::Tokens(t))))
     } else {
         crate::engine::import::read_config(&text)
             .map(|i| (i, None))
@@ -258,7 +317,7 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
     }
-    Ok((imported, slots))
+    Ok((imported, real))
 }
 
 /// Output formats.
@@ -643,9 +702,10 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         .iter()
         .map(|s| Change::parse(s))
         .collect::<Result<_, _>>()?;
-    let mut sim = args
-        .scenario
-        .build(&args.scenario.scenario(&args.vnodes.vnodes)?, progress)?;
+    let mut sim = args.scenario.build(
+        &args.scenario.scenario(args.vnodes.vnodes.as_deref())?,
+        progress,
+    )?;
     let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
     let mut moved = match &args.moved {
         Some(path) => {
@@ -789,7 +849,9 @@ fn sweep(args: &SweepArgs) -> Result<String, String> {
             counts.len()
         ));
     }
-    let mut scenario = args.scenario.scenario("1")?;
+    let mut scenario = args.scenario.scenario(Some("1"))?;
+    args.scenario
+        .refuse_real_layout("sweep", "draws the placement anew for every vnode count")?;
     let mut points = Vec::new();
     for vnodes in counts {
         scenario.settings.vnodes = vnodes;
@@ -852,7 +914,7 @@ struct BenchReport {
 const BENCH_CHUNK: usize = 65_536;
 
 fn bench(args: &BenchArgs, progress: &mut Progress) -> Result<String, String> {
-    let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    let scenario = args.scenario.scenario(args.vnodes.vnodes.as_deref())?;
     let sim = args.scenario.build(&scenario, progress)?;
     let placement = sim.placement();
     let s = &scenario.settings;
@@ -955,10 +1017,9 @@ fn percent(fraction: f64) -> String {
 
 fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String> {
     use crate::engine::compare::{CompareChange, CompareWork, TIMED_LOOKUPS};
-    let scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
-    if args.scenario.real_slots.borrow().is_some() {
-        return Err("--config: compare builds every algorithm's own placement; a real cluster's slot table is read by locate, simulate and bench".to_owned());
-    }
+    let scenario = args.scenario.scenario(args.vnodes.vnodes.as_deref())?;
+    args.scenario
+        .refuse_real_layout("compare", "builds every algorithm's own placement")?;
     check_memory(&scenario)?;
     let change = match args.change.as_str() {
         "remove" => CompareChange::Remove,
@@ -1100,7 +1161,7 @@ fn compare_output(rows: &[CompareReport], format: Format) -> Result<String, Stri
 }
 
 fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> {
-    let mut scenario = args.scenario.scenario(&args.vnodes.vnodes)?;
+    let mut scenario = args.scenario.scenario(args.vnodes.vnodes.as_deref())?;
     // Only the placement matters here: build it over a single key — unless the owners
     // depend on the whole key set (bounded loads: capacities and arrival order), where the
     // key is placed within the scenario's keys, as the page places it.
@@ -1184,7 +1245,10 @@ mod tests {
         // drawable 251 on the page.
         let mut page = Scenario::default();
         page.settings.table = crate::engine::algorithms::maglev::DEFAULT_TABLE;
-        assert_eq!(a.scenario.scenario(&a.vnodes.vnodes).unwrap(), page);
+        assert_eq!(
+            a.scenario.scenario(a.vnodes.vnodes.as_deref()).unwrap(),
+            page
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use super::placement::{build_placement, weighted_vnodes, LiveServer, Placement};
 use super::ring::{ServerId, NO_OWNER};
 use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
 use super::slots::SlotTable;
-use super::spec::Memory;
+use super::spec::{GivenTokens, Memory};
 use super::text::quote;
 use crate::problem::{Field, Problem};
 
@@ -23,6 +23,8 @@ pub struct Config {
     pub(super) servers: Vec<Server>,
     pub(super) slot_table: Option<SlotTable>,
     pub(super) book: Option<BucketBook>,
+    /// A real cluster's own tokens (Cassandra's `nodetool ring`; the command line reads it).
+    pub(super) tokens: Option<Rc<GivenTokens>>,
     /// The id the next added server gets: one past every id used so far, so a new server
     /// never takes a removed server's id — nor its colour, which the page picks by id.
     pub(super) next_id: ServerId,
@@ -49,6 +51,7 @@ impl Config {
             servers,
             slot_table: None,
             book: None,
+            tokens: None,
             next_id,
         };
         config.reset_slot_table();
@@ -115,6 +118,7 @@ impl Config {
             self.live(),
             self.slot_table.as_ref(),
             self.book.as_ref(),
+            self.tokens.as_deref(),
         )
     }
 

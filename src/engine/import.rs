@@ -15,6 +15,11 @@
 //!   other hashes, other distributions and `hash_tag` are refused, not approximated.
 //!
 //! Every refusal names the line and column and what was expected; nothing is guessed.
+//!
+//! A real cluster's own layout — Redis Cluster's `CLUSTER NODES` / `CLUSTER SHARDS`, a
+//! Cassandra cluster's `nodetool ring` — is recognised here too, and read by the command
+//! line (`cli::redis`, `cli::cassandra`): the page's link cannot carry a slot table or
+//! thousands of tokens, so the page says where to take it.
 
 use super::algorithms::Algorithm;
 use super::text::quote;
@@ -39,7 +44,12 @@ pub struct Imported {
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
     // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
     if text.contains("lb_endpoints") {
-        return Err(Problem::ConfigEnvoyNeedsCommandLine);
+        return Err(Problem::ConfigNeedsCommandLine { what: "Envoy" });
+    }
+    if let Some(layout) = ClusterLayout::of(text) {
+        return Err(Problem::ConfigNeedsCommandLine {
+            what: layout.command(),
+        });
     }
     if text
         .lines()
@@ -55,6 +65,57 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
         return haproxy(text);
     }
     Err(Problem::ConfigNotRecognized)
+}
+
+/// A real cluster's own layout, which the command line reads (`cli::redis`,
+/// `cli::cassandra`) and the page sends there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClusterLayout {
+    /// Redis Cluster's `CLUSTER NODES`: a line `ID IP:PORT@CPORT FLAGS …` whose flags say
+    /// master, slave or myself.
+    Nodes,
+    /// Redis Cluster's `CLUSTER SHARDS`: a line whose value is `slots` (numbered `1) 1)
+    /// "slots"` or raw).
+    Shards,
+    /// Cassandra's `nodetool ring`: its header `Address … Token`.
+    Ring,
+}
+
+impl ClusterLayout {
+    /// The command whose output it is.
+    pub fn command(self) -> &'static str {
+        match self {
+            ClusterLayout::Nodes => "CLUSTER NODES",
+            ClusterLayout::Shards => "CLUSTER SHARDS",
+            ClusterLayout::Ring => "nodetool ring",
+        }
+    }
+
+    /// The layout `text` holds, told by its first line that only that output has.
+    pub fn of(text: &str) -> Option<ClusterLayout> {
+        text.lines().find_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            match fields.as_slice() {
+                ["Address", .., "Token"] => Some(ClusterLayout::Ring),
+                [_, address, flags, _, _, _, _, _, ..]
+                    if address.contains('@')
+                        && ["master", "slave", "myself"]
+                            .iter()
+                            .any(|f| flags.contains(f)) =>
+                {
+                    Some(ClusterLayout::Nodes)
+                }
+                _ if line
+                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ')' || c == ' ')
+                    .trim_matches('"')
+                    == "slots" =>
+                {
+                    Some(ClusterLayout::Shards)
+                }
+                _ => None,
+            }
+        })
+    }
 }
 
 /// A word of the config and where it starts (1-based line and column).
@@ -526,5 +587,38 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("declaration order"));
+    }
+
+    /// A real cluster's own layout, recorded from the real systems, is recognised and sent
+    /// to the command line; an nginx upstream with an `Address … Token`-free text is not.
+    #[test]
+    fn a_clusters_own_layout_is_recognised_for_the_command_line() {
+        let section = |file: &str, prefix: &str| -> String {
+            file.lines()
+                .filter_map(|l| l.strip_prefix(prefix))
+                .map(|l| format!("{l}\n"))
+                .collect()
+        };
+        let redis = include_str!("../../tests/reference/redis-cluster.txt");
+        let cassandra = include_str!("../../tests/reference/cassandra-ring.txt");
+        for (text, what) in [
+            (section(redis, "node "), "CLUSTER NODES"),
+            (section(redis, "shards "), "CLUSTER SHARDS"),
+            (section(redis, "shards-raw "), "CLUSTER SHARDS"),
+            (section(cassandra, "ring "), "nodetool ring"),
+        ] {
+            assert_eq!(
+                read_config(&text),
+                Err(Problem::ConfigNeedsCommandLine { what }),
+                "{what}"
+            );
+        }
+        for other in [
+            "upstream u {\n hash $k consistent;\n server a;\n}",
+            "backend slots\n  hash-type consistent\n  server s a:80\n",
+            "pool:\n  servers:\n   - 127.0.0.1:11211:1 master\n",
+        ] {
+            assert_eq!(ClusterLayout::of(other), None, "{other}");
+        }
     }
 }

@@ -686,6 +686,12 @@ mod tests {
             "simulate",
             "config",
             "YAML",
+            // The commands whose output is a cluster's own layout.
+            "nodetool",
+            "ring",
+            "CLUSTER",
+            "NODES",
+            "SHARDS",
         ];
         let mut allowed = allowed.to_vec();
         // Ids, and the words of a hyphenated one ("envoy-ring").

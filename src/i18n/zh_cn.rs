@@ -611,7 +611,7 @@ fn problem(p: &Problem) -> String {
         P::Unreadable => "无法读取".into(),
         P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
         P::More { count } => format!("另有 {count} 个问题"),
-        P::ConfigEnvoyNeedsCommandLine => "Envoy 集群配置请用命令行读取（hashring-lab simulate --config 文件）：页面放不下 YAML 解析器".into(),
+        P::ConfigNeedsCommandLine { what } => format!("{what}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取"),
         P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段，也不是 twemproxy 的池".into(),
         P::ConfigSyntax { line, column, expected, found: Some(found) } => format!("配置第 {line} 行第 {column} 列：应为{}，实际为 {found}", expected_zh(*expected)),
         P::ConfigSyntax { expected, found: None, .. } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),

@@ -55,7 +55,13 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   // An Envoy cluster is the command line's to read (its YAML reader does not fit the page).
   await page.fill('#config-text', 'clusters:\n- lb_policy: RING_HASH\n  load_assignment: { endpoints: [ { lb_endpoints: [] } ] }\n');
   await page.click('button.use-config');
-  await page.waitForFunction(() => /an Envoy cluster is read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
+  await page.waitForFunction(() => /Envoy: read by the command line \(hashring-lab simulate --config FILE\), not by the page/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
+  // So is a cluster's own layout: nodetool ring output (a link cannot carry its tokens).
+  await page.fill('#config-text', 'Datacenter: dc1\n==========\nAddress   Rack   Status State   Load       Owns    Token\n10.0.0.1  rack1  Up     Normal  1.2 KiB    100%    42\n');
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /nodetool ring: read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
+  await screenshot(page, '81-config-for-the-command-line');
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
 });
 

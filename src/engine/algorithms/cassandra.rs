@@ -6,10 +6,12 @@
 //! the first token at or above it, wrapping (ranges `(previous, token]`).
 //!
 //! Tokens: each node has `vnodes` tokens (`num_tokens`; Cassandra 4 defaults to 16). Real
-//! clusters choose them by their allocator or by hand (`nodetool ring` shows them); here
-//! each token is drawn from the node's name and the scenario's seed, so a node keeps its
-//! tokens when others come and go. Which node owns a key follows from the tokens exactly;
-//! the tokens themselves are a model, as the page says.
+//! clusters choose them by their allocator or by hand, and `nodetool ring` shows them: the
+//! command line reads that output (`--config`, `cli::cassandra`) and uses the cluster's own
+//! tokens ([`Build::tokens`]). Otherwise — and for a node added later — each token is drawn
+//! from the node's name and the scenario's seed, so a node keeps its tokens when others come
+//! and go. Which node owns a key follows from the tokens exactly; drawn tokens are a model,
+//! as the page says.
 //!
 //! `tests/reference/cassandra.txt` holds the tokens PyPI's cassandra-driver computes
 //! (`cassandra.murmur3`, the partitioner's hash) for 1,298 keys, high bytes and every tail
@@ -43,8 +45,24 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-/// The Murmur3Partitioner token of `key`: MurmurHash3_x64_128's `h1`, Java's way.
+/// The Murmur3Partitioner token of `key`: MurmurHash3_x64_128's `h1`, Java's way, with
+/// the partitioner's `normalize` (`Long.MIN_VALUE`, the ring's minimum token that no key may
+/// have, becomes `Long.MAX_VALUE`).
 pub fn token(key: &[u8]) -> i64 {
+    normalize(murmur3_h1(key))
+}
+
+/// `Murmur3Partitioner.normalize`: `Long.MIN_VALUE` is the ring's minimum, never a token.
+fn normalize(hash: i64) -> i64 {
+    if hash == i64::MIN {
+        i64::MAX
+    } else {
+        hash
+    }
+}
+
+/// MurmurHash3_x64_128's first 64 bits of `key` (seed 0), with Java's sign extension.
+fn murmur3_h1(key: &[u8]) -> i64 {
     const C1: u64 = 0x87c3_7b91_1142_53d5;
     const C2: u64 = 0x4cf5_ad43_2745_937f;
     let (mut h1, mut h2) = (0u64, 0u64);
@@ -125,7 +143,12 @@ pub fn node_token(name: &str, seed: u64, i: u32) -> u64 {
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let mut entries = Vec::new();
     for s in &b.live {
-        entries.extend((0..b.params.vnodes).map(|i| (node_token(&s.name, b.params.seed, i), s.id)));
+        match b.tokens.and_then(|t| t.of(&s.name)) {
+            Some(given) => entries.extend(given.iter().map(|&t| (ring_value(t), s.id))),
+            None => entries.extend(
+                (0..b.params.vnodes).map(|i| (node_token(&s.name, b.params.seed, i), s.id)),
+            ),
+        }
     }
     Ok(Rc::new(Ring64::new(
         entries,
@@ -153,6 +176,14 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 1_200, "{checked}");
+    }
+
+    /// The partitioner's `normalize`: the one hash that would be the ring's minimum token.
+    #[test]
+    fn the_minimum_token_is_never_a_keys() {
+        assert_eq!(normalize(i64::MIN), i64::MAX);
+        assert_eq!(normalize(i64::MIN + 1), i64::MIN + 1);
+        assert_eq!(normalize(-1), -1);
     }
 
     #[test]
