@@ -78,6 +78,12 @@ pub fn powf(x: f64, y: f64) -> f64 {
     imp::powf(x, y)
 }
 
+/// The length of (x, y): `sqrt(x² + y²)` — pixel distances, far from overflow, so without
+/// libm's careful `hypot`.
+pub fn hypot(x: f64, y: f64) -> f64 {
+    (x * x + y * y).sqrt()
+}
+
 /// e raised to the power `x`.
 pub fn exp(x: f64) -> f64 {
     imp::exp(x)

@@ -49,7 +49,7 @@ impl RingGeometry {
         let (dx, dy) = (x - self.cx, y - self.cy);
         // `0.0 - dy`, not `-dy`: at the centre, atan2(0, -0) would be π (6 o'clock).
         let angle = math::wrap(math::atan2(dx, 0.0 - dy), TAU);
-        (position_of(angle), dx.hypot(dy))
+        (position_of(angle), crate::math::hypot(dx, dy))
     }
 }
 

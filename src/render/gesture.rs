@@ -40,15 +40,15 @@ impl Gestures {
         let (_, px, py) = self.pointers[i];
         if self
             .tap
-            .is_some_and(|(tx, ty)| (x - tx).hypot(y - ty) > TAP_SLOP_PX)
+            .is_some_and(|(tx, ty)| crate::math::hypot(x - tx, y - ty) > TAP_SLOP_PX)
         {
             self.tap = None;
         }
         let next = if self.pointers.len() == 2 {
             // Pinch: scale by the change in distance between the two pointers.
             let (_, ox, oy) = self.pointers[1 - i];
-            let before = (px - ox).hypot(py - oy).max(1.0);
-            let after = (x - ox).hypot(y - oy).max(1.0);
+            let before = crate::math::hypot(px - ox, py - oy).max(1.0);
+            let after = crate::math::hypot(x - ox, y - oy).max(1.0);
             view.zoom_at(after / before, (x + ox) / 2.0, (y + oy) / 2.0)
         } else {
             view.pan(x - px, y - py)

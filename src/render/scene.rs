@@ -810,8 +810,10 @@ mod tests {
             let g = RingGeometry::fit(w, h);
             for p in &placed {
                 let r = p.label.rect;
-                let near =
-                    (g.cx.clamp(r.x, r.x + r.w) - g.cx).hypot(g.cy.clamp(r.y, r.y + r.h) - g.cy);
+                let near = crate::math::hypot(
+                    g.cx.clamp(r.x, r.x + r.w) - g.cx,
+                    g.cy.clamp(r.y, r.y + r.h) - g.cy,
+                );
                 assert!(
                     near > g.radius,
                     "{} touches the ring at {w}x{h}",

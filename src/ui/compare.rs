@@ -168,7 +168,34 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -
     let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
     let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
     let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
-    let labels = scatter_labels(&placed, &names, 9.0, (7.0, 14.0), (width, height), 5.0);
+    let ideal_x = ideal
+        .map(|i| pad + i / x_max * (width - 2.0 * pad))
+        .filter(|x| *x <= width - pad);
+    let y_top = Fixed(y_max, 2).to_string();
+    let x_end = format!("{}%", Fixed(x_max, 0));
+    let ideal_text = format!("{} {}%", w.ideal_word, Fixed(ideal.unwrap_or(0.0), 1));
+    // The tick labels' boxes (7 px a character, 14 px a line): the dots' labels keep off.
+    let text_box = |x: f64, baseline: f64, text: &str, anchor: f64| {
+        let w = text.chars().count() as f64 * 7.0;
+        (x - anchor * w, baseline - 11.0, w, 14.0)
+    };
+    let ticks = [
+        text_box(pad, height - pad + 16.0, "0%", 0.0),
+        text_box(width - pad, height - pad + 16.0, &x_end, 1.0),
+        text_box(pad - 4.0, height - pad, "1.00", 1.0),
+        text_box(pad - 4.0, pad + 4.0, &y_top, 1.0),
+        // Off the chart when there is no ideal line.
+        text_box(ideal_x.unwrap_or(-width), pad - 6.0, &ideal_text, 0.5),
+    ];
+    let labels = scatter_labels(
+        &placed,
+        &names,
+        9.0,
+        (7.0, 14.0),
+        (width, height),
+        5.0,
+        &ticks,
+    );
     let f = |v: f64| Fixed(v, 1).to_string();
     html! {
         <figure class="compare-figure">
@@ -176,13 +203,13 @@ fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -
                 <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
                 <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
                 <text class="tick" x={f(pad)} y={f(height - pad + 16.0)}>{"0%"}</text>
-                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{format!("{}%", Fixed(x_max, 0))}</text>
+                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{x_end}</text>
                 <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
-                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{Fixed(y_max, 2).to_string()}</text>
+                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{y_top}</text>
                 // The ideal share moved: a consistent, balanced algorithm sits on this line.
-                if let Some(x) = ideal.map(|i| pad + i / x_max * (width - 2.0 * pad)).filter(|x| *x <= width - pad) {
+                if let Some(x) = ideal_x {
                     <line class="ideal" x1={f(x)} y1={f(pad)} x2={f(x)} y2={f(height - pad)} />
-                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{format!("{} {}%", w.ideal_word, Fixed(ideal.unwrap_or(0.0), 1))}</text>
+                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{ideal_text}</text>
                 }
                 { for placed.iter().map(|(x, y)| html! {
                     <circle cx={f(*x)} cy={f(*y)} r="5" />
