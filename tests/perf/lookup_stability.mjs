@@ -19,8 +19,10 @@ const values = {};
 try {
   for (let run = 0; run < runs; run++) {
     await browser.page.goto(`${server.origin}/?view=compare&lang=en`);
-    await browser.page.waitForFunction(() => document.querySelectorAll('table.compared tbody tr').length === 16
-      && document.querySelector('.compare .verdict'), null, { timeout: 120000 });
+    // Every registered algorithm's row is in and timed (its ns cell a number, not "…").
+    await browser.page.waitForFunction(() => document.querySelector('.compare .verdict')
+      && [...document.querySelectorAll('table.compared td.ns')].every((td) => /^[\d,.]+$/.test(td.textContent)),
+    null, { timeout: 300000 });
     const rows = await browser.page.$$eval('table.compared tbody tr', (trs) => trs.map((tr) => [
       tr.dataset.algo, Number(tr.querySelector('td.ns').textContent.replace(/,/g, '')),
     ]));
