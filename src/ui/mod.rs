@@ -40,7 +40,7 @@ pub use controls::{
 pub use readout::{moved_short, readout_card};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
-pub use tools::{ExportCard, QrDialog, ShareCard, ShortcutsDialog};
+pub use tools::{qr_dialog, shortcuts_dialog, ExportCard, ShareCard};
 pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourPickerProps};
 
 /// Mounts the app on the page's body.
@@ -811,13 +811,13 @@ pub fn App() -> Html {
                 </div>
             </main>
             if *help {
-                <ShortcutsDialog on_close={let help = help.clone(); move |_| help.set(false)} />
+                {shortcuts_dialog(w, {let help = help.clone(); Callback::from(move |()| help.set(false))})}
             }
             if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
                 {handout::handout_view(w, h)}
             }
             if *qr {
-                <QrDialog link={phone_link} on_close={let qr = qr.clone(); move |_| qr.set(false)} />
+                {qr_dialog(w, &phone_link, {let qr = qr.clone(); Callback::from(move |()| qr.set(false))})}
             }
         </div>
         </ContextProvider<Look>>

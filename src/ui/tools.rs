@@ -20,6 +20,7 @@ use crate::file::{
     check_file_size, counts_csv, field_name_problems, key_rows, moved_in_key_order, read_scenario,
     scenario_json, top_level_fields, write_moved_rows, FieldValue, MAX_FIELDS, MOVED_HEADER,
 };
+use crate::i18n::Words;
 use crate::problem::{JsonKind, Problem};
 use crate::render::qr::qr_picture;
 use crate::state::{Action, Notice, PageState};
@@ -489,19 +490,11 @@ pub fn Dialog(props: &DialogProps) -> Html {
     }
 }
 
-/// Props of [`ShortcutsDialog`] and [`QrDialog`].
-#[derive(Properties, PartialEq)]
-pub struct ShortcutsProps {
-    /// Closes the dialog.
-    pub on_close: Callback<()>,
-}
-
-/// The list of keyboard shortcuts (`?`), closed with Esc or its button.
-#[component]
-pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
-    let w = use_lang().words();
+/// The list of keyboard shortcuts (`?`), closed with Esc or its button. A plain function,
+/// not a component: it keeps nothing between renders.
+pub fn shortcuts_dialog(w: &'static Words, on_close: Callback<()>) -> Html {
     html! {
-        <Dialog title_id="shortcuts-title" title={w.shortcuts} on_close={props.on_close.clone()}>
+        <Dialog title_id="shortcuts-title" title={w.shortcuts} on_close={on_close}>
             <table class="keys">
                 <tbody>
                     { for w.shortcut_list.iter().map(|(k, what)| html! {
@@ -513,30 +506,20 @@ pub fn ShortcutsDialog(props: &ShortcutsProps) -> Html {
     }
 }
 
-/// Props of [`QrDialog`].
-#[derive(Properties, PartialEq)]
-pub struct QrProps {
-    /// The link to encode.
-    pub link: AttrValue,
-    /// Closes the dialog.
-    pub on_close: Callback<()>,
-}
-
-/// The link as a large QR code (`Q`), for the phones in a classroom.
-#[component]
-pub fn QrDialog(props: &QrProps) -> Html {
-    let w = use_lang().words();
-    let picture = use_memo(props.link.clone(), |link| qr_picture(link));
+/// The link as a large QR code (`Q`), for the phones in a classroom. A plain function: the
+/// code is encoded again on a render while it is open (well under a millisecond).
+pub fn qr_dialog(w: &'static Words, link: &str, on_close: Callback<()>) -> Html {
+    let picture = qr_picture(link);
     html! {
-        <Dialog title_id="qr-title" title={w.qr_code} on_close={props.on_close.clone()}>
+        <Dialog title_id="qr-title" title={w.qr_code} on_close={on_close}>
             if let Some(p) = picture.as_ref() {
                 <p class="muted">{w.qr_caption}</p>
-                <svg class="qr" role="img" aria-label={props.link.clone()} viewBox={format!("0 0 {0} {0}", p.side)}
+                <svg class="qr" role="img" aria-label={link.to_owned()} viewBox={format!("0 0 {0} {0}", p.side)}
                     shape-rendering="crispEdges">
                     <rect width={p.side.to_string()} height={p.side.to_string()} fill="#fff" />
                     <path d={p.path.clone()} fill="#000" />
                 </svg>
-                <p class="qr-link">{props.link.clone()}</p>
+                <p class="qr-link">{link.to_owned()}</p>
             } else {
                 <p class="error">{w.qr_too_long}</p>
             }
