@@ -101,11 +101,12 @@ pub enum Expected {
     PoolWeight,
     PoolPort,
     PoolName,
+    PlainName,
 }
 
 impl Expected {
     /// Every expectation.
-    pub const ALL: [Expected; 13] = [
+    pub const ALL: [Expected; 14] = [
         Expected::UpstreamName,
         Expected::OpenBrace,
         Expected::CloseBrace,
@@ -119,6 +120,7 @@ impl Expected {
         Expected::PoolWeight,
         Expected::PoolPort,
         Expected::PoolName,
+        Expected::PlainName,
     ];
 
     /// Its English in messages.
@@ -137,6 +139,7 @@ impl Expected {
             Expected::PoolWeight => "a weight, a whole number from 1",
             Expected::PoolPort => "a port from 1 to 65535",
             Expected::PoolName => "a name that does not end in :11211",
+            Expected::PlainName => "a name without , * { or } (the server list's own signs)",
         }
     }
 }

@@ -66,6 +66,9 @@ pub fn read(text: &str) -> Result<(Imported, GivenTokens), String> {
                 let token: i64 = token
                     .parse()
                     .map_err(|_| wrong(n, "a token (a signed 64-bit number) at the end"))?;
+                if !crate::engine::import::list_safe(name) {
+                    return Err(wrong(n, crate::problem::Expected::PlainName.name()));
+                }
                 seen.push((token, n));
                 match nodes.iter_mut().find(|node| node.name == *name) {
                     Some(node) => node.tokens.push(token),

@@ -152,6 +152,11 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String
         for host in hosts {
             entry += 1;
             let (name, weight) = endpoint(host, by_hostname)
+                .and_then(|(name, weight)| {
+                    crate::engine::import::list_safe(&name)
+                        .then_some((name, weight))
+                        .ok_or(crate::problem::Expected::PlainName.name())
+                })
                 .map_err(|what| format!("envoy config, endpoint {entry}: expected {what}"))?;
             if matches!(
                 host["health_status"].as_str(),

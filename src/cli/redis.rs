@@ -127,7 +127,10 @@ pub fn read(text: &str) -> Result<SlotLayout, String> {
             ));
         }
         let address = f[1].split('@').next().unwrap_or("");
-        if address.starts_with(':') || !address.contains(':') {
+        if address.starts_with(':')
+            || !address.contains(':')
+            || !crate::engine::import::list_safe(address)
+        {
             return Err(wrong(*n, "an address ip:port@cport"));
         }
         names.push((f[0], address));
@@ -255,6 +258,9 @@ pub fn read_shards(text: &str) -> Result<SlotLayout, String> {
             return Err(wrong(n, "the shard's master's \"ip\" and \"port\""));
         };
         let name = format!("{ip}:{port}");
+        if !crate::engine::import::list_safe(&name) {
+            return Err(wrong(n, "the master's ip and port without , * { or }"));
+        }
         if field(master, "health").as_deref() == Some("failed") {
             layout.down.push(name.clone());
         }

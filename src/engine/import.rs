@@ -211,6 +211,9 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
                 let address = args
                     .first()
                     .ok_or_else(|| syntax(words.get(end), Expected::Address))?;
+                if !list_safe(address.text) {
+                    return Err(syntax(Some(address), Expected::PlainName));
+                }
                 let mut weight = 1u32;
                 let (mut is_down, mut backup) = (false, false);
                 for a in &args[1..] {
@@ -290,6 +293,9 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
                 let name = line_words
                     .get(1)
                     .ok_or_else(|| syntax(None, Expected::ServerName))?;
+                if !list_safe(name.text) {
+                    return Err(syntax(Some(name), Expected::PlainName));
+                }
                 let _address = line_words
                     .get(2)
                     .ok_or_else(|| syntax(None, Expected::ServerAddress))?;
@@ -467,7 +473,17 @@ fn pool_server(at: &Word<'_>) -> Result<String, Problem> {
         Some(n) => n.to_owned(),
         None => own,
     };
+    if !list_safe(&name) {
+        return Err(wrong(Expected::PlainName));
+    }
     Ok(node(&name, weight))
+}
+
+/// True when `name` can stand in the scenario's server list as it is: it has none of the
+/// list's own signs (`,` between servers, `*` before a weight, `{ }` around a range), which
+/// would split it, weigh it or expand it instead of naming it.
+pub fn list_safe(name: &str) -> bool {
+    !name.contains([',', '*', '{', '}'])
 }
 
 fn node(name: &str, weight: u32) -> String {
@@ -582,6 +598,23 @@ mod tests {
             read_config("hello").unwrap_err(),
             Problem::ConfigNotRecognized
         );
+        // A name the server list would split (,), weigh (*) or expand ({ }) is refused.
+        assert_eq!(
+            read_config("upstream u {\n  hash $k consistent;\n  server a,b:80;\n}\n")
+                .unwrap_err()
+                .to_string(),
+            "config line 3, column 10: expected a name without , * { or } (the server list's own signs), found 'a,b:80'"
+        );
+        assert!(
+            read_config("backend b\n  hash-type consistent\n  server s*2 a:80\n")
+                .unwrap_err()
+                .to_string()
+                .contains("expected a name without")
+        );
+        assert!(read_config("p:\n  servers:\n   - 127.0.0.1:11212:1 {x}\n")
+            .unwrap_err()
+            .to_string()
+            .contains("expected a name without"));
         let with_id = read_config("backend b\n  hash-type consistent\n  server s1 a:80 id 7\n");
         assert!(with_id
             .unwrap_err()

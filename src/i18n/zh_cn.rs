@@ -648,6 +648,7 @@ fn expected_zh(e: Expected) -> &'static str {
         Expected::PoolWeight => "从 1 起的整数权重",
         Expected::PoolPort => " 1 到 65535 的端口",
         Expected::PoolName => "不以 :11211 结尾的名称",
+        Expected::PlainName => "不含 , * { } 的名称（它们是服务器列表自己的符号）",
     }
 }
 

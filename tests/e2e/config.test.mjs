@@ -52,6 +52,11 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.click('button.use-config');
   await page.waitForFunction(() => /round robin/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
+  // A server name the list would split is refused with where it stands, not misread.
+  await page.fill('#config-text', 'upstream pool {\n  hash $k consistent;\n  server a,b:80;\n}');
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /config line 3, column 10: expected a name without , \* \{ or \}/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
   // An Envoy cluster is the command line's to read (its YAML reader does not fit the page).
   await page.fill('#config-text', 'clusters:\n- lb_policy: RING_HASH\n  load_assignment: { endpoints: [ { lb_endpoints: [] } ] }\n');
   await page.click('button.use-config');
