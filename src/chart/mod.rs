@@ -69,6 +69,20 @@ impl Unit {
     }
 }
 
+/// How many value labels (at most 5, at least 3) fit a chart `height_px` tall with labels
+/// `font_px` high: each needs about twice its height, and the plot loses the x labels' band.
+/// plotters gives fewer than three labels only as a lone 0, so three is the least.
+pub fn y_label_count(height_px: u32, font_px: u32) -> usize {
+    let plot = height_px.saturating_sub(font_px * 2 + 16);
+    (plot / (font_px * 2).max(1)).clamp(3, 5) as usize
+}
+
+/// The axes' type size: `wanted`, but never more than a sixth of the chart's height, so a
+/// chart squeezed short (presenting on a 720-pixel screen) keeps its labels apart.
+pub fn axis_font_px(wanted: u32, height_px: u32) -> u32 {
+    wanted.min(height_px / 6).max(1)
+}
+
 /// Draws one bar per server (in its colour), outlined ghosts for the previous values, and
 /// a dashed reference line (the mean, or the ideal share).
 pub fn draw_bar_chart<DB: DrawingBackend>(
@@ -83,6 +97,7 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     if bars.is_empty() {
         return Ok(());
     }
+    let font_px = axis_font_px(font_px, area.dim_in_pixel().1);
     let peak = bars
         .iter()
         .map(|b| b.count.max(b.before.unwrap_or(0)))
@@ -118,7 +133,9 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
             SegmentValue::CenterOf(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
             _ => String::new(),
         })
-        .y_labels(5)
+        // As many value labels as fit the plot's height (a short chart, presenting, has room
+        // for two or three; five would print over each other).
+        .y_labels(y_label_count(area.dim_in_pixel().1, font_px))
         .y_label_formatter(&|v| unit.format(*v))
         .draw()?;
 
@@ -340,6 +357,19 @@ fn shorten(label: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn value_labels_fit_the_chart_height() {
+        // A presenting chart squeezed to 90 px: its 27 px type shrinks to 15 px, and three
+        // labels (plotters' least above a lone 0), not five over each other.
+        assert_eq!(axis_font_px(27, 90), 15);
+        assert_eq!(axis_font_px(24, 300), 24);
+        assert_eq!(y_label_count(90, 15), 3);
+        // Each label has twice its height to itself.
+        assert_eq!(y_label_count(300, 24), 4);
+        assert_eq!(y_label_count(1000, 12), 5);
+        assert!((3..=5).all(|n| (40..2000).step_by(7).any(|h| y_label_count(h, 14) == n)));
+    }
 
     fn bars() -> Vec<LoadBar> {
         vec![

@@ -64,22 +64,37 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                 look.present,
             ),
             move |(bars, reference, unit, theme, _)| {
-                if let Some(el) = canvas.cast::<HtmlCanvasElement>() {
+                let (bars, reference, unit, palette) = (
+                    bars.clone(),
+                    f64::from_bits(*reference),
+                    *unit,
+                    theme.palette().chart,
+                );
+                let draw = move || {
+                    let Some(el) = canvas.cast::<HtmlCanvasElement>() else {
+                        return;
+                    };
                     let (width, dpr) = fit_canvas(&el);
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
-                        let area = backend.into_drawing_area();
                         let _ = draw_bar_chart(
-                            &area,
-                            bars,
-                            f64::from_bits(*reference),
-                            *unit,
-                            theme.palette().chart,
+                            &backend.into_drawing_area(),
+                            &bars,
+                            reference,
+                            unit,
+                            palette,
                             // plotters draws in backing-store pixels: scale the font by
                             // dpr, and by width so a projector's chart stays readable.
                             ((width / 40.0).clamp(12.0, 24.0) * type_scale * dpr) as u32,
                         );
                     }
-                }
+                };
+                draw();
+                // Drawn in the canvas's pixels: a resized window (dragged, a phone turned, a
+                // projector's full screen) draws it again for its new size, else the browser
+                // stretches the old picture.
+                let listener = web_sys::window()
+                    .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| draw()));
+                move || drop(listener)
             },
         );
     }
