@@ -20,8 +20,20 @@ setup-build:
 setup-test:
 	@bash tools/setup.sh test
 
-dist:
+# The page is rebuilt only when something it is built from changed: an unchanged tree skips
+# Trunk's wasm-bindgen and wasm-opt passes (~20 s). `trunk build` replaces dist/ as a whole,
+# so a build that stopped half-way leaves the old index.html and the next run builds again.
+PAGE_INPUTS := $(shell find src static crates -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
+	Trunk.toml .cargo/config.toml tools/short_imports.py tools/csp_hashes.py target/tools/wasm.env target/tools/page.env
+
+target/tools/wasm.env target/tools/page.env:
+	@bash tools/setup.sh build
+
+dist/index.html: $(PAGE_INPUTS)
 	$(PAGE_ENV) trunk build --release
+	@touch dist/index.html
+
+dist: dist/index.html
 	@bash tools/size.sh dist
 
 build: setup-build dist

@@ -2,7 +2,7 @@
 // mod-N's mass movement, zoom, hover, key lookup, invalid input, keyboard, URL sync.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, cli as runCli } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, capture, shots, cli as runCli } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1100 }); });
@@ -221,7 +221,8 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
       assert.equal(await page.$$eval('table.scores tbody tr', (r) => r.length), 4);
       assert.equal(await page.$$eval('table.scores tr.winner', (r) => r.length), 1);
     }
-    await screenshot(page, `28-${algo}`);
+    // What a reader sees first: the ring and the explanation beside it.
+    await capture(page, `${shots}/28-${algo}.png`);
   }
   // The new algorithms are in the menu too, with their own settings.
   await page.goto(`${server.origin}/?keys=${encodeURIComponent('key-{i}:0..3000')}`);

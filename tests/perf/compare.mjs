@@ -33,7 +33,7 @@ const p95 = (xs) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * 0.
 
 async function measure(dir) {
   const server = await serveDist(dir);
-  const b = await openBrowser();
+  const b = await openBrowser({ fresh: true });
   try {
     const names = Array.from({ length: 10 }, (_, i) => `s${i}`).join(',');
     await b.page.goto(`${server.origin}/?nodes=${names}&vnodes=200&keys=key-{i}:0..${keys}${extra}`);

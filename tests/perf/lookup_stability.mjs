@@ -14,7 +14,7 @@ const runs = Number(arg('--runs', '3'));
 const out = arg('--out', 'docs/lookup-stability.json');
 
 const server = await serveDist();
-const browser = await openBrowser({ width: 1440, height: 900 });
+const browser = await openBrowser({ fresh: true, width: 1440, height: 900 });
 const values = {};
 try {
   for (let run = 0; run < runs; run++) {

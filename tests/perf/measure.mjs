@@ -51,7 +51,7 @@ const PROBES = () => {
 };
 
 async function open() {
-  const browser = await openBrowser();
+  const browser = await openBrowser({ fresh: true });
   await browser.page.addInitScript(PROBES);
   browser.cdp = await browser.context.newCDPSession(browser.page);
   return browser;

@@ -7,7 +7,7 @@ import { serveDist, openBrowser } from '../e2e/harness.mjs';
 const query = process.argv[2];
 const buttons = (process.argv[3] || 'Add server').split(',');
 const server = await serveDist();
-const { context, page } = await openBrowser();
+const { context, page } = await openBrowser({ fresh: true });
 try {
   await page.goto(`${server.origin}/?${query}`);
   await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0
