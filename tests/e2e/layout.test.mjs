@@ -128,6 +128,10 @@ for (const [sizes, present] of WALKS) {
               assert.deepEqual(f.outside, [], `${where} at ${size}: in view`);
               assert.equal(f.scrollY, 0, `${where} at ${size}: no scroll`);
               assert.equal(f.sideways, false, `${where} at ${size}: nothing overflows sideways`);
+              // What the step is about shows whole: nothing inside the outlined card runs out of it
+              // (a squeezed chart card once let its figures run under the next row).
+              const spill = await page.$eval('.focus', (el) => el.scrollHeight - el.clientHeight);
+              assert.ok(spill <= 1, `${where} at ${size}: the outlined element's content runs ${spill}px out of it`);
               if (k === steps) await capture(page, `target/e2e/45-tour-${size}-${lang}-${id}-${k}.png`);
             }
             if (!present) await numbersOnScreen(assert, page, await page.textContent('section.tour .narration'), `${where} (${lang})`);
