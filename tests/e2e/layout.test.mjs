@@ -102,19 +102,32 @@ for (const [sizes, present] of WALKS) {
         await page.goto(`${server.origin}/?tour=modn&lang=${lang}${present ? '&present=1' : ''}`);
         await ready(page);
         const order = Object.entries(TOURS);
-        let presses = 0;
+        let presses = 0, lostPresses = 0, previous = null;
         for (const [i, [id, steps]] of order.entries()) {
           for (let k = 1; k <= steps; k++) {
             const where = `${id} step ${k}`;
-            await page.waitForFunction(([tour, step]) => {
+            const settled = ([tour, step]) => {
               const t = document.querySelector('section.tour');
               return t && t.dataset.tour === tour && t.dataset.step === String(step) && !document.querySelector('.summary progress')
                 && t.querySelector('.narration').textContent.trim().length > 0;
-            }, [id, k], { timeout: 60000 }).catch(async (e) => {
+            };
+            const shown = () => page.evaluate(() => { const t = document.querySelector('section.tour'); return t && `${t.dataset.tour} ${t.dataset.step}`; });
+            const stuck = async (e) => {
               await capture(page, `target/e2e/45-tour-stuck-${lang}-${id}-${k}.png`);
-              const t = await page.evaluate(() => { const t = document.querySelector('section.tour'); return t && `${t.dataset.tour} ${t.dataset.step}`; });
-              throw new Error(`${where}: not reached (the page shows ${t}): ${e.message}`);
+              throw new Error(`${where}: not reached (the page shows ${await shown()}): ${e.message}`);
+            };
+            // Once in some twenty full runs a walk stood still after a → (what the page showed
+            // was not recorded then). If the page is still on the step before, settled, the
+            // press was not taken: that is said, pressed once more and counted (at most once a
+            // walk, asserted below); anything else stuck fails at once, saying what it shows.
+            await page.waitForFunction(settled, [id, k], { timeout: 15000 }).catch(async (e) => {
+              if (!previous || (await shown()) !== previous || !(await page.evaluate(settled, previous.split(' ')))) return stuck(e);
+              lostPresses += 1;
+              console.warn(`${where}: the → pressed at ${previous} was not taken; pressed again`);
+              await page.keyboard.press('ArrowRight');
+              return page.waitForFunction(settled, [id, k], { timeout: 60000 }).catch(stuck);
             });
+            previous = `${id} ${k}`;
             for (const [w, h] of k % 2 ? sizes : [...sizes].reverse()) {
               const size = `${w}x${h}`;
               if (page.viewportSize().width !== w) {
@@ -143,6 +156,7 @@ for (const [sizes, present] of WALKS) {
           }
         }
         assert.equal(presses, 29);
+        assert.ok(lostPresses <= 1, `${lostPresses} presses of → were not taken`);
         assert.ok(await page.$('button.next[disabled]'), 'the last step of the last story ends the walk');
         assert.match(await page.evaluate(() => location.search), /tour=survivors&step=4/);
         assert.deepEqual(b.problems.console, []);
