@@ -1,6 +1,6 @@
-//! The few transcendental functions drawing needs (`sin`, `cos`, `atan2`, `log10`, `powf`, `exp`) and a
-//! floating-point remainder, taken from the browser's `Math` in the page and from the
-//! standard library natively.
+//! The few transcendental functions drawing needs (`sin`, `cos`, `atan2`, `log10`, `powf`,
+//! `exp`), a floating-point remainder and a plain `hypot`, taken from the browser's `Math` in
+//! the page and from the standard library natively.
 //!
 //! Why: Rust's own versions (libm's argument reduction, `fmod`, `atan`, `log10`) add
 //! ~9 KB of code to the page although every browser already has them, exact to an ulp.
