@@ -1,11 +1,11 @@
 //! The ring component: owns two stacked canvases — the static layer, redrawn only when the
-//! state or the view changes, and a transparent overlay for what moves, redrawn each
-//! animation frame (so a frame never copies the whole ring) — and the animation loop
-//! (requestAnimationFrame, cancelled by dropping its handle). Zoom, pan, taps and hover go
+//! state or the view changes, and a transparent overlay for what moves, redrawn in each
+//! animation frame while something moves (so a frame never copies the whole ring) — and the
+//! animation loop, which sleeps when nothing moves ([`FrameLoop`]). Zoom, pan, taps and hover go
 //! through the pure [`Gestures`] and [`Viewport`]; what is under the pointer comes from
 //! [`scene::describe`]. The state arrives as a cheap shared handle: a frame copies no keys.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use gloo_events::{EventListener, EventListenerOptions};
@@ -166,17 +166,18 @@ impl Renderer {
         }
     }
 
-    /// One animation frame at time `now` (ms).
-    fn frame(&mut self, now: f64) {
+    /// One animation frame at time `now` (ms); false once nothing is left to draw (the loop
+    /// then sleeps until something wakes it).
+    fn frame(&mut self, now: f64) -> bool {
         // Read the elements every frame: the NodeRefs follow them if yew replaces them.
         let (Some(canvas), Some(overlay)) = (
             self.layers.canvas.cast::<HtmlCanvasElement>(),
             self.layers.overlay.cast::<HtmlCanvasElement>(),
         ) else {
-            return;
+            return false;
         };
         let Some(state) = self.state.clone() else {
-            return;
+            return false;
         };
         self.fit(&canvas, &overlay);
         let (w, h, dpr) = self.layers.size;
@@ -221,19 +222,19 @@ impl Renderer {
         // keys' marks, which then stay without a redraw per frame).
         let was_moving = std::mem::replace(&mut self.layers.overlay_moving, animating);
         if !(animating || was_moving || self.layers.overlay_dirty) {
-            return;
+            return false;
         }
         // While no key walks — only the changed arcs fade, or a looked-up key's dot circles —
         // 20 frames a second are plenty: the moved keys' marks (up to 2,000 dots) are not
         // filled again 60 times a second (at 100,000 keys: 60 % of the main thread → 20 %).
         let calm = animating && !clock.playing && clock.walked() >= 1.0;
         if calm && !self.layers.overlay_dirty && now - self.layers.overlay_at < 50.0 {
-            return;
+            return true;
         }
         self.layers.overlay_dirty = false;
         self.layers.overlay_at = now;
         let Some(ctx) = context(&overlay) else {
-            return;
+            return false;
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, w, h);
@@ -246,6 +247,7 @@ impl Renderer {
             };
             draw_overlay(&ctx, &g, &s, &state, &moving, self.look.theme.palette());
         }
+        true
     }
 
     /// A new state: restart the change animation when a change landed. The static layer
@@ -329,31 +331,74 @@ pub(super) fn now_ms() -> f64 {
         .map_or(0.0, |p| p.now())
 }
 
-/// Keeps the animation loop alive; dropping the handle's content cancels the next frame.
-fn run_loop(renderer: Rc<RefCell<Renderer>>, handle: &Rc<RefCell<Option<AnimationFrame>>>) {
-    let next = handle.clone();
-    *handle.borrow_mut() = Some(request_animation_frame(move |t| {
-        renderer.borrow_mut().frame(t);
-        // A cleared handle means the component is gone: stop.
-        if next.borrow().is_some() {
-            run_loop(renderer, &next);
-        }
-    }));
+/// The animation loop. It asks the browser for frames only while the ring has something to
+/// draw — a walk, a fading arc, a looked-up key circling, a layer to redraw — and then sleeps,
+/// so a page left open (a projector through a lesson) costs no frames: idle, the per-frame
+/// check alone kept 6–10 % of a core busy. Whatever changes the picture wakes it
+/// ([`FrameLoop::wake`]): the state or look, the motion settings, zoom and pan, a resize.
+#[derive(Clone)]
+struct FrameLoop {
+    renderer: Rc<RefCell<Renderer>>,
+    next: Rc<RefCell<Option<AnimationFrame>>>,
+    alive: Rc<Cell<bool>>,
 }
 
-/// Starts the loop and the wheel zoom once; both stop when the component goes.
+impl FrameLoop {
+    fn new(renderer: Rc<RefCell<Renderer>>) -> Self {
+        FrameLoop {
+            renderer,
+            next: Rc::default(),
+            alive: Rc::new(Cell::new(true)),
+        }
+    }
+
+    /// Asks for the next frame unless one is asked for already (or the ring is gone).
+    fn wake(&self) {
+        if !self.alive.get() || self.next.borrow().is_some() {
+            return;
+        }
+        let me = self.clone();
+        *self.next.borrow_mut() = Some(request_animation_frame(move |t| {
+            let busy = me.renderer.borrow_mut().frame(t);
+            me.next.borrow_mut().take();
+            if busy {
+                me.wake();
+            }
+        }));
+    }
+
+    /// Changes the renderer and wakes the loop to draw the change.
+    fn update<T>(&self, change: impl FnOnce(&mut Renderer) -> T) -> T {
+        let out = change(&mut self.renderer.borrow_mut());
+        self.wake();
+        out
+    }
+
+    /// The component is gone: no more frames.
+    fn stop(&self) {
+        self.alive.set(false);
+        self.next.borrow_mut().take();
+    }
+}
+
+/// Starts the loop, the wheel zoom and the resize watch once; all stop when the component
+/// goes. Returns the loop, for whatever else changes the picture to wake it.
 #[hook]
-fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_ref: NodeRef) {
+fn use_ring_loop(
+    renderer: Rc<RefCell<Renderer>>,
+    canvas_ref: NodeRef,
+    overlay_ref: NodeRef,
+) -> FrameLoop {
+    let frames = (*use_memo((), |_| FrameLoop::new(renderer))).clone();
+    let looping = frames.clone();
     use_effect_with((), move |_| {
-        {
-            let mut r = renderer.borrow_mut();
+        looping.update(|r| {
             r.layers.canvas = canvas_ref.clone();
             r.layers.overlay = overlay_ref;
-        }
-        let handle = Rc::new(RefCell::new(None));
-        run_loop(renderer.clone(), &handle);
+        });
         // Non-passive, so the page does not scroll while the ring zooms.
         let wheel = canvas_ref.cast::<HtmlCanvasElement>().map(|c| {
+            let looping = looping.clone();
             EventListener::new_with_options(
                 &c,
                 "wheel",
@@ -363,22 +408,23 @@ fn use_ring_loop(renderer: Rc<RefCell<Renderer>>, canvas_ref: NodeRef, overlay_r
                         return;
                     };
                     e.prevent_default();
-                    let mut r = renderer.borrow_mut();
                     let factor = crate::math::exp(-e.delta_y() * 0.0015);
-                    let v = r.viewport.zoom_at(
-                        factor,
-                        f64::from(e.offset_x()),
-                        f64::from(e.offset_y()),
-                    );
-                    r.set_view(v);
+                    let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
+                    looping.update(|r| r.set_view(r.viewport.zoom_at(factor, x, y)));
                 },
             )
         });
+        // The canvas follows the window (a frame fits it to its new size).
+        let resize = web_sys::window().map(|w| {
+            let looping = looping.clone();
+            EventListener::new(&w, "resize", move |_| looping.wake())
+        });
         move || {
-            handle.borrow_mut().take();
-            drop(wheel);
+            looping.stop();
+            drop((wheel, resize));
         }
     });
+    frames
 }
 
 /// The canvas's pointer handlers.
@@ -392,12 +438,12 @@ struct PointerCallbacks {
 /// Pointer events through the pure [`Gestures`]: pan, pinch, tap and hover.
 #[hook]
 fn use_pointer(
-    renderer: Rc<RefCell<Renderer>>,
+    frames: FrameLoop,
     hover: UseStateHandle<Option<(String, Vec<String>)>>,
     on_pin: Callback<String>,
 ) -> PointerCallbacks {
     let down = {
-        let renderer = renderer.clone();
+        let renderer = frames.renderer.clone();
         Callback::from(move |e: PointerEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
             renderer.borrow_mut().gestures.down(e.pointer_id(), x, y);
@@ -407,21 +453,22 @@ fn use_pointer(
         })
     };
     let moved = {
-        let (renderer, hover) = (renderer.clone(), hover.clone());
+        let (frames, hover) = (frames.clone(), hover.clone());
         Callback::from(move |e: PointerEvent| {
             let (x, y) = (f64::from(e.offset_x()), f64::from(e.offset_y()));
-            let mut r = renderer.borrow_mut();
-            let view = r.viewport;
-            match r.gestures.moved(e.pointer_id(), x, y, &view) {
-                Gesture::Hover(x, y) => hover.set(r.describe(x, y)),
-                Gesture::View(v) => r.set_view(v),
-            }
+            frames.update(|r| {
+                let view = r.viewport;
+                match r.gestures.moved(e.pointer_id(), x, y, &view) {
+                    Gesture::Hover(x, y) => hover.set(r.describe(x, y)),
+                    Gesture::View(v) => r.set_view(v),
+                }
+            });
         })
     };
     let up = {
         let hover = hover.clone();
         Callback::from(move |e: PointerEvent| {
-            let mut r = renderer.borrow_mut();
+            let mut r = frames.renderer.borrow_mut();
             // A tap (touch has no hover) describes what is under the finger; on a key dot
             // it also pins that key.
             if let Some((x, y)) = r.gestures.up(e.pointer_id()) {
@@ -454,11 +501,11 @@ pub fn RingView(props: &RingProps) -> Html {
     let hover = use_state(|| None::<(String, Vec<String>)>);
     let look = use_look();
     let w = look.lang.words();
-    use_ring_loop(renderer.clone(), canvas_ref.clone(), overlay_ref.clone());
+    let frames = use_ring_loop(renderer, canvas_ref.clone(), overlay_ref.clone());
     {
-        let renderer = renderer.clone();
+        let frames = frames.clone();
         use_effect_with((props.state.clone(), look), move |(state, look)| {
-            renderer.borrow_mut().adopt(state, *look)
+            frames.update(|r| r.adopt(state, *look));
         });
     }
     // A reader who asked for less motion sees each change's final state at once: the
@@ -468,7 +515,7 @@ pub fn RingView(props: &RingProps) -> Html {
         .frozen_ms
         .or(reduced.then_some(HIGHLIGHT_MS.max(WALK_MS) * 4.0));
     {
-        let renderer = renderer.clone();
+        let frames = frames.clone();
         let inputs = (
             props.playing,
             props.speed.to_bits(),
@@ -476,16 +523,17 @@ pub fn RingView(props: &RingProps) -> Html {
             props.show_moved,
         );
         use_effect_with(inputs, move |&(playing, speed, frozen, show_moved)| {
-            let mut r = renderer.borrow_mut();
-            r.motion.show_moved = show_moved;
-            r.motion.playing = playing;
-            r.motion.speed = f64::from_bits(speed);
-            r.motion.frozen_ms = frozen.map(f64::from_bits);
-            r.layers.overlay_dirty = true;
+            frames.update(|r| {
+                r.motion.show_moved = show_moved;
+                r.motion.playing = playing;
+                r.motion.speed = f64::from_bits(speed);
+                r.motion.frozen_ms = frozen.map(f64::from_bits);
+                r.layers.overlay_dirty = true;
+            });
         });
     }
     {
-        let renderer = renderer.clone();
+        let frames = frames.clone();
         use_effect_with(props.zoom_request, move |&(count, direction)| {
             if count > 0 {
                 let factor = match direction {
@@ -493,15 +541,15 @@ pub fn RingView(props: &RingProps) -> Html {
                     d if d > 0 => 2.0,
                     _ => 0.5,
                 };
-                renderer.borrow_mut().zoom_to_ring(factor);
+                frames.update(|r| r.zoom_to_ring(factor));
             }
         });
     }
     let zoom_by = |factor: f64| {
-        let renderer = renderer.clone();
-        Callback::from(move |_: MouseEvent| renderer.borrow_mut().zoom_to_ring(factor))
+        let frames = frames.clone();
+        Callback::from(move |_: MouseEvent| frames.update(|r| r.zoom_to_ring(factor)))
     };
-    let pointer = use_pointer(renderer.clone(), hover.clone(), props.on_pin.clone());
+    let pointer = use_pointer(frames.clone(), hover.clone(), props.on_pin.clone());
     let sim = &props.state.sim;
     let label = (w.ring_label)(
         sim.servers().len(),

@@ -80,6 +80,43 @@ test('zoom in and out with the buttons, the wheel, the keyboard, and reset', asy
   await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '1.000');
 });
 
+test('an idle page asks for no frames; a change, a zoom and a resize wake the ring', async () => {
+  const b = await openBrowser({ width: 1400, height: 1000 });
+  try {
+    const { page } = b;
+    // Every frame the page asks for, with its time.
+    await page.addInitScript(() => {
+      const ask = window.requestAnimationFrame.bind(window);
+      window.frameAsks = [];
+      window.requestAnimationFrame = (f) => { window.frameAsks.push(performance.now()); return ask(f); };
+    });
+    await page.goto(`${server.origin}/?nodes=A,B,C,D&keys=key-{i}:0..2000`);
+    await ready(page);
+    const asks = () => page.evaluate(() => window.frameAsks.length);
+    // Asleep: no frame asked for in the last 500 ms (polled by timer, not by frames).
+    const asleep = () => page.waitForFunction(() => performance.now() - (window.frameAsks.at(-1) ?? 0) > 500, null, { polling: 100, timeout: 15000 });
+    await asleep();
+    const idle = await asks();
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await rowsAfter(page, 5);
+    await asleep();
+    // The walk and the fading arcs took frames, then the loop slept again.
+    const walked = await asks() - idle;
+    assert.ok(walked > 30, `${walked} frames for a change's walk`);
+    await page.getByRole('button', { name: 'Zoom in' }).click();
+    await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '2.000');
+    await asleep();
+    // A resize: the ring's canvases are fitted to their new size.
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.waitForFunction(() => [...document.querySelectorAll('canvas.ring, canvas.ring-overlay')]
+      .every((c) => c.width === Math.max(200, c.clientWidth) * devicePixelRatio));
+    await asleep();
+    assert.deepEqual(b.problems.console, []);
+  } finally {
+    await b.context.close();
+  }
+});
+
 test('hovering the ring describes the vnode under the pointer', async () => {
   const { page } = browser;
   await page.goto(`${server.origin}/?vnodes=200`);
