@@ -235,6 +235,14 @@ export async function fits(page, selectors) {
 }
 
 /** Every guided tour, in the order Next walks them, with its number of steps. */
+/** In the page: whether the tour shows step `step` of tour `tour` (any tour when null) with
+ * its narration, its work done (no progress bar) — a step a reader can read. */
+export const tourSettled = ([tour, step]) => {
+  const t = document.querySelector('section.tour');
+  return !!t && (tour === null || t.dataset.tour === tour) && t.dataset.step === String(step)
+    && !document.querySelector('.summary progress') && t.querySelector('.narration').textContent.trim().length > 0;
+};
+
 export const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4, survivors: 4 };
 
 /** Every number written in `text` (with thousands separators), as strings. */

@@ -3,7 +3,7 @@
 // are in view together, without scrolling, at laptop, projector and phone sizes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, fits, paintedPixels, capture, numbersOnScreen, TOURS } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, fits, paintedPixels, capture, numbersOnScreen, tourSettled, TOURS } from './harness.mjs';
 
 let server;
 before(async () => { server = await serveDist(); });
@@ -106,11 +106,6 @@ for (const [sizes, present] of WALKS) {
         for (const [i, [id, steps]] of order.entries()) {
           for (let k = 1; k <= steps; k++) {
             const where = `${id} step ${k}`;
-            const settled = ([tour, step]) => {
-              const t = document.querySelector('section.tour');
-              return t && t.dataset.tour === tour && t.dataset.step === String(step) && !document.querySelector('.summary progress')
-                && t.querySelector('.narration').textContent.trim().length > 0;
-            };
             const shown = () => page.evaluate(() => { const t = document.querySelector('section.tour'); return t && `${t.dataset.tour} ${t.dataset.step}`; });
             const stuck = async (e) => {
               await capture(page, `target/e2e/45-tour-stuck-${lang}-${id}-${k}.png`);
@@ -120,12 +115,12 @@ for (const [sizes, present] of WALKS) {
             // was not recorded then). If the page is still on the step before, settled, the
             // press was not taken: that is said, pressed once more and counted (at most once a
             // walk, asserted below); anything else stuck fails at once, saying what it shows.
-            await page.waitForFunction(settled, [id, k], { timeout: 15000 }).catch(async (e) => {
-              if (!previous || (await shown()) !== previous || !(await page.evaluate(settled, previous.split(' ')))) return stuck(e);
+            await page.waitForFunction(tourSettled, [id, k], { timeout: 15000 }).catch(async (e) => {
+              if (!previous || (await shown()) !== previous || !(await page.evaluate(tourSettled, previous.split(' ')))) return stuck(e);
               lostPresses += 1;
               console.warn(`${where}: the → pressed at ${previous} was not taken; pressed again`);
               await page.keyboard.press('ArrowRight');
-              return page.waitForFunction(settled, [id, k], { timeout: 60000 }).catch(stuck);
+              return page.waitForFunction(tourSettled, [id, k], { timeout: 60000 }).catch(stuck);
             });
             previous = `${id} ${k}`;
             for (const [w, h] of k % 2 ? sizes : [...sizes].reverse()) {

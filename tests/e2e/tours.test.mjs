@@ -3,7 +3,7 @@
 // (seed 000's counts for `java`, 4 of 20 for `modn`, …), in English and in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, numbersOnScreen, TOURS } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, numbersOnScreen, tourSettled, TOURS } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
@@ -11,11 +11,7 @@ after(async () => { await browser?.context.close(); await server?.close(); });
 
 /** Waits until the tour shows step `k` with its narration (the step's work is done). */
 async function atStep(page, k) {
-  await page.waitForFunction((step) => {
-    const t = document.querySelector('section.tour');
-    return t && t.dataset.step === String(step) && !document.querySelector('.summary progress')
-      && t.querySelector('.narration').textContent.trim().length > 0;
-  }, k, { timeout: 60000 });
+  await page.waitForFunction(tourSettled, [null, k], { timeout: 60000 });
   return page.textContent('section.tour .narration');
 }
 
