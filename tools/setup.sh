@@ -72,10 +72,16 @@ fi
 
 # Chromium and ChromeDriver for tests come from Debian: fetched and unpacked in the
 # background while cargo compiles (one is network and disk, the other CPU).
+# A Chinese font too (1.6 MB): without one, Chromium draws every 简体中文 character as an
+# empty box, so the zh-CN pictures cannot be checked by looking and the zh-CN layout tests
+# would measure boxes, not the glyphs a reader in China sees.
 chromium_job=
-if [ "$mode" = test ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
-  say "installing Debian packages chromium chromium-driver (in the background)"
-  ( apt_install chromium chromium-driver ) > target/tools/apt.log 2>&1 &
+browser_packages=()
+[ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || browser_packages+=(chromium chromium-driver)
+[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || browser_packages+=(fonts-wqy-microhei)
+if [ "$mode" = test ] && [ ${#browser_packages[@]} -gt 0 ]; then
+  say "installing Debian packages ${browser_packages[*]} (in the background)"
+  ( apt_install "${browser_packages[@]}" ) > target/tools/apt.log 2>&1 &
   chromium_job=$!
 fi
 
@@ -115,10 +121,11 @@ fi
 
 # 4. For tests: wait for Chromium and ChromeDriver (started in the background above).
 if [ -n "${chromium_job:-}" ]; then
-  wait "$chromium_job" || die "apt-get install chromium chromium-driver failed (log: target/tools/apt.log)"
+  wait "$chromium_job" || die "apt-get install ${browser_packages[*]} failed (log: target/tools/apt.log)"
 fi
 if [ "$mode" = test ]; then
   [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || die "chromium or chromedriver missing after installing them"
+  [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || die "no Chinese font after installing fonts-wqy-microhei"
   if [ "$(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9]*' | head -1)" != "$(/usr/bin/chromedriver --version 2>/dev/null | grep -o '[0-9]*' | head -1)" ]; then
     die "chromium and chromedriver major versions differ; run: apt-get install --only-upgrade chromium chromium-driver"
   fi
