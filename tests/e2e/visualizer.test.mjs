@@ -93,8 +93,9 @@ test('an idle page asks for no frames; a change, a zoom and a resize wake the ri
     await page.goto(`${server.origin}/?nodes=A,B,C,D&keys=key-{i}:0..2000`);
     await ready(page);
     const asks = () => page.evaluate(() => window.frameAsks.length);
-    // Asleep: no frame asked for in the last 500 ms (polled by timer, not by frames).
-    const asleep = () => page.waitForFunction(() => performance.now() - (window.frameAsks.at(-1) ?? 0) > 500, null, { polling: 100, timeout: 15000 });
+    // Asleep: no frame asked for in the last 250 ms, some fifteen frames (polled by timer, not
+    // by frames; while anything moves the loop asks for every frame).
+    const asleep = () => page.waitForFunction(() => performance.now() - (window.frameAsks.at(-1) ?? 0) > 250, null, { polling: 50, timeout: 15000 });
     await asleep();
     const idle = await asks();
     await page.getByRole('button', { name: 'Add server' }).click();
@@ -103,10 +104,10 @@ test('an idle page asks for no frames; a change, a zoom and a resize wake the ri
     // The walk and the fading arcs took frames, then the loop slept again.
     const walked = await asks() - idle;
     assert.ok(walked > 30, `${walked} frames for a change's walk`);
+    // A zoom and a resize each wake it: the ring is drawn zoomed, then both canvases are
+    // fitted to their new size.
     await page.getByRole('button', { name: 'Zoom in' }).click();
     await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.zoom === '2.000');
-    await asleep();
-    // A resize: the ring's canvases are fitted to their new size.
     await page.setViewportSize({ width: 1100, height: 800 });
     await page.waitForFunction(() => [...document.querySelectorAll('canvas.ring, canvas.ring-overlay')]
       .every((c) => c.width === Math.max(200, c.clientWidth) * devicePixelRatio));
