@@ -75,10 +75,16 @@ fi
 # A Chinese font too (1.6 MB): without one, Chromium draws every 简体中文 character as an
 # empty box, so the zh-CN pictures cannot be checked by looking and the zh-CN layout tests
 # would measure boxes, not the glyphs a reader in China sees.
+# (`fc-list` is in Debian's fontconfig, which Chromium does not need: without it, look for
+# the font's own file.)
+has_chinese_font() {
+  if command -v fc-list >/dev/null; then [ -n "$(fc-list :lang=zh 2>/dev/null)" ]
+  else [ -e /usr/share/fonts/truetype/wqy/wqy-microhei.ttc ]; fi
+}
 chromium_job=
 browser_packages=()
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || browser_packages+=(chromium chromium-driver)
-[ -n "$(fc-list :lang=zh 2>/dev/null)" ] || browser_packages+=(fonts-wqy-microhei)
+has_chinese_font || browser_packages+=(fonts-wqy-microhei)
 if [ "$mode" = test ] && [ ${#browser_packages[@]} -gt 0 ]; then
   say "installing Debian packages ${browser_packages[*]} (in the background)"
   ( apt_install "${browser_packages[@]}" ) > target/tools/apt.log 2>&1 &
@@ -125,7 +131,7 @@ if [ -n "${chromium_job:-}" ]; then
 fi
 if [ "$mode" = test ]; then
   [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || die "chromium or chromedriver missing after installing them"
-  [ -n "$(fc-list :lang=zh 2>/dev/null)" ] || die "no Chinese font after installing fonts-wqy-microhei"
+  has_chinese_font || die "no Chinese font after installing fonts-wqy-microhei"
   if [ "$(/usr/bin/chromium --version 2>/dev/null | grep -o '[0-9]*' | head -1)" != "$(/usr/bin/chromedriver --version 2>/dev/null | grep -o '[0-9]*' | head -1)" ]; then
     die "chromium and chromedriver major versions differ; run: apt-get install --only-upgrade chromium chromium-driver"
   fi
