@@ -83,7 +83,8 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
         Some(FieldValue::Number(v)) if *v == PROTOCOL => {}
         Some(other) => {
             return Err(Refusal::Bad(format!(
-                "\"{MARKER}\" must be {PROTOCOL}, not {}",
+                "\"{MARKER}\" must be {}, not {}",
+                crate::engine::text::Shortest(PROTOCOL),
                 match other {
                     FieldValue::Text(t) => quote(t),
                     FieldValue::Number(n) => crate::engine::text::Shortest(*n).to_string(),

@@ -43,7 +43,7 @@ pub fn significant(x: f64) -> String {
         group_thousands(((x / unit).round() * unit) as u64)
     } else {
         let places = (1 - digits) as usize;
-        format!("{x:.places$}")
+        Fixed(x, places).to_string()
     }
 }
 

@@ -231,7 +231,7 @@ pub static WORDS: Words = Words {
     removed: |n| format!("Removed {n}"),
     failed: |n| format!("{n} failed"),
     recovered: |n| format!("{n} recovered"),
-    weight_set: |n, w| format!("Weight of {n} set to {w}"),
+    weight_set: |n, w| format!("Weight of {n} set to {}", Shortest(w)),
     vnodes_set: |v| format!("Virtual nodes set to {v}"),
     keys_set: |k| format!("Keys set to {k}"),
     keys_list: |n, first| format!("your {n} keys ({first})"),

@@ -227,7 +227,7 @@ pub static WORDS: Words = Words {
     removed: |n| format!("删除了 {n}"),
     failed: |n| format!("{n} 宕机"),
     recovered: |n| format!("{n} 已恢复"),
-    weight_set: |n, w| format!("{n} 的权重设为 {w}"),
+    weight_set: |n, w| format!("{n} 的权重设为 {}", Shortest(w)),
     vnodes_set: |v| format!("虚拟节点数设为 {v}"),
     keys_set: |k| format!("键设为 {k}"),
     keys_list: |n, first| format!("你的 {n} 个键（{first}）"),
