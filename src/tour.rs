@@ -522,7 +522,7 @@ impl Facts {
             busiest: pick(|a, b| a > b),
             quietest: pick(|a, b| a < b),
             busiest_pct: percent(busiest_count as f64 / keys.max(1) as f64),
-            stddev: Fixed(stats.stddev, 1).to_string(),
+            stddev: crate::words::grouped(stats.stddev, 1),
             peak_mean: Fixed(stats.peak_to_mean, 3).to_string(),
             servers: stats.servers,
             vnodes: sim.settings().vnodes,
@@ -773,7 +773,7 @@ mod tests {
         }
         let plain = facts(TourId::Vnodes, 2);
         let balanced = facts(TourId::Vnodes, 4);
-        let sd = |f: &Facts| f.stddev.parse::<f64>().unwrap();
+        let sd = |f: &Facts| f.stddev.replace(',', "").parse::<f64>().unwrap();
         assert!(
             sd(&balanced) * 5.0 < sd(&plain),
             "{} vs {}",

@@ -15,10 +15,22 @@ use crate::problem::Problem;
 
 /// `12345` → `12,345`.
 pub fn group_thousands(v: u64) -> String {
-    let digits = v.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+    with_commas(&v.to_string())
+}
+
+/// `x` with `decimals` decimals and its whole part grouped as counts are: `1,591.7` from
+/// 1591.73 with one decimal (a standard deviation beside a mean of `4,000`).
+pub fn grouped(x: f64, decimals: usize) -> String {
+    with_commas(&Fixed(x, decimals).to_string())
+}
+
+/// `text` with a comma between each three digits of its whole part (after a minus sign).
+fn with_commas(text: &str) -> String {
+    let from = usize::from(text.starts_with('-'));
+    let end = from + text[from..].bytes().take_while(u8::is_ascii_digit).count();
+    let mut out = String::with_capacity(text.len() + (end - from) / 3);
+    for (i, c) in text.char_indices() {
+        if i > from && i < end && (end - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -456,6 +468,19 @@ mod tests {
         assert_eq!(significant(4.56), "4.6");
         assert_eq!(significant(0.0123), "0.012");
         assert_eq!(significant(0.0), "0");
+    }
+
+    #[test]
+    fn a_spread_is_grouped_as_counts_are() {
+        assert_eq!(grouped(1591.73, 1), "1,591.7");
+        assert_eq!(grouped(91.46, 1), "91.5");
+        assert_eq!(grouped(1_234_567.0, 0), "1,234,567");
+        assert_eq!(grouped(-2048.25, 2), "-2,048.25");
+        assert_eq!(grouped(0.0, 1), "0.0");
+        assert_eq!(grouped(f64::NAN, 1), "NaN");
+        assert_eq!(group_thousands(1_234_567), "1,234,567");
+        assert_eq!(group_thousands(999), "999");
+        assert_eq!(group_thousands(u64::MAX), "18,446,744,073,709,551,615");
     }
 
     #[test]

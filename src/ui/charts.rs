@@ -147,7 +147,7 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
                 label={w.load_chart_label} />
             <dl class="figures">
                 <div><dt>{w.mean}</dt><dd>{crate::words::mean(stats.mean)}</dd></div>
-                <div><dt>{w.stddev}</dt><dd class="stddev">{Fixed(stats.stddev, 1).to_string()}</dd></div>
+                <div><dt>{w.stddev}</dt><dd class="stddev">{crate::words::grouped(stats.stddev, 1)}</dd></div>
                 <div><dt>{w.peak_mean}</dt><dd class="peak">{Fixed(stats.peak_to_mean, 3).to_string()}</dd></div>
                 <div><dt>{w.moved_ideal}</dt><dd class="moved">{format!("{moved} ({ideal})")}</dd></div>
                 <div><dt>{w.stayed}</dt><dd class="stayed">{stayed}</dd></div>

@@ -146,7 +146,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                                     {format!("{} {} ({ideal})", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
                                 <td class={classes!("num", "peak", best_balance.then_some("best"))}>{Fixed(r.peak_to_mean, 3).to_string()}</td>
-                                <td class="num">{Fixed(r.stddev, 1).to_string()}</td>
+                                <td class="num">{crate::words::grouped(r.stddev, 1)}</td>
                                 <td class="num ns">{if r.lookup_ns > 0.0 { crate::words::significant(r.lookup_ns) } else { "…".to_owned() }}</td>
                                 <td class="num">{group_thousands(r.bytes as u64)}</td>
                                 <td class="num">{Fixed(r.build_ms, 2).to_string()}</td>
