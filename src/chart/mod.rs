@@ -97,7 +97,8 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     if bars.is_empty() {
         return Ok(());
     }
-    let font_px = axis_font_px(font_px, area.dim_in_pixel().1);
+    let height_px = area.dim_in_pixel().1;
+    let font_px = axis_font_px(font_px, height_px);
     let peak = bars
         .iter()
         .map(|b| b.count.max(b.before.unwrap_or(0)))
@@ -135,7 +136,7 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         })
         // As many value labels as fit the plot's height (a short chart, presenting, has room
         // for two or three; five would print over each other).
-        .y_labels(y_label_count(area.dim_in_pixel().1, font_px))
+        .y_labels(y_label_count(height_px, font_px))
         .y_label_formatter(&|v| unit.format(*v))
         .draw()?;
 
