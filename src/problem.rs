@@ -102,11 +102,21 @@ pub enum Expected {
     PoolPort,
     PoolName,
     PlainName,
+    NodesLine,
+    NodesAddress,
+    MovingSlot,
+    SlotRange,
+    ShardStart,
+    ShardSlots,
+    ShardValue,
+    ShardNode,
+    ShardMaster,
+    ShardAddress,
 }
 
 impl Expected {
     /// Every expectation.
-    pub const ALL: [Expected; 14] = [
+    pub const ALL: [Expected; 24] = [
         Expected::UpstreamName,
         Expected::OpenBrace,
         Expected::CloseBrace,
@@ -121,6 +131,16 @@ impl Expected {
         Expected::PoolPort,
         Expected::PoolName,
         Expected::PlainName,
+        Expected::NodesLine,
+        Expected::NodesAddress,
+        Expected::MovingSlot,
+        Expected::SlotRange,
+        Expected::ShardStart,
+        Expected::ShardSlots,
+        Expected::ShardValue,
+        Expected::ShardNode,
+        Expected::ShardMaster,
+        Expected::ShardAddress,
     ];
 
     /// Its English in messages.
@@ -140,6 +160,18 @@ impl Expected {
             Expected::PoolPort => "a port from 1 to 65535",
             Expected::PoolName => "a name that does not end in :11211",
             Expected::PlainName => "a name without , * { or } (the server list's own signs)",
+            Expected::NodesLine => {
+                "at least 8 fields (id, address, flags, master, ping, pong, epoch, link)"
+            }
+            Expected::NodesAddress => "an address ip:port@cport without , * { or }",
+            Expected::MovingSlot => "a moving slot [N->-ID] or [N-<-ID]",
+            Expected::SlotRange => "slots N or A-B, from 0 to 16383",
+            Expected::ShardStart => "\"slots\", the start of a shard",
+            Expected::ShardSlots => "slot start and end pairs, from 0 to 16383, then \"nodes\"",
+            Expected::ShardValue => "a value after each field name",
+            Expected::ShardNode => "\"id\", the start of a node",
+            Expected::ShardMaster => "a node with role \"master\" in a shard that holds slots",
+            Expected::ShardAddress => "the master's \"ip\" and \"port\", without , * { or }",
         }
     }
 }
@@ -498,6 +530,24 @@ pub enum Problem {
     KeyHasComma {
         given: String,
     },
+    // Redis Cluster's slot table (`slotmap=`, `CLUSTER NODES`, `CLUSTER SHARDS`).
+    SlotMapSyntax {
+        given: String,
+    },
+    SlotMapNeedsSlots,
+    SlotMapServers {
+        given: usize,
+        servers: usize,
+    },
+    SlotHeldTwice {
+        slot: u16,
+        first: String,
+        second: String,
+    },
+    SlotsUnheld {
+        first: u16,
+        last: u16,
+    },
     /// A broken promise inside the program (a bug), in English for its developers.
     Internal(&'static str),
 }
@@ -596,8 +646,14 @@ impl fmt::Display for Problem {
             P::Unreadable => write!(f, "it could not be read"),
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
+            P::SlotMapSyntax { given } => write!(f, "slotmap: expected slot ranges N or A-B from 0 to 16383, joined by +, one entry per server: {given}"),
+            P::SlotMapNeedsSlots => write!(f, "slotmap is Redis Cluster's slot table: it needs algo=slots"),
+            P::SlotMapServers { given, servers } => write!(f, "slotmap gives slots to {given} servers; nodes lists {servers}"),
+            P::SlotHeldTwice { slot, first, second } => write!(f, "slot {slot} is held by both {first} and {second}"),
+            P::SlotsUnheld { first, last } if first == last => write!(f, "slot {first} is held by no master (the cluster is down for it)"),
+            P::SlotsUnheld { first, last } => write!(f, "slots {first}–{last} are held by no master (the cluster is down for them)"),
             P::ConfigNeedsCommandLine { what } => write!(f, "{what}: read by the command line (hashring-lab simulate --config FILE), not by the page"),
-            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section nor a twemproxy pool"),
+            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section, a twemproxy pool nor Redis's CLUSTER NODES output"),
             P::ConfigSyntax { line, column, expected, found: Some(found) } => write!(f, "config line {line}, column {column}: expected {}, found {found}", expected.name()),
             P::ConfigSyntax { expected, found: None, .. } => write!(f, "the config ends where {} was expected", expected.name()),
             P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {}", why.name()),
@@ -892,6 +948,24 @@ pub fn examples() -> Vec<Problem> {
             problem: Box::new(P::KeyHasComma { given: q("a,b") }),
         },
         P::KeyHasComma { given: q("a,b") },
+        P::SlotMapSyntax {
+            given: q("0-16384"),
+        },
+        P::SlotMapNeedsSlots,
+        P::SlotMapServers {
+            given: 3,
+            servers: 4,
+        },
+        P::SlotHeldTwice {
+            slot: 5,
+            first: q("10.0.0.1:7000"),
+            second: q("10.0.0.2:7000"),
+        },
+        P::SlotsUnheld {
+            first: 101,
+            last: 16383,
+        },
+        P::SlotsUnheld { first: 7, last: 7 },
     ];
     // Every reason and every expectation a config reader words, in both catalogs.
     all.extend(NotModelled::ALL.iter().map(|&why| P::ConfigNotConsistent {
@@ -1000,6 +1074,11 @@ pub fn variant_index(p: &Problem) -> usize {
         P::OnLine { .. } => 85,
         P::KeyHasComma { .. } => 86,
         P::ConfigNeedsCommandLine { .. } => 87,
+        P::SlotMapSyntax { .. } => 88,
+        P::SlotMapNeedsSlots => 89,
+        P::SlotMapServers { .. } => 90,
+        P::SlotHeldTwice { .. } => 91,
+        P::SlotsUnheld { .. } => 92,
     }
 }
 

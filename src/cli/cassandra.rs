@@ -121,6 +121,7 @@ pub fn read(text: &str) -> Result<(Imported, GivenTokens), String> {
         down: down.join(","),
         left_out: notes,
         table: None,
+        slots: None,
     };
     let tokens = nodes
         .into_iter()

@@ -180,6 +180,7 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String
         down: down.join(","),
         left_out,
         table,
+        slots: None,
     })
 }
 

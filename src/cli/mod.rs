@@ -34,7 +34,6 @@ use crate::words;
 mod cassandra;
 mod envoy;
 mod key_file;
-mod redis;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
 /// 8 bytes), its owner (2), a change's new owners and moved-key lists (up to 8), and the
@@ -131,13 +130,18 @@ struct ScenarioArgs {
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
     #[arg(long, default_value = "1.25")]
     c: String,
+    /// Redis Cluster (`--algo slots`): the slot ranges of each server, A-B (or N) joined by
+    /// +, servers by , in --nodes order, e.g. 0-8191,8192-16383 (default: dealt as
+    /// `redis-cli --cluster create` does).
+    #[arg(long, default_value = "")]
+    slotmap: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
     /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
     /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table) or a Cassandra cluster's `nodetool ring`
     /// output (its own tokens). It gives the algorithm, the servers in declaration order,
     /// their weights and the down ones.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap"])]
     config: Option<std::path::PathBuf>,
 }
 
@@ -150,13 +154,11 @@ struct VnodesArg {
     vnodes: Option<String>,
 }
 
-/// What a real cluster's config fixes beyond its servers: the layout the simulation then
-/// starts from, instead of the one it would draw.
+/// What a real cluster's config fixes beyond its servers and what the scenario carries (a
+/// Redis slot table is its `slotmap`): the layout the simulation then starts from, instead
+/// of the one it would draw.
 #[derive(Clone, Debug)]
 enum RealLayout {
-    /// Redis Cluster's slot table (`CLUSTER NODES`, `CLUSTER SHARDS`): each slot's master,
-    /// by server index.
-    Slots(Vec<usize>),
     /// Cassandra's tokens (`nodetool ring`), by node name.
     Tokens(crate::engine::spec::GivenTokens),
 }
@@ -164,9 +166,7 @@ enum RealLayout {
 impl RealLayout {
     /// The vnode count a node added to this cluster gets: the count most nodes have.
     fn vnodes(&self) -> Option<usize> {
-        let RealLayout::Tokens(tokens) = self else {
-            return None;
-        };
+        let RealLayout::Tokens(tokens) = self;
         let mut counts: Vec<usize> = tokens.0.iter().map(|(_, t)| t.len()).collect();
         counts.sort_unstable();
         let mut best = (0, 0);
@@ -198,9 +198,22 @@ impl ScenarioArgs {
             (None, None) => "10".to_owned(),
         };
         let vnodes = vnodes.as_str();
-        let (algo, nodes, down) = match &imported {
-            Some(i) => (i.algo.name(), i.nodes.as_str(), i.down.as_str()),
-            None => (self.algo.as_str(), self.nodes.as_str(), self.down.as_str()),
+        let slotmap = imported
+            .as_ref()
+            .and_then(|i| i.slots.as_ref().map(ToString::to_string));
+        let (algo, nodes, down, slotmap) = match &imported {
+            Some(i) => (
+                i.algo.name(),
+                i.nodes.as_str(),
+                i.down.as_str(),
+                slotmap.as_deref().unwrap_or(""),
+            ),
+            None => (
+                self.algo.as_str(),
+                self.nodes.as_str(),
+                self.down.as_str(),
+                self.slotmap.as_str(),
+            ),
         };
         let table = match (imported.as_ref().and_then(|i| i.table), &self.table) {
             (Some(_), Some(_)) => {
@@ -243,6 +256,7 @@ impl ScenarioArgs {
             ("probes", self.probes.as_str()),
             ("table", table.as_str()),
             ("c", self.c.as_str()),
+            ("slotmap", slotmap),
         ];
         let mut scenario = Scenario::from_pairs(pairs)?;
         if let Some(file) = key_file {
@@ -259,10 +273,6 @@ impl ScenarioArgs {
         let sim = build(scenario, progress)?;
         Ok(match self.real.borrow().clone() {
             None => sim,
-            Some(RealLayout::Slots(slots)) => {
-                let ids: Vec<ServerId> = sim.servers().iter().map(|s| s.id).collect();
-                sim.with_slot_owners(slots.iter().map(|&i| ids[i]).collect())?
-            }
             Some(RealLayout::Tokens(tokens)) => sim.with_tokens(tokens)?,
         })
     }
@@ -271,7 +281,7 @@ impl ScenarioArgs {
     fn refuse_real_layout(&self, command: &str, does: &str) -> Result<(), String> {
         match self.real.borrow().is_some() {
             true => Err(format!(
-                "--config: {command} {does}; a real cluster's own slot table or tokens are read by locate, simulate and bench"
+                "--config: {command} {does}; a Cassandra cluster's own tokens are read by locate, simulate and bench"
             )),
             false => Ok(()),
         }
@@ -302,10 +312,11 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     let layout = ClusterLayout::of(&text);
     let (imported, real) = if envoy::looks_like_envoy(&text) {
         envoy::read(&text).map(|i| (i, None))
-    } else if layout == Some(ClusterLayout::Nodes) {
-        redis::read(&text).map(|(i, s)| (i, Some(RealLayout::Slots(s))))
     } else if layout == Some(ClusterLayout::Shards) {
-        redis::read_shards(&text).map(|(i, s)| (i, Some(RealLayout::Slots(s))))
+        crate::engine::redis_cluster::read_shards(&text)
+            .and_then(crate::engine::import::redis_cluster)
+            .map(|i| (i, None))
+            .map_err(|e| e.to_string())
     } else if layout == Some(ClusterLayout::Ring) {
         cassandra::read(&text).map(|(i, t)| (i, Some(RealLayout::Tokens(t))))
     } else {

@@ -284,6 +284,10 @@ impl CompareWork {
                 None => {
                     let mut s = self.scenario.clone();
                     s.settings.algo = algo;
+                    // A given slot table (a real cluster's) is the slots row's alone.
+                    if algo.spec().memory != super::spec::Memory::SlotTable {
+                        s.slots = None;
+                    }
                     Stage::Loading(Work::load(&s)?)
                 }
                 Some(stage) => stage,

@@ -9,7 +9,7 @@ use super::change::{Change, Server};
 use super::placement::{build_placement, weighted_vnodes, LiveServer, Placement};
 use super::ring::{ServerId, NO_OWNER};
 use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
-use super::slots::SlotTable;
+use super::slots::{SlotMap, SlotTable};
 use super::spec::{GivenTokens, Memory};
 use super::text::quote;
 use crate::problem::{Field, Problem};
@@ -22,6 +22,9 @@ pub struct Config {
     pub settings: Settings,
     pub(super) servers: Vec<Server>,
     pub(super) slot_table: Option<SlotTable>,
+    /// True while the slot table is the one its servers were dealt (not given, not
+    /// rebalanced): the scenario then need not write it.
+    slots_as_dealt: bool,
     pub(super) book: Option<BucketBook>,
     /// A real cluster's own tokens (Cassandra's `nodetool ring`; the command line reads it).
     pub(super) tokens: Option<Rc<GivenTokens>>,
@@ -50,19 +53,28 @@ impl Config {
             settings: scenario.settings.clone(),
             servers,
             slot_table: None,
+            slots_as_dealt: true,
             book: None,
             tokens: None,
             next_id,
         };
         config.reset_slot_table();
+        if let (Some(map), Some(_)) = (&scenario.slots, &config.slot_table) {
+            // A given table (validated with the scenario): server index → id, which is the
+            // index here.
+            let names: Vec<&str> = scenario.nodes.iter().map(|n| n.name.as_str()).collect();
+            config.slot_table = SlotTable::from_owners(map.owners(&names)?);
+            config.slots_as_dealt = false;
+        }
         config.reset_book();
         Ok(config)
     }
 
-    /// The scenario that rebuilds this configuration (slot tables aside, which depend on
-    /// history).
+    /// The scenario that rebuilds this configuration — its slot table too, when history
+    /// made it other than the one its servers would be dealt.
     pub fn scenario(&self) -> Scenario {
         Scenario {
+            slots: self.slot_map(),
             settings: self.settings.clone(),
             nodes: self
                 .servers
@@ -74,6 +86,20 @@ impl Config {
                 })
                 .collect(),
         }
+    }
+
+    /// The slot table as a scenario writes it, when it is not the one its servers were dealt
+    /// (and every slot's master is listed).
+    fn slot_map(&self) -> Option<SlotMap> {
+        let table = self.slot_table.as_ref().filter(|_| !self.slots_as_dealt)?;
+        let mut index_of = vec![None; usize::from(ServerId::MAX) + 1];
+        for (i, s) in self.servers.iter().enumerate() {
+            index_of[usize::from(s.id)] = Some(i as u16);
+        }
+        let index: Vec<u16> = (0..super::hash::SLOT_COUNT as u16)
+            .map(|slot| index_of[usize::from(table.owner(slot))])
+            .collect::<Option<_>>()?;
+        Some(SlotMap::from_owners(&index, self.servers.len()))
     }
 
     /// Servers in list order.
@@ -179,6 +205,7 @@ impl Config {
             let all: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
             SlotTable::create(&all)
         });
+        self.slots_as_dealt = true;
     }
 
     pub(super) fn reset_book(&mut self) {
@@ -206,6 +233,7 @@ impl Config {
         let weights: Vec<(ServerId, f64)> = self.servers.iter().map(|s| (s.id, s.weight)).collect();
         if let Some(t) = &mut self.slot_table {
             t.rebalance(&weights);
+            self.slots_as_dealt = false;
         }
     }
 

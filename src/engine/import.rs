@@ -16,12 +16,19 @@
 //!
 //! Every refusal names the line and column and what was expected; nothing is guessed.
 //!
-//! A real cluster's own layout — Redis Cluster's `CLUSTER NODES` / `CLUSTER SHARDS`, a
-//! Cassandra cluster's `nodetool ring` — is recognised here too, and read by the command
-//! line (`cli::redis`, `cli::cassandra`): the page's link cannot carry a slot table or
-//! thousands of tokens, so the page says where to take it.
+//! - **Redis Cluster**: `CLUSTER NODES` output — the masters and the cluster's own slot
+//!   table, which the scenario (and so the link) carries as `slotmap` (`redis_cluster`).
+//!
+//! Two more layouts are recognised here and read by the command line, where the page sends
+//! them: Redis's `CLUSTER SHARDS` (`redis_cluster::read_shards`: the same table as `CLUSTER
+//! NODES`, which every Redis Cluster answers; its reader costs the page 1.2 KB gzip it does
+//! not have) and a Cassandra cluster's `nodetool ring` (`cli::cassandra`: a link cannot carry
+//! thousands of tokens).
 
 use super::algorithms::Algorithm;
+use super::redis_cluster::{read_nodes, ClusterSlots};
+use super::slots::SlotMap;
+pub use super::text::list_safe;
 use super::text::quote;
 use crate::problem::{Expected, NotModelled, Problem};
 
@@ -38,18 +45,25 @@ pub struct Imported {
     pub left_out: Vec<String>,
     /// A lookup table's size (Envoy's Maglev `table_size`), when the config sets one.
     pub table: Option<u32>,
+    /// A real cluster's own slot table (Redis Cluster's `CLUSTER NODES` / `CLUSTER SHARDS`).
+    pub slots: Option<SlotMap>,
 }
 
-/// Reads an nginx `upstream` block, an HAProxy `backend` section or a twemproxy pool.
+/// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool or a
+/// Redis Cluster's `CLUSTER NODES` output.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
     // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
     if text.contains("lb_endpoints") {
         return Err(Problem::ConfigNeedsCommandLine { what: "Envoy" });
     }
-    if let Some(layout) = ClusterLayout::of(text) {
-        return Err(Problem::ConfigNeedsCommandLine {
-            what: layout.command(),
-        });
+    match ClusterLayout::of(text) {
+        Some(ClusterLayout::Nodes) => return redis_cluster(read_nodes(text)?),
+        Some(layout) => {
+            return Err(Problem::ConfigNeedsCommandLine {
+                what: layout.command(),
+            })
+        }
+        None => {}
     }
     if text
         .lines()
@@ -67,8 +81,21 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
     Err(Problem::ConfigNotRecognized)
 }
 
-/// A real cluster's own layout, which the command line reads (`cli::redis`,
-/// `cli::cassandra`) and the page sends there.
+/// A Redis Cluster's masters and own slot table as a scenario: `algo=slots`.
+pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
+    Ok(Imported {
+        algo: Algorithm::from_name("slots")
+            .ok_or(Problem::Internal("the slots algorithm is not registered"))?,
+        nodes: cluster.masters.join(","),
+        down: cluster.down.join(","),
+        left_out: cluster.notes,
+        table: None,
+        slots: Some(cluster.map),
+    })
+}
+
+/// A real cluster's own layout, told by its text: `CLUSTER NODES` (read here), `CLUSTER
+/// SHARDS` and `nodetool ring` (read by the command line, where the page sends them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClusterLayout {
     /// Redis Cluster's `CLUSTER NODES`: a line `ID IP:PORT@CPORT FLAGS …` whose flags say
@@ -479,13 +506,6 @@ fn pool_server(at: &Word<'_>) -> Result<String, Problem> {
     Ok(node(&name, weight))
 }
 
-/// True when `name` can stand in the scenario's server list as it is: it has none of the
-/// list's own signs (`,` between servers, `*` before a weight, `{ }` around a range), which
-/// would split it, weigh it or expand it instead of naming it.
-pub fn list_safe(name: &str) -> bool {
-    !name.contains([',', '*', '{', '}'])
-}
-
 fn node(name: &str, weight: u32) -> String {
     if weight == 1 {
         name.to_owned()
@@ -511,6 +531,7 @@ fn finish(
         down: down.join(","),
         left_out,
         table: None,
+        slots: None,
     })
 }
 
@@ -622,10 +643,11 @@ mod tests {
             .contains("declaration order"));
     }
 
-    /// A real cluster's own layout, recorded from the real systems, is recognised and sent
-    /// to the command line; an nginx upstream with an `Address … Token`-free text is not.
+    /// A real cluster's own layout, recorded from the real systems, is recognised: Redis
+    /// Cluster's is read (its own slot table), Cassandra's is sent to the command line;
+    /// configs of other systems are not taken for one.
     #[test]
-    fn a_clusters_own_layout_is_recognised_for_the_command_line() {
+    fn a_clusters_own_layout_is_recognised() {
         let section = |file: &str, prefix: &str| -> String {
             file.lines()
                 .filter_map(|l| l.strip_prefix(prefix))
@@ -634,8 +656,10 @@ mod tests {
         };
         let redis = include_str!("../../tests/reference/redis-cluster.txt");
         let cassandra = include_str!("../../tests/reference/cassandra-ring.txt");
+        let imported = read_config(&section(redis, "node ")).unwrap();
+        assert_eq!(imported.algo.name(), "slots");
+        assert!(imported.slots.is_some());
         for (text, what) in [
-            (section(redis, "node "), "CLUSTER NODES"),
             (section(redis, "shards "), "CLUSTER SHARDS"),
             (section(redis, "shards-raw "), "CLUSTER SHARDS"),
             (section(cassandra, "ring "), "nodetool ring"),

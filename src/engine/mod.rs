@@ -20,6 +20,7 @@ pub mod keys;
 pub mod movement;
 pub mod order;
 pub mod placement;
+pub mod redis_cluster;
 pub mod ring;
 pub mod scenario;
 pub mod scorers;

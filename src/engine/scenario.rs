@@ -12,6 +12,7 @@
 //! | keys   | `A..B`, `TEMPLATE:A..B`, `list:k1,k2`, `random:N`  | `key-{i}:0..1000` |
 //! | seed   | 0..=2^64−1, for `random:` keys                     | 1                 |
 //! | down   | comma-separated names of failed servers            | (none)            |
+//! | slotmap | `slots`: each server's slot ranges `A-B` joined by `+`, servers by `,` | dealt as `redis-cli` does |
 
 use std::fmt::Write;
 
@@ -30,14 +31,16 @@ pub const MAX_VNODES: u32 = 1000;
 pub const MAX_WEIGHT: f64 = 100.0;
 /// The most vnodes on one ring, after weighting.
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
-use super::spec::{Check, Params};
+use super::slots::SlotMap;
+use super::spec::{Check, Memory, Params};
 use crate::problem::{Field, Problem};
 /// The longest server name.
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 11] = [
+pub const PARAMS: [&str; 12] = [
     "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table", "c",
+    "slotmap",
 ];
 
 /// Bounded loads' default balance factor `c` (capacity `⌈c · keys / servers⌉`).
@@ -132,6 +135,9 @@ pub struct Scenario {
     pub settings: Settings,
     /// Servers in list order.
     pub nodes: Vec<ServerSpec>,
+    /// Redis Cluster's slot table, when it is not the one `redis-cli --cluster create`
+    /// would deal to these servers (a real cluster's, or one that changes rebalanced).
+    pub slots: Option<SlotMap>,
 }
 
 impl Default for Scenario {
@@ -139,6 +145,7 @@ impl Default for Scenario {
         Scenario {
             settings: Settings::default(),
             nodes: ["A", "B", "C", "D"].map(ServerSpec::named).to_vec(),
+            slots: None,
         }
     }
 }
@@ -407,6 +414,8 @@ impl Scenario {
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
                 "table" => parse_table(value).map(|v| s.settings.table = v),
                 "c" => parse_balance(value).map(|v| s.settings.c = v),
+                "slotmap" if value.trim().is_empty() => Ok(()),
+                "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
                 "down" => {
                     down = Some(value);
                     Ok(())
@@ -449,6 +458,13 @@ impl Scenario {
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
     pub fn validate(&self) -> Result<(), Problem> {
+        if let Some(map) = &self.slots {
+            if self.settings.algo.spec().memory != Memory::SlotTable {
+                return Err(Problem::SlotMapNeedsSlots);
+            }
+            let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
+            map.owners(&names)?;
+        }
         let servers: Vec<(&str, f64)> = self
             .nodes
             .iter()
@@ -477,6 +493,12 @@ impl Scenario {
             ("probes", s.probes.to_string()),
             ("table", s.table.to_string()),
             ("c", Shortest(s.c).to_string()),
+            (
+                "slotmap",
+                self.slots
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string),
+            ),
         ]
     }
 
@@ -530,6 +552,9 @@ impl Scenario {
         let down = self.down_text();
         if !down.is_empty() {
             put("down", &down);
+        }
+        if let Some(map) = &self.slots {
+            put("slotmap", &map.to_string());
         }
         out
     }

@@ -236,17 +236,6 @@ impl Simulation {
         None
     }
 
-    /// The same servers and keys under a real cluster's slot table (Redis Cluster's, as
-    /// `CLUSTER NODES` reports it; the command line reads it): `owners[s]` serves slot `s`.
-    /// Every key is placed again; later changes rebalance from this table.
-    pub fn with_slot_owners(mut self, owners: Vec<ServerId>) -> Result<Simulation, Problem> {
-        let table = SlotTable::from_owners(owners)
-            .filter(|_| self.config.slot_table.is_some())
-            .ok_or(Problem::Internal("a slot table for a scenario without one"))?;
-        self.config.slot_table = Some(table);
-        self.place_again()
-    }
-
     /// The same servers and keys on a real cluster's own tokens (Cassandra's, as `nodetool
     /// ring` prints them; the command line reads it). Every key is placed again; a node
     /// added later draws its tokens as usual, and the given nodes keep theirs.

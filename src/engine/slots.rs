@@ -6,8 +6,12 @@
 //! removing a server moves the fewest slots that restore each server's share, as
 //! `redis-cli --cluster rebalance` / `reshard` do: donors give their lowest-numbered slots.
 
+use std::sync::Arc;
+
 use super::hash::SLOT_COUNT;
 use super::ring::{ServerId, VNode};
+use super::text::quote;
+use crate::problem::Problem;
 
 const SLOTS: usize = SLOT_COUNT as usize;
 
@@ -150,6 +154,149 @@ impl SlotTable {
             }
         }
         out
+    }
+}
+
+/// A slot table as a scenario writes it (`slotmap=`): for each server of the list, in list
+/// order, its slot ranges — `A-B` or `N`, joined by `+` — with `,` between servers; an empty
+/// entry is a master without slots. A real cluster's own table (`CLUSTER NODES`, `CLUSTER
+/// SHARDS`) reaches a link this way, and so does a table that changes have rebalanced, so a
+/// link reproduces the slots exactly instead of dealing them afresh.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotMap {
+    /// `(first, last, server index)` in the order written.
+    ranges: Arc<[(u16, u16, u16)]>,
+    /// How many servers the map gives slots to (its entries, empty ones included).
+    servers: usize,
+}
+
+impl SlotMap {
+    /// Reads a `slotmap=` value (syntax only: [`SlotMap::owners`] checks it against the
+    /// servers).
+    pub fn parse(text: &str) -> Result<SlotMap, Problem> {
+        let mut ranges = Vec::new();
+        let entries: Vec<&str> = text.split(',').collect();
+        for (server, entry) in entries.iter().enumerate() {
+            if entry.trim().is_empty() {
+                continue;
+            }
+            for range in entry.split('+') {
+                let range = range.trim();
+                let (a, b) = range.split_once('-').unwrap_or((range, range));
+                match slot_range(a, b) {
+                    Some((a, b)) => ranges.push((a, b, server as u16)),
+                    None => {
+                        return Err(Problem::SlotMapSyntax {
+                            given: quote(range),
+                        })
+                    }
+                }
+            }
+        }
+        Ok(SlotMap {
+            ranges: ranges.into(),
+            servers: entries.len(),
+        })
+    }
+
+    /// A map of `owners` (each slot's server index), in as few ranges as it has.
+    pub fn from_owners(owners: &[u16], servers: usize) -> SlotMap {
+        let mut ranges: Vec<(u16, u16, u16)> = Vec::new();
+        for (slot, &owner) in owners.iter().enumerate() {
+            match ranges.last_mut() {
+                Some(last) if last.2 == owner => last.1 = slot as u16,
+                _ => ranges.push((slot as u16, slot as u16, owner)),
+            }
+        }
+        SlotMap::from_ranges(ranges, servers)
+    }
+
+    /// A map of `(first, last, server index)` ranges in slot order (unchecked: see
+    /// [`SlotMap::owners`]), grouped by server as `slotmap=` writes them.
+    pub fn from_ranges(ranges: Vec<(u16, u16, u16)>, servers: usize) -> SlotMap {
+        let mut by_server = vec![Vec::new(); servers];
+        for r in ranges {
+            if let Some(list) = by_server.get_mut(usize::from(r.2)) {
+                list.push(r);
+            }
+        }
+        SlotMap {
+            ranges: by_server.concat().into(),
+            servers,
+        }
+    }
+
+    /// How many servers the map gives slots to.
+    pub fn servers(&self) -> usize {
+        self.servers
+    }
+
+    /// Each slot's server index, once every slot is held by exactly one of `names` (the
+    /// servers in list order, for the messages).
+    pub fn owners(&self, names: &[&str]) -> Result<Vec<u16>, Problem> {
+        if self.servers != names.len() {
+            return Err(Problem::SlotMapServers {
+                given: self.servers,
+                servers: names.len(),
+            });
+        }
+        let mut owner: Vec<Option<u16>> = vec![None; SLOTS];
+        for &(a, b, server) in self.ranges.iter() {
+            for slot in a..=b {
+                if let Some(other) = owner[usize::from(slot)].replace(server) {
+                    return Err(Problem::SlotHeldTwice {
+                        slot,
+                        first: quote(names[usize::from(other)]),
+                        second: quote(names[usize::from(server)]),
+                    });
+                }
+            }
+        }
+        if let Some(free) = owner.iter().position(Option::is_none) {
+            let end = owner[free..]
+                .iter()
+                .position(Option::is_some)
+                .map_or(SLOTS, |e| free + e);
+            return Err(Problem::SlotsUnheld {
+                first: free as u16,
+                last: (end - 1) as u16,
+            });
+        }
+        Ok(owner.into_iter().map(|o| o.unwrap_or(0)).collect())
+    }
+}
+
+impl std::fmt::Display for SlotMap {
+    /// The `slotmap=` value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut ranges = self.ranges.iter().peekable();
+        for server in 0..self.servers {
+            if server > 0 {
+                f.write_str(",")?;
+            }
+            let mut first = true;
+            while let Some(&&(a, b, _)) = ranges.peek().filter(|r| usize::from(r.2) == server) {
+                ranges.next();
+                if !first {
+                    f.write_str("+")?;
+                }
+                first = false;
+                match a == b {
+                    true => write!(f, "{a}")?,
+                    false => write!(f, "{a}-{b}")?,
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A slot range `N`/`A-B` (or a `CLUSTER SHARDS` start/end pair): whole numbers, `A ≤ B`,
+/// both below 16384.
+pub fn slot_range(a: &str, b: &str) -> Option<(u16, u16)> {
+    match (a.trim().parse::<u32>(), b.trim().parse::<u32>()) {
+        (Ok(a), Ok(b)) if a <= b && b < SLOT_COUNT => Some((a as u16, b as u16)),
+        _ => None,
     }
 }
 

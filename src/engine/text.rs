@@ -273,6 +273,13 @@ impl std::fmt::Display for Shortest {
     }
 }
 
+/// True when `name` can stand in the scenario's server list as it is: it has none of the
+/// list's own signs (`,` between servers, `*` before a weight, `{ }` around a range), which
+/// would split it, weigh it or expand it instead of naming it.
+pub fn list_safe(name: &str) -> bool {
+    !name.contains([',', '*', '{', '}'])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -359,7 +359,7 @@ pub static WORDS: Words = Words {
     csv_moved: |n| format!("Moved keys: {n} (CSV)"),
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
-    paste_config: "Your nginx upstream, HAProxy backend or twemproxy pool",
+    paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool or Redis CLUSTER NODES",
     use_config: "Use this config",
     paste_keys: "Your keys, one per line (up to 10,000)",
     use_keys: "Use these keys",

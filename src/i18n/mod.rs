@@ -459,7 +459,8 @@ pub struct Words {
     pub scenario_json: &'static str,
     /// Opens a scenario file.
     pub open_scenario: &'static str,
-    /// The box for a system's own config (nginx upstream, HAProxy backend, twemproxy pool).
+    /// The box for a system's own config (nginx upstream, HAProxy backend, twemproxy pool,
+    /// Redis `CLUSTER NODES`).
     pub paste_config: &'static str,
     /// Loads the pasted config.
     pub use_config: &'static str,
@@ -692,6 +693,14 @@ mod tests {
             "CLUSTER",
             "NODES",
             "SHARDS",
+            "Redis",
+            "slotmap",
+            "cport",
+            // CLUSTER SHARDS's own field names and values, quoted as the output writes them.
+            "role",
+            "master",
+            "nodes",
+            "port",
         ];
         let mut allowed = allowed.to_vec();
         // Ids, and the words of a hyphenated one ("envoy-ring").
@@ -967,6 +976,7 @@ mod tests {
             "survivors",
             "slots",
             "json",
+            "slotmap",
         ];
         // Ids, and the words of a hyphenated one ("envoy-ring").
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));

@@ -344,7 +344,7 @@ pub static WORDS: Words = Words {
     csv_moved: |n| format!("迁移的键：{n} 个（CSV）"),
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
-    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend 或 twemproxy 的池配置",
+    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池或 Redis 的 CLUSTER NODES 输出",
     use_config: "使用这份配置",
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
     use_keys: "使用这些键",
@@ -612,7 +612,7 @@ fn problem(p: &Problem) -> String {
         P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
         P::More { count } => format!("另有 {count} 个问题"),
         P::ConfigNeedsCommandLine { what } => format!("{what}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取"),
-        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段，也不是 twemproxy 的池".into(),
+        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池，也不是 Redis 的 CLUSTER NODES 输出".into(),
         P::ConfigSyntax { line, column, expected, found: Some(found) } => format!("配置第 {line} 行第 {column} 列：应为{}，实际为 {found}", expected_zh(*expected)),
         P::ConfigSyntax { expected, found: None, .. } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),
         P::ConfigNotConsistent { system, why } => format!("{system} 配置：{}", not_modelled_zh(*why)),
@@ -629,6 +629,12 @@ fn problem(p: &Problem) -> String {
         P::Internal(what) => format!("程序内部错误（{what}）"),
         P::OnLine { line, problem: inner } => format!("第 {line} 行：{}", problem(inner)),
         P::KeyHasComma { given } => format!("键：链接中的键不能含逗号，实际为 {given}"),
+        P::SlotMapSyntax { given } => format!("slotmap：应为 0 到 16383 的槽范围 N 或 A-B，用 + 连接，每台服务器一项：{given}"),
+        P::SlotMapNeedsSlots => "slotmap 是 Redis Cluster 的槽表：需要 algo=slots".into(),
+        P::SlotMapServers { given, servers } => format!("slotmap 给 {given} 台服务器分了槽，nodes 列出的是 {servers} 台"),
+        P::SlotHeldTwice { slot, first, second } => format!("槽 {slot} 同时属于 {first} 和 {second}"),
+        P::SlotsUnheld { first, last } if first == last => format!("槽 {first} 不属于任何主节点（集群在这个槽上不可用）"),
+        P::SlotsUnheld { first, last } => format!("槽 {first}–{last} 不属于任何主节点（集群在这些槽上不可用）"),
     }
 }
 
@@ -649,6 +655,16 @@ fn expected_zh(e: Expected) -> &'static str {
         Expected::PoolPort => " 1 到 65535 的端口",
         Expected::PoolName => "不以 :11211 结尾的名称",
         Expected::PlainName => "不含 , * { } 的名称（它们是服务器列表自己的符号）",
+        Expected::NodesLine => "至少 8 个字段（节点 id、地址、标志、主节点 id、最近一次探测发送时间、最近一次回应接收时间、配置纪元、连接状态）",
+        Expected::NodesAddress => "不含 , * { } 的地址 ip:port@cport",
+        Expected::MovingSlot => "迁移中的槽 [N->-ID] 或 [N-<-ID]",
+        Expected::SlotRange => " 0 到 16383 的槽 N 或 A-B",
+        Expected::ShardStart => " \"slots\"（分片的开头）",
+        Expected::ShardSlots => " 0 到 16383 的槽起止对，然后是 \"nodes\"",
+        Expected::ShardValue => "每个字段名后的值",
+        Expected::ShardNode => " \"id\"（节点的开头）",
+        Expected::ShardMaster => "持有槽的分片中 role 为 \"master\" 的节点",
+        Expected::ShardAddress => "主节点的 \"ip\" 和 \"port\"（不含 , * { }）",
     }
 }
 

@@ -200,6 +200,12 @@ fn scenario_from_config(
             "algo" => *value = imported.algo.name().to_owned(),
             "nodes" => value.clone_from(&imported.nodes),
             "down" => value.clone_from(&imported.down),
+            "slotmap" => {
+                *value = imported
+                    .slots
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string)
+            }
             _ => {}
         }
     }

@@ -4,6 +4,7 @@
 // with the reason, and nothing changes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { serveDist, openBrowser, ready, tableCounts, screenshot, cli } from './harness.mjs';
 
 let server, browser;
@@ -30,13 +31,14 @@ async function useConfig(page, config, algo) {
   await ready(page);
 }
 
-/** Looks each key up and checks the server the page names: [[key, server], …]. */
-async function assertPlaced(page, placed) {
+/** Looks each key up and checks the server the page names: [[key, server], …] (`→ server X`;
+ * for hash slots, `slot N is served by X`). */
+async function assertPlaced(page, placed, says = '→ server') {
   for (const [key, want] of placed) {
     await page.fill('#lookup-key', key);
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.waitForFunction((k) => document.querySelector('.explain')?.textContent.includes(`"${k}"`), key);
-    assert.match(await page.textContent('.explain'), new RegExp(`→ server ${want.replace(/\./g, '\\.')}$`), key);
+    assert.match(await page.textContent('.explain'), new RegExp(`${says} ${want.replace(/\./g, '\\.')}$`), key);
   }
 }
 
@@ -62,7 +64,7 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.click('button.use-config');
   await page.waitForFunction(() => /Envoy: read by the command line \(hashring-lab simulate --config FILE\), not by the page/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
-  // So is a cluster's own layout: nodetool ring output (a link cannot carry its tokens).
+  // So is a Cassandra cluster's own layout: nodetool ring output (a link cannot carry its tokens).
   await page.fill('#config-text', 'Datacenter: dc1\n==========\nAddress   Rack   Status State   Load       Owns    Token\n10.0.0.1  rack1  Up     Normal  1.2 KiB    100%    42\n');
   await page.click('button.use-config');
   await page.waitForFunction(() => /nodetool ring: read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
@@ -121,4 +123,57 @@ test('pasted keys become the key set, go into the link, and place as the command
   await page.click('button.use-keys');
   await page.waitForFunction(() => /line 2: keys: a key in a link cannot hold a comma/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual(await tableCounts(page), counts);
+});
+
+// A real Redis Cluster (tools/redis-cluster-vectors.py: three masters with uneven slots, a
+// replica, slot 100 migrating): its CLUSTER NODES output, pasted, becomes the scenario with
+// the cluster's own slot table, which the link carries; keys go where redis-server sent them.
+const REDIS = readFileSync(new URL('../reference/redis-cluster.txt', import.meta.url), 'utf8');
+const section = (prefix) => REDIS.split('\n').filter((l) => l.startsWith(prefix)).map((l) => l.slice(prefix.length)).join('\n');
+const routed = REDIS.split('\n').filter((l) => /^key-\d+ /.test(l)).map((l) => l.split(' '));
+
+test('a pasted CLUSTER NODES becomes the cluster with its own slot table, in the link', async () => {
+  const { page } = browser;
+  await useConfig(page, section('node '), 'slots');
+  const counts = await tableCounts(page);
+  assert.deepEqual(counts.map((r) => r.name), ['127.0.0.1:18383', '127.0.0.1:18381', '127.0.0.1:18382']);
+  const link = new URL(page.url()).searchParams;
+  assert.equal(link.get('slotmap'), '12001-16383,0-4999,5000-12000');
+  await assertPlaced(page, routed.filter(([k]) => ['key-0', 'key-2', 'key-3', 'key-1999'].includes(k)), 'is served by');
+  // The page's counts are the cluster's: every recorded key of 0..2000, counted by server.
+  const want = {};
+  for (const [key, to] of routed) if (Number(key.slice(4)) < 2000) want[to] = (want[to] || 0) + 1;
+  assert.deepEqual(Object.fromEntries(counts.map((r) => [r.name, r.keys])), want);
+  await screenshot(page, '83-redis-cluster-nodes');
+  // A master added takes slots from the others; the link then carries the rebalanced table,
+  // and opening it shows the same counts.
+  await page.fill('#new-server', '127.0.0.1:18385');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 4);
+  await ready(page);
+  const added = await tableCounts(page);
+  const rebalanced = new URL(page.url()).searchParams.get('slotmap');
+  assert.match(rebalanced, /^[\d+,-]+$/);
+  assert.equal(rebalanced.split(',').length, 4);
+  await page.goto(page.url());
+  await ready(page);
+  assert.deepEqual(await tableCounts(page), added);
+  // A CLUSTER NODES with a slot out of range is refused with where it stands; nothing changes.
+  await page.click('details.export summary');
+  await page.fill('#config-text', section('node ').replace('12001-16383', '12001-16384'));
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /config line 2, column \d+: expected slots N or A-B, from 0 to 16383, found '12001-16384'/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual(await tableCounts(page), added);
+  // So is one whose masters leave slots unheld (the cluster would be down for them).
+  await page.fill('#config-text', section('node ').replace(' 12001-16383', ''));
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /slots 12001–16383 are held by no master/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual(await tableCounts(page), added);
+});
+
+test('a slotmap in the link is checked: a slot held twice is refused with both masters named', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&algo=slots&nodes=a:1,b:2&slotmap=0-9000,9000-16383`);
+  await page.waitForFunction(() => /slot 9000 is held by both 'a:1' and 'b:2'/.test(document.body.textContent));
+  await screenshot(page, '84-slotmap-refused');
 });

@@ -1,15 +1,16 @@
-//! A real Redis Cluster's slot table, from the `CLUSTER NODES` output of any of its nodes,
-//! for `--config` (`redis-cli -p PORT cluster nodes > nodes.txt`). The command line only:
-//! the page keeps the slot table redis-cli would deal, the command line replaces it with the
-//! cluster's own (`Simulation::with_slot_owners`), and changes then rebalance from it.
+//! A real Redis Cluster's slot table, from the `CLUSTER NODES` output of any of its nodes
+//! (`redis-cli -p PORT cluster nodes > nodes.txt`), pasted into the page or given to
+//! `--config`, or from its `CLUSTER SHARDS` output (`--config` only: see `import`). The scenario becomes `algo=slots` with the masters as its servers and
+//! the cluster's own table as its `slotmap` — so the link carries it, and changes then
+//! rebalance from it.
 //!
-//! A line is `<id> <ip:port@cport[,hostname]> <flags> <master> <ping> <pong> <epoch>
-//! <link> <slot>…` (`cluster_nodes.c` `clusterGenNodeDescription`): slots as `N` or `A-B`,
-//! a slot being moved as `[N->-ID]` (migrating to ID) or `[N-<-ID]` (importing from ID).
-//! Masters become the servers, named `ip:port`, in the order listed; a master flagged
+//! A `CLUSTER NODES` line is `<id> <ip:port@cport[,hostname]> <flags> <master> <ping> <pong>
+//! <epoch> <link> <slot>…` (`cluster_nodes.c` `clusterGenNodeDescription`): slots as `N` or
+//! `A-B`, a slot being moved as `[N->-ID]` (migrating to ID) or `[N-<-ID]` (importing from
+//! ID). Masters become the servers, named `ip:port`, in the order listed; a master flagged
 //! `fail` is down; replicas are left out (they serve reads only with `READONLY`); a slot
-//! being moved stays with the master that holds it, and is said so. Every slot must be
-//! held: a cluster with unassigned slots is down for them, and refused.
+//! being moved stays with the master that holds it, and is said so. Every slot must be held:
+//! a cluster with unassigned slots is down for them, and refused.
 //!
 //! `CLUSTER SHARDS` (Redis 7) says the same as nested arrays — per shard `slots` (start/end
 //! pairs) and `nodes` (maps with `id`, `port`, `ip`, `role`, `health`, …) — which redis-cli
@@ -17,135 +18,111 @@
 //! both are read. A shard's `master` names the server (`ip:port`, as `CLUSTER NODES` names
 //! it) and is down when its health is `failed`; replicas are left out. It does not show slots
 //! being moved (`CLUSTER NODES` does).
+//!
+//! Every refusal is a [`Problem`]: the line and column and what was expected, or which slots
+//! are held twice or by no master.
 
-use crate::engine::hash::SLOT_COUNT;
-use crate::engine::import::Imported;
-use crate::engine::placement::Algorithm;
+use super::slots::{slot_range, SlotMap};
+use super::text::{list_safe, quote};
+use crate::problem::{Expected, Problem};
 
-/// The masters (as the scenario's servers) and, for every slot, the index of its master.
-pub type SlotLayout = (Imported, Vec<usize>);
+/// What a cluster's own output says: its masters (the scenario's servers, named `ip:port`,
+/// in the order listed), the failed ones, what the scenario leaves out (replicas, slots being
+/// moved; in English), and which master holds each slot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClusterSlots {
+    /// The masters, in the order listed.
+    pub masters: Vec<String>,
+    /// The masters that are down.
+    pub down: Vec<String>,
+    /// What the scenario leaves out, in English.
+    pub notes: Vec<String>,
+    /// Each master's slots (every slot held by exactly one).
+    pub map: SlotMap,
+}
 
-/// The masters, the down ones, what is left out, and each slot's master (by index) — once
-/// every slot is held by exactly one master.
+/// The masters, the down ones, what is left out, and the slot ranges each master holds.
 struct Layout {
-    source: &'static str,
     masters: Vec<String>,
     down: Vec<String>,
     notes: Vec<String>,
-    owner: Vec<Option<usize>>,
+    ranges: Vec<(u16, u16, u16)>,
     replicas: usize,
 }
 
 impl Layout {
-    fn new(source: &'static str) -> Self {
+    fn new() -> Self {
         Layout {
-            source,
             masters: Vec::new(),
             down: Vec::new(),
             notes: Vec::new(),
-            owner: vec![None; SLOT_COUNT as usize],
+            ranges: Vec::new(),
             replicas: 0,
         }
     }
 
-    /// Gives slots `range` to master `me`; `at` says where the range was read.
-    fn hold(
-        &mut self,
-        me: usize,
-        range: std::ops::RangeInclusive<u16>,
-        at: &str,
-    ) -> Result<(), String> {
-        for s in range {
-            if let Some(other) = self.owner[usize::from(s)].replace(me) {
-                return Err(format!(
-                    "{} {at}: slot {s} is also held by {}",
-                    self.source, self.masters[other]
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    fn finish(mut self) -> Result<SlotLayout, String> {
-        let owner = &self.owner;
-        if let Some(free) = owner.iter().position(Option::is_none) {
-            let end = owner[free..]
-                .iter()
-                .position(Option::is_some)
-                .map_or(owner.len(), |e| free + e);
-            return Err(format!(
-                "{}: slots {free}–{} are held by no master (the cluster is down for them)",
-                self.source,
-                end - 1
-            ));
-        }
+    /// The masters and the slot map, once every slot is held by exactly one master.
+    fn finish(mut self) -> Result<ClusterSlots, Problem> {
+        let map = SlotMap::from_ranges(self.ranges, self.masters.len());
+        let names: Vec<&str> = self.masters.iter().map(String::as_str).collect();
+        map.owners(&names)?;
         if self.replicas > 0 {
             self.notes.push(format!(
                 "{} replica(s) (they serve reads only with READONLY)",
                 self.replicas
             ));
         }
-        let algo = Algorithm::from_name("slots").ok_or("the slots algorithm is not registered")?;
-        let imported = Imported {
-            algo,
-            nodes: self.masters.join(","),
-            down: self.down.join(","),
-            left_out: self.notes,
-            table: None,
-        };
-        Ok((
-            imported,
-            self.owner.into_iter().map(|o| o.unwrap_or(0)).collect(),
-        ))
+        Ok(ClusterSlots {
+            masters: self.masters,
+            down: self.down,
+            notes: self.notes,
+            map,
+        })
     }
 }
 
-/// A slot range `N` or `A-B` of `CLUSTER NODES`, or a `CLUSTER SHARDS` start/end pair.
-fn slot_range(a: &str, b: &str) -> Option<std::ops::RangeInclusive<u16>> {
-    match (a.parse::<u16>(), b.parse::<u16>()) {
-        (Ok(a), Ok(b)) if a <= b && u32::from(b) < SLOT_COUNT => Some(a..=b),
-        _ => None,
+/// `expected` at `part` of line `line` (1-based), `part` being a slice of `text`.
+fn wrong(line: usize, text: &str, part: &str, expected: Expected) -> Problem {
+    let offset = (part.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+    Problem::ConfigSyntax {
+        line,
+        column: text.get(..offset).map_or(0, |t| t.chars().count()) + 1,
+        expected,
+        found: Some(quote(part)),
     }
 }
 
 /// Reads `CLUSTER NODES` output.
-pub fn read(text: &str) -> Result<SlotLayout, String> {
-    let lines: Vec<(usize, Vec<&str>)> = text
+pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
+    let lines: Vec<(usize, &str, Vec<&str>)> = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| (n + 1, l.split_whitespace().collect()))
+        .map(|(n, l)| (n + 1, l, l.split_whitespace().collect()))
         .collect();
-    let wrong = |n: usize, what: &str| format!("CLUSTER NODES line {n}: expected {what}");
     // Every node's id → its `ip:port`, for the moving slots' notes.
     let mut names: Vec<(&str, &str)> = Vec::new();
-    for (n, f) in &lines {
+    for (n, line, f) in &lines {
         if f.len() < 8 {
-            return Err(wrong(
-                *n,
-                "at least 8 fields (id, address, flags, master, ping, pong, epoch, link)",
-            ));
+            return Err(wrong(*n, line, line.trim(), Expected::NodesLine));
         }
         let address = f[1].split('@').next().unwrap_or("");
-        if address.starts_with(':')
-            || !address.contains(':')
-            || !crate::engine::import::list_safe(address)
-        {
-            return Err(wrong(*n, "an address ip:port@cport"));
+        if address.starts_with(':') || !address.contains(':') || !list_safe(address) {
+            return Err(wrong(*n, line, f[1], Expected::NodesAddress));
         }
         names.push((f[0], address));
     }
     fn name_of<'a>(names: &[(&'a str, &'a str)], id: &'a str) -> &'a str {
         names.iter().find(|n| n.0 == id).map_or(id, |n| n.1)
     }
-    let mut layout = Layout::new("CLUSTER NODES");
-    for (n, f) in &lines {
+    let mut layout = Layout::new();
+    for (n, line, f) in &lines {
         let flags: Vec<&str> = f[2].split(',').collect();
         if !flags.contains(&"master") {
             layout.replicas += 1;
             continue;
         }
-        let me = layout.masters.len();
+        let me = layout.masters.len() as u16;
         let name = name_of(&names, f[0]);
         layout.masters.push(name.to_owned());
         if flags.contains(&"fail") {
@@ -159,22 +136,23 @@ pub fn read(text: &str) -> Result<SlotLayout, String> {
                         name_of(&names, to)
                     ),
                     (_, Some((s, from))) => format!("slot {s} importing into {name} from {}", name_of(&names, from)),
-                    _ => return Err(wrong(*n, "a moving slot [N->-ID] or [N-<-ID]")),
+                    _ => return Err(wrong(*n, line, slot, Expected::MovingSlot)),
                 });
                 continue;
             }
             let (a, b) = slot.split_once('-').unwrap_or((slot, slot));
-            let range =
-                slot_range(a, b).ok_or_else(|| wrong(*n, "slots N or A-B, from 0 to 16383"))?;
-            layout.hold(me, range, &format!("line {n}"))?;
+            let (a, b) =
+                slot_range(a, b).ok_or_else(|| wrong(*n, line, slot, Expected::SlotRange))?;
+            layout.ranges.push((a, b, me));
         }
     }
     layout.finish()
 }
 
-/// The values of redis-cli's `CLUSTER SHARDS` output with their line numbers: each line's
-/// value without its `N)` numbering, quotes or `(integer)` mark; `(empty array)` is none.
-fn shard_values(text: &str) -> impl Iterator<Item = (usize, &str)> {
+/// The values of redis-cli's `CLUSTER SHARDS` output with their line numbers and lines:
+/// each line's value without its `N)` numbering, quotes or `(integer)` mark; `(empty
+/// array)` is none.
+fn shard_values(text: &str) -> impl Iterator<Item = (usize, &str, &str)> {
     text.lines().enumerate().filter_map(|(i, line)| {
         let mut rest = line.trim();
         // The numbering: `1) 1) 2) ` as deep as the nesting.
@@ -190,48 +168,49 @@ fn shard_values(text: &str) -> impl Iterator<Item = (usize, &str)> {
             .strip_prefix('"')
             .and_then(|r| r.strip_suffix('"'))
             .unwrap_or(rest);
-        (!value.is_empty() && value != "(empty array)").then_some((i + 1, value))
+        (!value.is_empty() && value != "(empty array)").then_some((i + 1, line, value))
     })
 }
 
 /// Reads `CLUSTER SHARDS` output: each shard's master holds its slots.
-pub fn read_shards(text: &str) -> Result<SlotLayout, String> {
-    let values: Vec<(usize, &str)> = shard_values(text).collect();
-    let wrong = |n: usize, what: &str| format!("CLUSTER SHARDS line {n}: expected {what}");
-    let mut layout = Layout::new("CLUSTER SHARDS");
+pub fn read_shards(text: &str) -> Result<ClusterSlots, Problem> {
+    let values: Vec<(usize, &str, &str)> = shard_values(text).collect();
+    let at = |i: usize, expected: Expected| match values.get(i) {
+        Some(&(n, line, value)) => wrong(n, line, value, expected),
+        None => Problem::ConfigSyntax {
+            line: 0,
+            column: 0,
+            expected,
+            found: None,
+        },
+    };
+    let mut layout = Layout::new();
     let mut i = 0;
     while i < values.len() {
-        let (n, word) = values[i];
-        if word != "slots" {
-            return Err(wrong(n, "\"slots\", the start of a shard"));
+        let start = i;
+        if values[i].2 != "slots" {
+            return Err(at(i, Expected::ShardStart));
         }
         i += 1;
         // Start/end pairs until "nodes".
         let mut ranges = Vec::new();
-        while i < values.len() && values[i].1 != "nodes" {
-            let (n, a) = &values[i];
-            let b = values.get(i + 1).map_or("", |v| v.1);
-            let range = slot_range(a, b).ok_or_else(|| {
-                wrong(
-                    *n,
-                    "slot start and end pairs, from 0 to 16383, then \"nodes\"",
-                )
-            })?;
-            ranges.push((*n, range));
+        while i < values.len() && values[i].2 != "nodes" {
+            let b = values.get(i + 1).map_or("", |v| v.2);
+            ranges.push(slot_range(values[i].2, b).ok_or_else(|| at(i, Expected::ShardSlots))?);
             i += 2;
         }
         i += 1;
         // The nodes: key/value pairs, each node starting at "id", until the next shard.
         let mut nodes: Vec<Vec<(&str, &str)>> = Vec::new();
-        while i < values.len() && values[i].1 != "slots" {
-            let (n, key) = values[i];
-            let Some((_, value)) = values.get(i + 1) else {
-                return Err(wrong(n, "a value after each field name"));
+        while i < values.len() && values[i].2 != "slots" {
+            let key = values[i].2;
+            let Some(&(_, _, value)) = values.get(i + 1) else {
+                return Err(at(i, Expected::ShardValue));
             };
             match (key, nodes.last_mut()) {
                 ("id", _) => nodes.push(vec![(key, value)]),
                 (_, Some(node)) => node.push((key, value)),
-                (_, None) => return Err(wrong(n, "\"id\", the start of a node")),
+                (_, None) => return Err(at(i, Expected::ShardNode)),
             }
             i += 2;
         }
@@ -249,26 +228,23 @@ pub fn read_shards(text: &str) -> Result<SlotLayout, String> {
             if ranges.is_empty() {
                 continue;
             }
-            return Err(wrong(
-                n,
-                "a node with role \"master\" in a shard that holds slots",
-            ));
+            return Err(at(start, Expected::ShardMaster));
         };
         let (Some(ip), Some(port)) = (field(master, "ip"), field(master, "port")) else {
-            return Err(wrong(n, "the shard's master's \"ip\" and \"port\""));
+            return Err(at(start, Expected::ShardAddress));
         };
         let name = format!("{ip}:{port}");
-        if !crate::engine::import::list_safe(&name) {
-            return Err(wrong(n, "the master's ip and port without , * { or }"));
+        if !list_safe(&name) {
+            return Err(at(start, Expected::ShardAddress));
         }
         if field(master, "health").as_deref() == Some("failed") {
             layout.down.push(name.clone());
         }
-        let me = layout.masters.len();
+        let me = layout.masters.len() as u16;
         layout.masters.push(name);
-        for (n, range) in ranges {
-            layout.hold(me, range, &format!("line {n}"))?;
-        }
+        layout
+            .ranges
+            .extend(ranges.into_iter().map(|(a, b)| (a, b, me)));
     }
     layout.finish()
 }
@@ -276,7 +252,7 @@ pub fn read_shards(text: &str) -> Result<SlotLayout, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::import::ClusterLayout;
+    use crate::engine::import::{read_config, ClusterLayout, Imported};
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
 
@@ -293,10 +269,27 @@ mod tests {
         !["#", "node ", "shards"].iter().any(|p| line.starts_with(p))
     }
 
+    /// The simulation a layout describes, with `keys`.
+    fn simulation(imported: &Imported) -> Simulation {
+        let map = imported.slots.as_ref().unwrap().to_string();
+        let scenario = Scenario::from_pairs([
+            ("algo", "slots"),
+            ("nodes", &imported.nodes),
+            ("down", &imported.down),
+            ("slotmap", &map),
+            ("keys", "0..1"),
+        ]);
+        Simulation::new(&scenario.unwrap()).unwrap()
+    }
+
     /// The master of every slot, by name.
-    fn slot_masters((imported, owners): &SlotLayout) -> Vec<&str> {
-        let masters: Vec<&str> = imported.nodes.split(',').collect();
-        owners.iter().map(|&i| masters[i]).collect()
+    fn slot_masters(imported: &Imported) -> Vec<String> {
+        let names: Vec<&str> = imported.nodes.split(',').collect();
+        let owners = imported.slots.as_ref().unwrap().owners(&names).unwrap();
+        owners
+            .iter()
+            .map(|&i| names[usize::from(i)].to_owned())
+            .collect()
     }
 
     /// The same cluster's `CLUSTER SHARDS`, as redis-cli prints it to a terminal and to a
@@ -304,7 +297,7 @@ mod tests {
     #[test]
     fn cluster_shards_says_what_cluster_nodes_says() {
         let vectors = include_str!("../../tests/reference/redis-cluster.txt");
-        let from_nodes = read(&section(vectors, "node ")).unwrap();
+        let from_nodes = read_config(&section(vectors, "node ")).unwrap();
         for prefix in ["shards ", "shards-raw "] {
             let text = section(vectors, prefix);
             assert_eq!(
@@ -312,63 +305,66 @@ mod tests {
                 Some(ClusterLayout::Shards),
                 "{prefix}"
             );
-            let from_shards = read_shards(&text).unwrap();
+            let from_shards =
+                crate::engine::import::redis_cluster(read_shards(&text).unwrap()).unwrap();
             assert_eq!(
                 slot_masters(&from_shards),
                 slot_masters(&from_nodes),
                 "{prefix}"
             );
-            let mut a: Vec<&str> = from_shards.0.nodes.split(',').collect();
-            let mut b: Vec<&str> = from_nodes.0.nodes.split(',').collect();
+            let mut a: Vec<&str> = from_shards.nodes.split(',').collect();
+            let mut b: Vec<&str> = from_nodes.nodes.split(',').collect();
             a.sort_unstable();
             b.sort_unstable();
             assert_eq!(a, b);
             assert_eq!(
-                from_shards.0.left_out,
+                from_shards.left_out,
                 ["1 replica(s) (they serve reads only with READONLY)"]
             );
         }
     }
 
     #[test]
-    fn what_is_wrong_in_cluster_shards_is_said_with_its_line() {
+    fn what_is_wrong_in_cluster_shards_is_said_with_its_line_and_column() {
         let shard = |slots: &str, role: &str, health: &str| {
             format!("slots\n{slots}\nnodes\nid\nab\nport\n7000\nip\n10.0.0.1\nrole\n{role}\nhealth\n{health}\n")
         };
-        let (i, owners) = read_shards(&shard("0\n16383", "master", "failed")).unwrap();
+        let i = crate::engine::import::redis_cluster(
+            read_shards(&shard("0\n16383", "master", "failed")).unwrap(),
+        )
+        .unwrap();
         assert_eq!(
             (i.nodes.as_str(), i.down.as_str()),
             ("10.0.0.1:7000", "10.0.0.1:7000")
         );
-        assert!(owners.iter().all(|&o| o == 0));
+        assert_eq!(i.slots.unwrap().to_string(), "0-16383");
+        let said = |text: &str| read_shards(text).unwrap_err().to_string();
         assert_eq!(
-            read_shards(&shard("0\n100", "master", "online")).unwrap_err(),
-            "CLUSTER SHARDS: slots 101–16383 are held by no master (the cluster is down for them)"
+            said(&shard("0\n100", "master", "online")),
+            "slots 101–16383 are held by no master (the cluster is down for them)"
         );
-        assert!(read_shards(&shard("0\n16384", "master", "online"))
-            .unwrap_err()
-            .contains("line 2: expected slot start and end pairs"));
-        assert!(read_shards(&shard("0\n16383", "replica", "online"))
-            .unwrap_err()
-            .contains("line 1: expected a node with role \"master\""));
-        assert!(read_shards("slots\n0\n16383\nnodes\nport\n1\n")
-            .unwrap_err()
-            .contains("line 5: expected \"id\""));
+        assert_eq!(
+            said(&shard("0\n16384", "master", "online")),
+            "config line 2, column 1: expected slot start and end pairs, from 0 to 16383, then \"nodes\", found '0'"
+        );
+        assert!(said(&shard("0\n16383", "replica", "online"))
+            .starts_with("config line 1, column 1: expected a node with role \"master\""));
+        assert!(said("slots\n0\n16383\nnodes\nport\n1\n")
+            .starts_with("config line 5, column 1: expected \"id\""));
         let twice = format!(
             "{}{}",
             shard("0\n16383", "master", "online"),
-            shard("5\n5", "master", "online")
+            shard("5\n5", "master", "online").replace("7000", "7001")
         );
-        assert!(read_shards(&twice)
-            .unwrap_err()
-            .contains("slot 5 is also held by 10.0.0.1:7000"));
+        assert_eq!(
+            said(&twice),
+            "slot 5 is held by both '10.0.0.1:7000' and '10.0.0.1:7001'"
+        );
         // The numbered form, with an empty shard.
         let numbered =
             "1) 1) \"slots\"\n   2) (empty array)\n   3) \"nodes\"\n   4) (empty array)\n";
         assert_eq!(ClusterLayout::of(numbered), Some(ClusterLayout::Shards));
-        assert!(read_shards(numbered)
-            .unwrap_err()
-            .contains("slots 0–16383 are held by no master"));
+        assert!(said(numbered).starts_with("slots 0–16383 are held by no master"));
     }
 
     /// Where Debian's redis-server 7.0.15 routed 2,004 keys in a three-master cluster with
@@ -378,7 +374,7 @@ mod tests {
         let vectors = include_str!("../../tests/reference/redis-cluster.txt");
         let nodes = section(vectors, "node ");
         assert_eq!(ClusterLayout::of(&nodes), Some(ClusterLayout::Nodes));
-        let (imported, owners) = read(&nodes).unwrap();
+        let imported = read_config(&nodes).unwrap();
         // The masters as the output lists them, by `ip:port`.
         let listed: Vec<&str> = nodes
             .lines()
@@ -395,16 +391,7 @@ mod tests {
         assert_eq!(imported.nodes, listed.join(","));
         assert!(imported.left_out[0]
             .contains("slot 100 migrating from 127.0.0.1:18381 to 127.0.0.1:18382"));
-        let scenario = Scenario::from_pairs([
-            ("algo", "slots"),
-            ("nodes", &imported.nodes),
-            ("keys", "0..1"),
-        ]);
-        let sim = Simulation::new(&scenario.unwrap()).unwrap();
-        let ids: Vec<_> = sim.servers().iter().map(|s| s.id).collect();
-        let sim = sim
-            .with_slot_owners(owners.iter().map(|&i| ids[i]).collect())
-            .unwrap();
+        let sim = simulation(&imported);
         let mut checked = 0;
         for line in vectors.lines().filter(|l| is_key_row(l)) {
             let (key, want) = line.split_once(' ').unwrap();
@@ -413,6 +400,9 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 2004);
+        // The link carries the table: the scenario it writes builds the same placement.
+        let again = Simulation::new(&sim.scenario()).unwrap();
+        assert_eq!(again.slot_table(), sim.slot_table());
         // The dealt table (redis-cli's even split) would send many of them elsewhere.
         let dealt = Simulation::new(
             &Scenario::from_pairs([
@@ -435,22 +425,30 @@ mod tests {
     }
 
     #[test]
-    fn what_is_wrong_is_said_with_its_line() {
+    fn what_is_wrong_in_cluster_nodes_is_said_with_its_line_and_column() {
         let line = "a 127.0.0.1:1@2 master - 0 0 1 connected";
+        let said = |text: &str| read_nodes(text).unwrap_err().to_string();
         assert_eq!(
-            read(&format!("{line} 0-100\n")).unwrap_err(),
-            "CLUSTER NODES: slots 101–16383 are held by no master (the cluster is down for them)"
+            said(&format!("{line} 0-100\n")),
+            "slots 101–16383 are held by no master (the cluster is down for them)"
         );
-        assert!(read(&format!("{line} 0-16383 5\n"))
-            .unwrap_err()
-            .contains("slot 5 is also held by"));
-        assert!(read(&format!("{line} 0-16384\n"))
-            .unwrap_err()
-            .contains("line 1: expected slots"));
-        assert!(read("a b c\n")
-            .unwrap_err()
-            .contains("line 1: expected at least 8 fields"));
-        let (i, _) = read(&format!(
+        assert_eq!(
+            said(&format!(
+                "{line} 0-16383\nb 127.0.0.1:3@4 master - 0 0 1 connected 5\n"
+            )),
+            "slot 5 is held by both '127.0.0.1:1' and '127.0.0.1:3'"
+        );
+        assert_eq!(
+            said(&format!("{line} 0-16384\n")),
+            "config line 1, column 42: expected slots N or A-B, from 0 to 16383, found '0-16384'"
+        );
+        assert_eq!(
+            said("\n  a b c\n"),
+            "config line 2, column 3: expected at least 8 fields (id, address, flags, master, ping, pong, epoch, link), found 'a b c'"
+        );
+        assert!(said("a 127.0.0.1,x:1@2 master - 0 0 1 connected 0-16383\n")
+            .starts_with("config line 1, column 3: expected an address ip:port@cport"));
+        let i = read_config(&format!(
             "{line} 0-16383\nb 127.0.0.1:3@4 slave a 0 0 1 connected\nc 127.0.0.1:5@6 master,fail - 0 0 2 disconnected\n"
         ))
         .unwrap();
@@ -458,6 +456,7 @@ mod tests {
             (i.nodes.as_str(), i.down.as_str()),
             ("127.0.0.1:1,127.0.0.1:5", "127.0.0.1:5")
         );
+        assert_eq!(i.slots.unwrap().to_string(), "0-16383,");
         assert!(i.left_out[0].starts_with("1 replica"));
     }
 }
