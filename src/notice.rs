@@ -20,4 +20,6 @@ pub enum Notice {
     Ignored(u32),
     /// A scenario file could not be opened: the reasons.
     BadFile(Rc<[Problem]>),
+    /// The backup servers (quoted) a loaded nginx config has, which its hash leaves out.
+    BackupsLeftOut(Rc<[String]>),
 }

@@ -34,6 +34,9 @@ pub enum Action {
     RemoveLast,
     /// Start over from a scenario.
     Load(Scenario),
+    /// Start over from an nginx config's scenario, saying which backup servers it leaves
+    /// out (said until the next change, lookup or notice).
+    LoadConfig(Scenario, Rc<[String]>),
     /// Dismiss the error message.
     DismissError,
     /// Show a message about invalid input; nothing else changes.
@@ -325,6 +328,13 @@ impl PageState {
             }
             Action::Lookup(key) => return self.looked_up(&key),
             Action::Load(scenario) => Goal::Load(scenario),
+            Action::LoadConfig(scenario, backups) => {
+                let mut next = self.reduce(Action::Load(scenario));
+                if next.error.is_none() && !backups.is_empty() {
+                    next.error = Some(Notice::BackupsLeftOut(backups));
+                }
+                return next;
+            }
             Action::AddServer(name) => {
                 let name = name.trim();
                 let name = if name.is_empty() {
@@ -494,7 +504,11 @@ impl PageState {
             }
         };
         next.sim = Rc::new(sim);
-        next.error = None;
+        // The backup servers a loaded config left out stay said until the next change.
+        next.error = self
+            .error
+            .clone()
+            .filter(|e| matches!(e, Notice::BackupsLeftOut(_)) && next.last.is_none());
         let change = next.last.as_ref().map(|l| l.change.clone());
         next.lookup = self.lookup.as_ref().and_then(|l| {
             let mut found = lookup(&next.sim, &l.key).ok()?;
@@ -719,6 +733,29 @@ mod tests {
             state = state.reduce(Action::Continue);
         }
         state
+    }
+
+    /// A config's backup servers are said when its scenario loads, and until the next change.
+    #[test]
+    fn a_configs_backup_servers_are_said_until_the_next_change() {
+        let scenario = Scenario::from_pairs([("algo", "nginx"), ("nodes", "a:80,b:80")]).unwrap();
+        let backups: Rc<[String]> = Rc::from(["'c:80'".to_owned()]);
+        let loaded = seed000().reduce(Action::LoadConfig(scenario.clone(), backups.clone()));
+        assert_eq!(loaded.sim.servers().len(), 2);
+        let said = words::notice(&crate::i18n::EN, loaded.notice().unwrap());
+        assert_eq!(
+            said,
+            "Left out: backup server(s) 'c:80' (nginx's hash uses the primary servers only)."
+        );
+        let changed = loaded.reduce(Action::AddServer("d:80".into()));
+        assert_eq!(changed.sim.servers().len(), 3);
+        assert_eq!(changed.notice(), None);
+        // Without backups, nothing is said; a refused load says why, not the backups.
+        let plain = seed000().reduce(Action::LoadConfig(scenario, Rc::from([])));
+        assert_eq!(plain.notice(), None);
+        let too_many = Scenario::from_pairs([("nodes", "s{i}:0..101")]).unwrap();
+        let refused = seed000().reduce(Action::LoadConfig(too_many, backups));
+        assert!(matches!(refused.notice(), Some(Notice::Refused(_))));
     }
 
     #[test]

@@ -223,6 +223,7 @@ pub fn notice(w: &Words, notice: &Notice) -> String {
         Notice::Busy(n) => (w.busy)(*n),
         Notice::Ignored(n) => (w.ignored)(*n),
         Notice::BadFile(list) => (w.bad_file)(&reasons(list)),
+        Notice::BackupsLeftOut(names) => (w.backups_left_out)(&names.join(", ")),
     }
 }
 

@@ -54,12 +54,14 @@ fi
 # 1b. The page's own build (Trunk, wasm-release) rebuilds std with panics as a bare trap:
 # no panic message, location or formatting machinery in the page (−31 KB gzip; the page has
 # no panic hook, so a panic already showed the user nothing but a dead page). It needs std's
-# source (rustup's rust-src); without it the page builds as before, only bigger.
+# source (rustup's rust-src); without it the page builds as before, only bigger. Nor does
+# it keep panic locations (-Zlocation-detail=none: file names and line numbers a bare trap
+# never shows; −89 B gzip). An env file written before that flag is written anew.
 PAGE_ENV=target/tools/page.env
-if [ ! -s "$PAGE_ENV" ]; then
+if [ ! -s "$PAGE_ENV" ] || ! grep -q -e 'location-detail' -e 'no std source' "$PAGE_ENV"; then
   if ! grep -q debian-web "$WASM_ENV" && { rustup component list --installed 2>/dev/null | grep -q '^rust-src' || { say "adding rustup component rust-src (for the page's build-std)"; timeout 180 rustup component add rust-src; }; }; then
     cat > "$PAGE_ENV" <<'ENV'
-export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"
+export RUSTC_BOOTSTRAP=1 CARGO_UNSTABLE_BUILD_STD=std,panic_abort RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"
 ENV
   else
     echo "# no std source: the page builds with the prebuilt std (bigger)" > "$PAGE_ENV"

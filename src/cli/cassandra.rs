@@ -122,6 +122,7 @@ pub fn read(text: &str) -> Result<(Imported, GivenTokens), String> {
         left_out: notes,
         table: None,
         slots: None,
+        backups: Vec::new(),
     };
     let tokens = nodes
         .into_iter()

@@ -181,6 +181,7 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String
         left_out,
         table,
         slots: None,
+        backups: Vec::new(),
     })
 }
 

@@ -325,6 +325,9 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
             .map_err(|e| e.to_string())
     }
     .map_err(|e| format!("--config {shown}: {e}"))?;
+    for backup in &imported.backups {
+        eprintln!("note: --config leaves out backup server {backup} (nginx's hash uses the primary servers only)");
+    }
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
     }

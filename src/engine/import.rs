@@ -41,7 +41,10 @@ pub struct Imported {
     pub nodes: String,
     /// The servers marked down or disabled, comma-separated.
     pub down: String,
-    /// What the config says that the scenario leaves out (backup servers, …), in English.
+    /// nginx's backup servers (quoted): nginx hashes the primary servers only, so the
+    /// scenario leaves them out — and says so (the page, in the reader's language).
+    pub backups: Vec<String>,
+    /// What else the config says that the scenario leaves out (replicas, …), in English.
     pub left_out: Vec<String>,
     /// A lookup table's size (Envoy's Maglev `table_size`), when the config sets one.
     pub table: Option<u32>,
@@ -88,6 +91,7 @@ pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
             .ok_or(Problem::Internal("the slots algorithm is not registered"))?,
         nodes: cluster.masters.join(","),
         down: cluster.down.join(","),
+        backups: Vec::new(),
         left_out: cluster.notes,
         table: None,
         slots: Some(cluster.map),
@@ -218,7 +222,7 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
         return Err(syntax(words.get(at), Expected::OpenBrace));
     }
     at += 1;
-    let (mut nodes, mut down, mut left_out) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
     let mut consistent = None;
     loop {
         let Some(directive) = words.get(at) else {
@@ -257,10 +261,7 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
                     }
                 }
                 if backup {
-                    left_out.push(format!(
-                        "backup server {} (nginx's hash uses the primary servers only)",
-                        quote(address.text)
-                    ));
+                    backups.push(quote(address.text));
                     at = end + 1;
                     continue;
                 }
@@ -289,13 +290,15 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
             })
         }
     }
-    finish(
+    let mut imported = finish(
         Algorithm::from_name("nginx"),
         "nginx",
         &nodes,
         &down,
-        left_out,
-    )
+        Vec::new(),
+    )?;
+    imported.backups = backups;
+    Ok(imported)
 }
 
 fn haproxy(text: &str) -> Result<Imported, Problem> {
@@ -529,6 +532,7 @@ fn finish(
         algo,
         nodes: nodes.join(","),
         down: down.join(","),
+        backups: Vec::new(),
         left_out,
         table: None,
         slots: None,
@@ -546,7 +550,8 @@ mod tests {
         assert_eq!(i.algo.name(), "nginx");
         assert_eq!(i.nodes, "10.0.0.1:8080*2,10.0.0.2:8080,backend.example");
         assert_eq!(i.down, "10.0.0.2:8080");
-        assert_eq!(i.left_out.len(), 1);
+        assert_eq!(i.backups, ["'10.0.0.9:8080'"]);
+        assert!(i.left_out.is_empty());
     }
 
     #[test]

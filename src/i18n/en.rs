@@ -361,6 +361,7 @@ pub static WORDS: Words = Words {
     open_scenario: "Open scenario…",
     paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool or Redis CLUSTER NODES",
     use_config: "Use this config",
+    backups_left_out: |names| format!("Left out: backup server(s) {names} (nginx's hash uses the primary servers only)."),
     paste_keys: "Your keys, one per line (up to 10,000)",
     use_keys: "Use these keys",
     exporting: |done, total| format!("Writing keys: {done} of {total}…"),

@@ -464,6 +464,8 @@ pub struct Words {
     pub paste_config: &'static str,
     /// Loads the pasted config.
     pub use_config: &'static str,
+    /// The backup servers (quoted, comma-separated) a loaded nginx config leaves out.
+    pub backups_left_out: fn(&str) -> String,
     /// Label of the box for the user's own keys, one per line.
     pub paste_keys: &'static str,
     /// Button that replaces the key set with the pasted keys.

@@ -346,6 +346,7 @@ pub static WORDS: Words = Words {
     open_scenario: "打开场景…",
     paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池或 Redis 的 CLUSTER NODES 输出",
     use_config: "使用这份配置",
+    backups_left_out: |names| format!("没有包含备用服务器 {names}（nginx 的哈希只用主服务器）。"),
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
     use_keys: "使用这些键",
     exporting: |done, total| format!("正在写出键：{done} / {total}…"),

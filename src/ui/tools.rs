@@ -188,11 +188,12 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, V
     read_scenario(&fields)
 }
 
-/// The scenario a pasted config describes over `state`'s other settings.
+/// The scenario a pasted config describes over `state`'s other settings, and the backup
+/// servers it leaves out.
 fn scenario_from_config(
     state: &PageState,
     text: &str,
-) -> Result<crate::engine::scenario::Scenario, Problem> {
+) -> Result<(crate::engine::scenario::Scenario, Vec<String>), Problem> {
     let imported = crate::engine::import::read_config(text)?;
     let mut pairs = state.sim.scenario().to_pairs();
     for (name, value) in &mut pairs {
@@ -210,6 +211,7 @@ fn scenario_from_config(
         }
     }
     crate::engine::scenario::Scenario::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+        .map(|scenario| (scenario, imported.backups))
         .map_err(|e| {
             e.0.into_iter()
                 .next()
@@ -342,7 +344,7 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 return;
             };
             on_action.emit(match scenario_from_config(&state, &area.value()) {
-                Ok(scenario) => Action::Load(scenario),
+                Ok((scenario, backups)) => Action::LoadConfig(scenario, backups.into()),
                 Err(problem) => Action::Reject(problem),
             });
         })

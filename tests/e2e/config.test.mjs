@@ -47,8 +47,11 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await useConfig(page, NGINX, 'nginx');
   const counts = await tableCounts(page);
   assert.deepEqual(counts.map((r) => r.name), ['127.0.0.1:18181', '127.0.0.1:18182', '127.0.0.1:18183']);
-  await assertPlaced(page, [['key-0', '127.0.0.1:18183'], ['key-1', '127.0.0.1:18181'], ['user:42', '127.0.0.1:18182']]);
+  // The backup server is not lost without a word: the page says it left it out, and why.
+  assert.equal((await page.textContent('.error'))?.replace(/Dismiss$/, '').trim(),
+    "Left out: backup server(s) '127.0.0.1:18199' (nginx's hash uses the primary servers only).");
   await screenshot(page, '80-nginx-config');
+  await assertPlaced(page, [['key-0', '127.0.0.1:18183'], ['key-1', '127.0.0.1:18181'], ['user:42', '127.0.0.1:18182']]);
   // A round-robin upstream is refused with the reason; the scenario stays.
   await page.fill('#config-text', 'upstream pool {\n  server a:80;\n}');
   await page.click('button.use-config');
