@@ -400,9 +400,25 @@ mod tests {
             checked += 1;
         }
         assert_eq!(checked, 2004);
-        // The link carries the table: the scenario it writes builds the same placement.
+        // The link carries the table: the scenario it writes builds the same placement —
+        // also after a master is added and the table rebalanced (before, a link dealt the
+        // slots afresh), and a table as dealt is not written at all.
         let again = Simulation::new(&sim.scenario()).unwrap();
         assert_eq!(again.slot_table(), sim.slot_table());
+        let mut grown = sim.clone();
+        grown
+            .apply(&crate::engine::change::Change::Add {
+                name: "127.0.0.1:18385".into(),
+                weight: 1.0,
+            })
+            .unwrap();
+        let written = grown.scenario();
+        assert_eq!(written.slots.as_ref().unwrap().servers(), 4);
+        let reopened = Simulation::new(&written).unwrap();
+        assert_eq!(reopened.slot_table(), grown.slot_table());
+        let dealt = Simulation::new(&Scenario::from_pairs([("algo", "slots")]).unwrap()).unwrap();
+        assert_eq!(dealt.scenario().slots, None);
+        assert!(!dealt.scenario().to_query().contains("slotmap"));
         // The dealt table (redis-cli's even split) would send many of them elsewhere.
         let dealt = Simulation::new(
             &Scenario::from_pairs([
