@@ -494,8 +494,9 @@ pub enum Problem {
     },
     ConfigNotRecognized,
     /// A config the command line reads and the page does not (`what`: `Envoy` — the page has
-    /// no room for a YAML reader —, `CLUSTER NODES`, `CLUSTER SHARDS`, `nodetool ring` — a
-    /// cluster's own layout, which a link cannot carry).
+    /// no room for a YAML reader —, `CLUSTER SHARDS` — its reader does not fit either;
+    /// `CLUSTER NODES` gives the same table —, `nodetool ring` — a link cannot carry a
+    /// cluster's thousands of tokens).
     ConfigNeedsCommandLine {
         what: &'static str,
     },
