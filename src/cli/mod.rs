@@ -25,6 +25,7 @@ use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
+use crate::engine::spec::GivenTokens;
 use crate::engine::text::quote;
 use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::i18n::EN;
@@ -94,9 +95,11 @@ enum CompletionShell {
 /// `sweep`). Defaults are the page's; a test checks that they agree.
 #[derive(Args, Debug)]
 struct ScenarioArgs {
-    /// A real cluster's own layout read from `--config` (its slot table or its tokens).
+    /// A Cassandra cluster's own tokens read from `--config` (`nodetool ring`), which the
+    /// simulation starts from instead of drawing them (a Redis slot table is the scenario's
+    /// `slotmap`).
     #[arg(skip)]
-    real: std::cell::RefCell<Option<RealLayout>>,
+    real: std::cell::RefCell<Option<GivenTokens>>,
     /// Placement algorithm.
     #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: String,
@@ -154,29 +157,18 @@ struct VnodesArg {
     vnodes: Option<String>,
 }
 
-/// What a real cluster's config fixes beyond its servers and what the scenario carries (a
-/// Redis slot table is its `slotmap`): the layout the simulation then starts from, instead
-/// of the one it would draw.
-#[derive(Clone, Debug)]
-enum RealLayout {
-    /// Cassandra's tokens (`nodetool ring`), by node name.
-    Tokens(crate::engine::spec::GivenTokens),
-}
-
-impl RealLayout {
-    /// The vnode count a node added to this cluster gets: the count most nodes have.
-    fn vnodes(&self) -> Option<usize> {
-        let RealLayout::Tokens(tokens) = self;
-        let mut counts: Vec<usize> = tokens.0.iter().map(|(_, t)| t.len()).collect();
-        counts.sort_unstable();
-        let mut best = (0, 0);
-        for run in counts.chunk_by(|a, b| a == b) {
-            if run.len() > best.0 {
-                best = (run.len(), run[0]);
-            }
+/// The vnode count a node added to a cluster with these tokens gets: the count most nodes
+/// have.
+fn common_token_count(tokens: &GivenTokens) -> usize {
+    let mut counts: Vec<usize> = tokens.0.iter().map(|(_, t)| t.len()).collect();
+    counts.sort_unstable();
+    let mut best = (0, 0);
+    for run in counts.chunk_by(|a, b| a == b) {
+        if run.len() > best.0 {
+            best = (run.len(), run[0]);
         }
-        Some(best.1)
     }
+    best.1
 }
 
 impl ScenarioArgs {
@@ -191,7 +183,7 @@ impl ScenarioArgs {
                 self.real.replace(real);
                 imported
             });
-        let tokens_each = self.real.borrow().as_ref().and_then(RealLayout::vnodes);
+        let tokens_each = self.real.borrow().as_ref().map(common_token_count);
         let vnodes = match (vnodes, tokens_each) {
             (Some(given), _) => given.to_owned(),
             (None, Some(count)) => count.to_string(),
@@ -273,7 +265,7 @@ impl ScenarioArgs {
         let sim = build(scenario, progress)?;
         Ok(match self.real.borrow().clone() {
             None => sim,
-            Some(RealLayout::Tokens(tokens)) => sim.with_tokens(tokens)?,
+            Some(tokens) => sim.with_tokens(tokens)?,
         })
     }
 
@@ -288,9 +280,8 @@ impl ScenarioArgs {
     }
 }
 
-/// The config's scenario and, for `CLUSTER NODES` and `nodetool ring`, the cluster's own
-/// layout.
-type ReadConfig = (crate::engine::import::Imported, Option<RealLayout>);
+/// The config's scenario and, for `nodetool ring`, the cluster's own tokens.
+type ReadConfig = (crate::engine::import::Imported, Option<GivenTokens>);
 
 /// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
 /// scenario leaves out (backup servers) is said on stderr.
@@ -318,7 +309,7 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
             .map(|i| (i, None))
             .map_err(|e| e.to_string())
     } else if layout == Some(ClusterLayout::Ring) {
-        cassandra::read(&text).map(|(i, t)| (i, Some(RealLayout::Tokens(t))))
+        cassandra::read(&text).map(|(i, t)| (i, Some(t)))
     } else {
         crate::engine::import::read_config(&text)
             .map(|i| (i, None))

@@ -96,10 +96,12 @@ impl Config {
         for (i, s) in self.servers.iter().enumerate() {
             index_of[usize::from(s.id)] = Some(i as u16);
         }
-        let index: Vec<u16> = (0..super::hash::SLOT_COUNT as u16)
-            .map(|slot| index_of[usize::from(table.owner(slot))])
-            .collect::<Option<_>>()?;
-        Some(SlotMap::from_owners(&index, self.servers.len()))
+        let ranges = table
+            .ranges()
+            .into_iter()
+            .map(|(first, last, id)| Some((first, last, index_of[usize::from(id)]?)))
+            .collect::<Option<Vec<_>>>()?;
+        Some(SlotMap::from_ranges(ranges, self.servers.len()))
     }
 
     /// Servers in list order.

@@ -199,18 +199,6 @@ impl SlotMap {
         })
     }
 
-    /// A map of `owners` (each slot's server index), in as few ranges as it has.
-    pub fn from_owners(owners: &[u16], servers: usize) -> SlotMap {
-        let mut ranges: Vec<(u16, u16, u16)> = Vec::new();
-        for (slot, &owner) in owners.iter().enumerate() {
-            match ranges.last_mut() {
-                Some(last) if last.2 == owner => last.1 = slot as u16,
-                _ => ranges.push((slot as u16, slot as u16, owner)),
-            }
-        }
-        SlotMap::from_ranges(ranges, servers)
-    }
-
     /// A map of `(first, last, server index)` ranges in slot order (unchecked: see
     /// [`SlotMap::owners`]), grouped by server as `slotmap=` writes them.
     pub fn from_ranges(ranges: Vec<(u16, u16, u16)>, servers: usize) -> SlotMap {
