@@ -112,11 +112,15 @@ pub enum Expected {
     ShardNode,
     ShardMaster,
     ShardAddress,
+    RingStatus,
+    RingState,
+    RingToken,
+    RingRow,
 }
 
 impl Expected {
     /// Every expectation.
-    pub const ALL: [Expected; 24] = [
+    pub const ALL: [Expected; 28] = [
         Expected::UpstreamName,
         Expected::OpenBrace,
         Expected::CloseBrace,
@@ -141,6 +145,10 @@ impl Expected {
         Expected::ShardNode,
         Expected::ShardMaster,
         Expected::ShardAddress,
+        Expected::RingStatus,
+        Expected::RingState,
+        Expected::RingToken,
+        Expected::RingRow,
     ];
 
     /// Its English in messages.
@@ -172,6 +180,10 @@ impl Expected {
             Expected::ShardNode => "\"id\", the start of a node",
             Expected::ShardMaster => "a node with role \"master\" in a shard that holds slots",
             Expected::ShardAddress => "the master's \"ip\" and \"port\", without , * { or }",
+            Expected::RingStatus => "the Status Up, Down or ?",
+            Expected::RingState => "the State Normal, Leaving, Joining or Moving",
+            Expected::RingToken => "a token, a signed 64-bit number",
+            Expected::RingRow => "a row: Address Rack Status State Load Owns Token",
         }
     }
 }
@@ -495,8 +507,7 @@ pub enum Problem {
     ConfigNotRecognized,
     /// A config the command line reads and the page does not (`what`: `Envoy` — the page has
     /// no room for a YAML reader —, `CLUSTER SHARDS` — its reader does not fit either;
-    /// `CLUSTER NODES` gives the same table —, `nodetool ring` — a link cannot carry a
-    /// cluster's thousands of tokens).
+    /// `CLUSTER NODES` gives the same table).
     ConfigNeedsCommandLine {
         what: &'static str,
     },
@@ -535,8 +546,14 @@ pub enum Problem {
     SlotMapSyntax {
         given: String,
     },
-    SlotMapNeedsSlots,
-    SlotMapServers {
+    /// A parameter that only one algorithm takes (`slotmap`, `tokens`).
+    NeedsAlgo {
+        param: &'static str,
+        algo: &'static str,
+    },
+    /// A per-server list (`slotmap`, `tokens`) whose entries do not match `nodes`.
+    EntriesPerServer {
+        param: &'static str,
         given: usize,
         servers: usize,
     },
@@ -548,6 +565,18 @@ pub enum Problem {
     SlotsUnheld {
         first: u16,
         last: u16,
+    },
+    // A Cassandra cluster's own tokens (`tokens=`, `nodetool ring`).
+    TokensSyntax {
+        given: String,
+    },
+    TokenHeldTwice {
+        token: i64,
+        first: String,
+        second: String,
+    },
+    TooManyTokens {
+        limit: usize,
     },
     /// A broken promise inside the program (a bug), in English for its developers.
     Internal(&'static str),
@@ -648,13 +677,16 @@ impl fmt::Display for Problem {
             P::FileTooLarge { size, max } => write!(f, "it is {size}; a scenario file is at most {max}"),
             P::More { count } => write!(f, "and {count} more problems"),
             P::SlotMapSyntax { given } => write!(f, "slotmap: expected slot ranges N or A-B from 0 to 16383, joined by +, one entry per server: {given}"),
-            P::SlotMapNeedsSlots => write!(f, "slotmap is Redis Cluster's slot table: it needs algo=slots"),
-            P::SlotMapServers { given, servers } => write!(f, "slotmap gives slots to {given} servers; nodes lists {servers}"),
+            P::NeedsAlgo { param, algo } => write!(f, "{param} is for algo={algo} only"),
+            P::EntriesPerServer { param, given, servers } => write!(f, "{param} has entries for {given} servers; nodes lists {servers}"),
             P::SlotHeldTwice { slot, first, second } => write!(f, "slot {slot} is held by both {first} and {second}"),
             P::SlotsUnheld { first, last } if first == last => write!(f, "slot {first} is held by no master (the cluster is down for it)"),
             P::SlotsUnheld { first, last } => write!(f, "slots {first}–{last} are held by no master (the cluster is down for them)"),
+            P::TokensSyntax { given } => write!(f, "tokens: expected signed 64-bit tokens joined by +, one entry per server (empty: drawn): {given}"),
+            P::TokenHeldTwice { token, first, second } => write!(f, "token {token} is held by both {first} and {second}"),
+            P::TooManyTokens { limit } => write!(f, "tokens: more than the limit of {limit} in all"),
             P::ConfigNeedsCommandLine { what } => write!(f, "{what}: read by the command line (hashring-lab simulate --config FILE), not by the page"),
-            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section, a twemproxy pool nor Redis's CLUSTER NODES output"),
+            P::ConfigNotRecognized => write!(f, "the config is neither an nginx `upstream {{ … }}` block, an HAProxy `backend` section, a twemproxy pool, Redis's CLUSTER NODES nor Cassandra's nodetool ring output"),
             P::ConfigSyntax { line, column, expected, found: Some(found) } => write!(f, "config line {line}, column {column}: expected {}, found {found}", expected.name()),
             P::ConfigSyntax { expected, found: None, .. } => write!(f, "the config ends where {} was expected", expected.name()),
             P::ConfigNotConsistent { system, why } => write!(f, "{system} config: {}", why.name()),
@@ -922,7 +954,7 @@ pub fn examples() -> Vec<Problem> {
         },
         P::ConfigNotRecognized,
         P::ConfigNeedsCommandLine {
-            what: "nodetool ring",
+            what: "CLUSTER SHARDS",
         },
         P::ConfigSyntax {
             line: 3,
@@ -952,8 +984,12 @@ pub fn examples() -> Vec<Problem> {
         P::SlotMapSyntax {
             given: q("0-16384"),
         },
-        P::SlotMapNeedsSlots,
-        P::SlotMapServers {
+        P::NeedsAlgo {
+            param: "slotmap",
+            algo: "slots",
+        },
+        P::EntriesPerServer {
+            param: "tokens",
             given: 3,
             servers: 4,
         },
@@ -967,6 +1003,13 @@ pub fn examples() -> Vec<Problem> {
             last: 16383,
         },
         P::SlotsUnheld { first: 7, last: 7 },
+        P::TokensSyntax { given: q("12x") },
+        P::TokenHeldTwice {
+            token: -9_223_372_036_854_775_807,
+            first: q("10.0.1.1"),
+            second: q("10.0.1.2"),
+        },
+        P::TooManyTokens { limit: 1_000_000 },
     ];
     // Every reason and every expectation a config reader words, in both catalogs.
     all.extend(NotModelled::ALL.iter().map(|&why| P::ConfigNotConsistent {
@@ -1076,10 +1119,13 @@ pub fn variant_index(p: &Problem) -> usize {
         P::KeyHasComma { .. } => 86,
         P::ConfigNeedsCommandLine { .. } => 87,
         P::SlotMapSyntax { .. } => 88,
-        P::SlotMapNeedsSlots => 89,
-        P::SlotMapServers { .. } => 90,
+        P::NeedsAlgo { .. } => 89,
+        P::EntriesPerServer { .. } => 90,
         P::SlotHeldTwice { .. } => 91,
         P::SlotsUnheld { .. } => 92,
+        P::TokensSyntax { .. } => 93,
+        P::TokenHeldTwice { .. } => 94,
+        P::TooManyTokens { .. } => 95,
     }
 }
 

@@ -1048,5 +1048,33 @@ fn a_real_cassandra_ring_routes_keys_by_its_own_tokens() {
     assert_eq!(report["steps"][2]["moved_between_survivors"], 0);
     let (code, _, err) = run(&["sweep", "--config", config, "--vnodes", "1,2"]);
     assert_eq!(code, 2);
-    assert!(err.contains("sweep draws the placement anew"), "{err}");
+    assert!(
+        err.contains("sweep draws every node's tokens anew"),
+        "{err}"
+    );
+    // compare runs the cluster's own tokens in its cassandra row (the other rows on the
+    // same nodes): the join moves what the driver's token map says it moves.
+    let (code, out, err) = run(&[
+        "compare",
+        "--config",
+        config,
+        "--keys",
+        &keys_arg,
+        "--algos",
+        "cassandra,ring",
+        "--change",
+        "add",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["algo"], "cassandra", "{out}");
+    let (code, out, err) = run(&[
+        "simulate", "--config", config, "--keys", &keys_arg, "--step", "add:A", "--format", "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(rows[0]["moved"], report["steps"][1]["moved"], "{out}");
+    assert_eq!(rows[0]["keys"], 2004);
 }

@@ -138,6 +138,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "engine::contract",
         "engine::slots",
+        "engine::tokens",
         "engine::book",
         "engine::scorers",
     ],

@@ -20,6 +20,7 @@ use yaml_rust2::{Yaml, YamlLoader};
 
 use crate::engine::algorithms::envoy_ring::{MAX_RING_SIZE, MIN_RING_SIZE};
 use crate::engine::import::Imported;
+use crate::engine::note::Note;
 use crate::engine::placement::Algorithm;
 
 /// True when `text` looks like an Envoy cluster (it names `lb_endpoints`).
@@ -54,11 +55,11 @@ pub fn read(text: &str) -> Result<Imported, String> {
         );
     };
     if clusters.len() > 1 {
-        left_out.push(format!(
+        left_out.push(Note::Said(format!(
             "{} other cluster(s): only {} is read",
             clusters.len() - 1,
             text_of(&clusters[at]["name"]).unwrap_or_else(|| "the first hashing one".to_owned())
-        ));
+        )));
     }
     cluster(clusters[at], left_out)
 }
@@ -103,7 +104,7 @@ fn number(value: &Yaml) -> Option<u64> {
     text_of(value)?.parse().ok()
 }
 
-fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String> {
+fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> {
     let Some((algo, settings)) = policy(cluster) else {
         return Err("envoy config: the cluster is not RING_HASH or MAGLEV".to_owned());
     };
@@ -143,10 +144,10 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String
             .as_vec()
             .map_or(&[][..], Vec::as_slice);
         if priority != 0 {
-            left_out.push(format!(
+            left_out.push(Note::Said(format!(
                 "{} priority {priority} host(s) (they take traffic only when priority 0 fails)",
                 hosts.len()
-            ));
+            )));
             continue;
         }
         for host in hosts {
@@ -181,6 +182,8 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<String>) -> Result<Imported, String
         left_out,
         table,
         slots: None,
+        tokens: None,
+        vnodes: None,
         backups: Vec::new(),
     })
 }
@@ -254,8 +257,8 @@ static_resources:
         );
         assert_eq!(i.down, "10.0.0.3:11211");
         assert_eq!(i.left_out.len(), 2, "{:?}", i.left_out);
-        assert!(i.left_out[0].contains("only cache is read"));
-        assert!(i.left_out[1].contains("priority 1"));
+        assert!(i.left_out[0].to_string().contains("only cache is read"));
+        assert!(i.left_out[1].to_string().contains("priority 1"));
     }
 
     #[test]

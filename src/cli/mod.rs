@@ -25,7 +25,6 @@ use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
-use crate::engine::spec::GivenTokens;
 use crate::engine::text::quote;
 use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::i18n::EN;
@@ -95,11 +94,6 @@ enum CompletionShell {
 /// `sweep`). Defaults are the page's; a test checks that they agree.
 #[derive(Args, Debug)]
 struct ScenarioArgs {
-    /// A Cassandra cluster's own tokens read from `--config` (`nodetool ring`), which the
-    /// simulation starts from instead of drawing them (a Redis slot table is the scenario's
-    /// `slotmap`).
-    #[arg(skip)]
-    real: std::cell::RefCell<Option<GivenTokens>>,
     /// Placement algorithm.
     #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
     algo: String,
@@ -138,13 +132,18 @@ struct ScenarioArgs {
     /// `redis-cli --cluster create` does).
     #[arg(long, default_value = "")]
     slotmap: String,
+    /// Cassandra (`--algo cassandra`): the tokens of each server, signed 64-bit numbers
+    /// joined by +, servers by , in --nodes order; for an empty entry that node draws its
+    /// tokens (default: every node draws them from its name and the seed).
+    #[arg(long, default_value = "")]
+    tokens: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
     /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
     /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table) or a Cassandra cluster's `nodetool ring`
     /// output (its own tokens). It gives the algorithm, the servers in declaration order,
     /// their weights and the down ones.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap", "tokens"])]
     config: Option<std::path::PathBuf>,
 }
 
@@ -157,20 +156,6 @@ struct VnodesArg {
     vnodes: Option<String>,
 }
 
-/// The vnode count a node added to a cluster with these tokens gets: the count most nodes
-/// have.
-fn common_token_count(tokens: &GivenTokens) -> usize {
-    let mut counts: Vec<usize> = tokens.0.iter().map(|(_, t)| t.len()).collect();
-    counts.sort_unstable();
-    let mut best = (0, 0);
-    for run in counts.chunk_by(|a, b| a == b) {
-        if run.len() > best.0 {
-            best = (run.len(), run[0]);
-        }
-    }
-    best.1
-}
-
 impl ScenarioArgs {
     /// The scenario these flags and `vnodes` (`--vnodes`, when given) describe.
     fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
@@ -178,33 +163,29 @@ impl ScenarioArgs {
             .config
             .as_ref()
             .map(|p| read_config_file(p))
-            .transpose()?
-            .map(|(imported, real)| {
-                self.real.replace(real);
-                imported
-            });
-        let tokens_each = self.real.borrow().as_ref().map(common_token_count);
+            .transpose()?;
+        let tokens_each = imported.as_ref().and_then(|i| i.vnodes);
         let vnodes = match (vnodes, tokens_each) {
             (Some(given), _) => given.to_owned(),
             (None, Some(count)) => count.to_string(),
             (None, None) => "10".to_owned(),
         };
         let vnodes = vnodes.as_str();
-        let slotmap = imported
-            .as_ref()
-            .and_then(|i| i.slots.as_ref().map(ToString::to_string));
-        let (algo, nodes, down, slotmap) = match &imported {
+        let text = |map: Option<String>| map.unwrap_or_default();
+        let (algo, nodes, down, slotmap, tokens) = match &imported {
             Some(i) => (
                 i.algo.name(),
                 i.nodes.as_str(),
                 i.down.as_str(),
-                slotmap.as_deref().unwrap_or(""),
+                text(i.slots.as_ref().map(ToString::to_string)),
+                text(i.tokens.as_ref().map(ToString::to_string)),
             ),
             None => (
                 self.algo.as_str(),
                 self.nodes.as_str(),
                 self.down.as_str(),
-                self.slotmap.as_str(),
+                self.slotmap.clone(),
+                self.tokens.clone(),
             ),
         };
         let table = match (imported.as_ref().and_then(|i| i.table), &self.table) {
@@ -248,7 +229,8 @@ impl ScenarioArgs {
             ("probes", self.probes.as_str()),
             ("table", table.as_str()),
             ("c", self.c.as_str()),
-            ("slotmap", slotmap),
+            ("slotmap", slotmap.as_str()),
+            ("tokens", tokens.as_str()),
         ];
         let mut scenario = Scenario::from_pairs(pairs)?;
         if let Some(file) = key_file {
@@ -258,34 +240,9 @@ impl ScenarioArgs {
     }
 }
 
-impl ScenarioArgs {
-    /// Builds `scenario` (from [`ScenarioArgs::scenario`]) — with a real cluster's slot
-    /// table when `--config` gave one.
-    fn build(&self, scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, String> {
-        let sim = build(scenario, progress)?;
-        Ok(match self.real.borrow().clone() {
-            None => sim,
-            Some(tokens) => sim.with_tokens(tokens)?,
-        })
-    }
-
-    /// Refuses a real cluster's layout for a command that builds placements of its own.
-    fn refuse_real_layout(&self, command: &str, does: &str) -> Result<(), String> {
-        match self.real.borrow().is_some() {
-            true => Err(format!(
-                "--config: {command} {does}; a Cassandra cluster's own tokens are read by locate, simulate and bench"
-            )),
-            false => Ok(()),
-        }
-    }
-}
-
-/// The config's scenario and, for `nodetool ring`, the cluster's own tokens.
-type ReadConfig = (crate::engine::import::Imported, Option<GivenTokens>);
-
 /// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
 /// scenario leaves out (backup servers) is said on stderr.
-fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
+fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imported, String> {
     use std::io::Read;
     const LIMIT: u64 = 16 * 1024 * 1024;
     let mut text = String::new();
@@ -301,19 +258,21 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     }
     use crate::engine::import::ClusterLayout;
     let layout = ClusterLayout::of(&text);
-    let (imported, real) = if envoy::looks_like_envoy(&text) {
-        envoy::read(&text).map(|i| (i, None))
+    let imported = if envoy::looks_like_envoy(&text) {
+        envoy::read(&text)
     } else if layout == Some(ClusterLayout::Shards) {
         crate::engine::redis_cluster::read_shards(&text)
             .and_then(crate::engine::import::redis_cluster)
-            .map(|i| (i, None))
             .map_err(|e| e.to_string())
     } else if layout == Some(ClusterLayout::Ring) {
-        cassandra::read(&text).map(|(i, t)| (i, Some(t)))
-    } else {
-        crate::engine::import::read_config(&text)
-            .map(|i| (i, None))
+        crate::engine::cassandra_ring::read(&text)
+            .map(|cluster| crate::engine::import::Imported {
+                left_out: cassandra::notes(&cluster),
+                ..crate::engine::import::cassandra_ring(cluster)
+            })
             .map_err(|e| e.to_string())
+    } else {
+        crate::engine::import::read_config(&text).map_err(|e| e.to_string())
     }
     .map_err(|e| format!("--config {shown}: {e}"))?;
     for backup in &imported.backups {
@@ -322,7 +281,7 @@ fn read_config_file(path: &std::path::Path) -> Result<ReadConfig, String> {
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
     }
-    Ok((imported, real))
+    Ok(imported)
 }
 
 /// Output formats.
@@ -707,7 +666,7 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         .iter()
         .map(|s| Change::parse(s))
         .collect::<Result<_, _>>()?;
-    let mut sim = args.scenario.build(
+    let mut sim = build(
         &args.scenario.scenario(args.vnodes.vnodes.as_deref())?,
         progress,
     )?;
@@ -855,8 +814,12 @@ fn sweep(args: &SweepArgs) -> Result<String, String> {
         ));
     }
     let mut scenario = args.scenario.scenario(Some("1"))?;
-    args.scenario
-        .refuse_real_layout("sweep", "draws the placement anew for every vnode count")?;
+    if scenario.tokens.is_some() {
+        return Err(
+            "sweep draws every node's tokens anew for each vnode count; a cluster's own tokens have a count of their own"
+                .to_owned(),
+        );
+    }
     let mut points = Vec::new();
     for vnodes in counts {
         scenario.settings.vnodes = vnodes;
@@ -920,7 +883,7 @@ const BENCH_CHUNK: usize = 65_536;
 
 fn bench(args: &BenchArgs, progress: &mut Progress) -> Result<String, String> {
     let scenario = args.scenario.scenario(args.vnodes.vnodes.as_deref())?;
-    let sim = args.scenario.build(&scenario, progress)?;
+    let sim = build(&scenario, progress)?;
     let placement = sim.placement();
     let s = &scenario.settings;
     let total = s.keys.len();
@@ -1023,8 +986,6 @@ fn percent(fraction: f64) -> String {
 fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<String, String> {
     use crate::engine::compare::{CompareChange, CompareWork, TIMED_LOOKUPS};
     let scenario = args.scenario.scenario(args.vnodes.vnodes.as_deref())?;
-    args.scenario
-        .refuse_real_layout("compare", "builds every algorithm's own placement")?;
     check_memory(&scenario)?;
     let change = match args.change.as_str() {
         "remove" => CompareChange::Remove,
@@ -1174,7 +1135,7 @@ fn locate(args: &LocateArgs, progress: &mut Progress) -> Result<String, String> 
         scenario.settings.keys =
             crate::engine::keys::KeySpec::parse("0..1").map_err(|e| e.to_string())?;
     }
-    let sim = args.scenario.build(&scenario, progress)?;
+    let sim = build(&scenario, progress)?;
     let mut reports = Vec::new();
     for key in &args.lookups {
         let e = sim.explain(key)?;

@@ -284,9 +284,13 @@ impl CompareWork {
                 None => {
                     let mut s = self.scenario.clone();
                     s.settings.algo = algo;
-                    // A given slot table (a real cluster's) is the slots row's alone.
+                    // A given slot table (a real cluster's) is the slots row's alone, given
+                    // tokens the cassandra row's.
                     if algo.spec().memory != super::spec::Memory::SlotTable {
                         s.slots = None;
+                    }
+                    if algo != Algorithm::CASSANDRA {
+                        s.tokens = None;
                     }
                     Stage::Loading(Work::load(&s)?)
                 }

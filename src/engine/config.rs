@@ -10,8 +10,9 @@ use super::placement::{build_placement, weighted_vnodes, LiveServer, Placement};
 use super::ring::{ServerId, NO_OWNER};
 use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
 use super::slots::{SlotMap, SlotTable};
-use super::spec::{GivenTokens, Memory};
+use super::spec::Memory;
 use super::text::quote;
+use super::tokens::TokenMap;
 use crate::problem::{Field, Problem};
 
 /// What the user chose: the scenario's settings and the servers (with the ids and the
@@ -26,8 +27,8 @@ pub struct Config {
     /// rebalanced): the scenario then need not write it.
     slots_as_dealt: bool,
     pub(super) book: Option<BucketBook>,
-    /// A real cluster's own tokens (Cassandra's `nodetool ring`; the command line reads it).
-    pub(super) tokens: Option<Rc<GivenTokens>>,
+    /// A real cluster's own tokens (Cassandra's `nodetool ring`), by place in the list.
+    pub(super) tokens: Option<TokenMap>,
     /// The id the next added server gets: one past every id used so far, so a new server
     /// never takes a removed server's id — nor its colour, which the page picks by id.
     pub(super) next_id: ServerId,
@@ -55,7 +56,7 @@ impl Config {
             slot_table: None,
             slots_as_dealt: true,
             book: None,
-            tokens: None,
+            tokens: scenario.tokens.clone(),
             next_id,
         };
         config.reset_slot_table();
@@ -75,6 +76,7 @@ impl Config {
     pub fn scenario(&self) -> Scenario {
         Scenario {
             slots: self.slot_map(),
+            tokens: self.tokens.clone(),
             settings: self.settings.clone(),
             nodes: self
                 .servers
@@ -146,7 +148,7 @@ impl Config {
             self.live(),
             self.slot_table.as_ref(),
             self.book.as_ref(),
-            self.tokens.as_deref(),
+            self.tokens.as_ref(),
         )
     }
 
@@ -261,6 +263,7 @@ impl Config {
                 ideal = self.weight_share(id);
                 self.rebalance_slots();
                 self.book_take(id);
+                self.tokens = self.tokens.as_ref().map(TokenMap::pushed);
             }
             Change::Remove(name) => {
                 let i = self.find(name)?;
@@ -271,6 +274,7 @@ impl Config {
                     Some(0.0)
                 };
                 self.servers.remove(i);
+                self.tokens = self.tokens.as_ref().and_then(|t| t.removed(i));
                 self.rebalance_slots();
                 self.book_give_up(id);
             }
@@ -303,6 +307,10 @@ impl Config {
             Change::SetVnodes(v) => self.settings.vnodes = *v,
             Change::SetKeys(spec) => self.settings.keys = spec.clone(),
             Change::SetAlgorithm(a) => {
+                // A cluster's own tokens are Cassandra's alone (as its slot table is Redis's).
+                if self.settings.algo != *a {
+                    self.tokens = None;
+                }
                 self.settings.algo = *a;
                 self.reset_slot_table();
                 self.reset_book();

@@ -18,18 +18,23 @@
 //!
 //! - **Redis Cluster**: `CLUSTER NODES` output — the masters and the cluster's own slot
 //!   table, which the scenario (and so the link) carries as `slotmap` (`redis_cluster`).
+//! - **Cassandra**: `nodetool ring` output — the nodes and the cluster's own tokens, which
+//!   the scenario (and so the link) carries as `tokens` (`cassandra_ring`).
 //!
-//! Two more layouts are recognised here and read by the command line, where the page sends
-//! them: Redis's `CLUSTER SHARDS` (`redis_cluster::read_shards`: the same table as `CLUSTER
+//! One more layout is recognised here and read by the command line, where the page sends
+//! it: Redis's `CLUSTER SHARDS` (`redis_cluster::read_shards`: the same table as `CLUSTER
 //! NODES`, which every Redis Cluster answers; its reader costs the page 1.2 KB gzip it does
-//! not have) and a Cassandra cluster's `nodetool ring` (`cli::cassandra`: a link cannot carry
-//! thousands of tokens).
+//! not have).
 
 use super::algorithms::Algorithm;
+use super::cassandra_ring::ClusterTokens;
+use super::note::Note;
 use super::redis_cluster::{read_nodes, ClusterSlots};
+use super::scenario::MAX_VNODES;
 use super::slots::SlotMap;
 pub use super::text::list_safe;
 use super::text::quote;
+use super::tokens::TokenMap;
 use crate::problem::{Expected, NotModelled, Problem};
 
 /// What a config describes.
@@ -45,15 +50,20 @@ pub struct Imported {
     /// scenario leaves them out — and says so (the page, in the reader's language).
     pub backups: Vec<String>,
     /// What else the config says that the scenario leaves out (replicas, …), in English.
-    pub left_out: Vec<String>,
+    pub left_out: Vec<Note>,
     /// A lookup table's size (Envoy's Maglev `table_size`), when the config sets one.
     pub table: Option<u32>,
     /// A real cluster's own slot table (Redis Cluster's `CLUSTER NODES` / `CLUSTER SHARDS`).
     pub slots: Option<SlotMap>,
+    /// A real cluster's own tokens (Cassandra's `nodetool ring`).
+    pub tokens: Option<TokenMap>,
+    /// The vnode count a server added later gets, when the config tells it (the token count
+    /// most of a Cassandra cluster's nodes have: its `num_tokens`).
+    pub vnodes: Option<u32>,
 }
 
-/// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool or a
-/// Redis Cluster's `CLUSTER NODES` output.
+/// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool, a Redis
+/// Cluster's `CLUSTER NODES` output or a Cassandra cluster's `nodetool ring` output.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
     // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
     if text.contains("lb_endpoints") {
@@ -61,6 +71,7 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
     }
     match ClusterLayout::of(text) {
         Some(ClusterLayout::Nodes) => return redis_cluster(read_nodes(text)?),
+        Some(ClusterLayout::Ring) => return Ok(cassandra_ring(super::cassandra_ring::read(text)?)),
         Some(layout) => {
             return Err(Problem::ConfigNeedsCommandLine {
                 what: layout.command(),
@@ -95,11 +106,41 @@ pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
         left_out: cluster.notes,
         table: None,
         slots: Some(cluster.map),
+        tokens: None,
+        vnodes: None,
     })
 }
 
-/// A real cluster's own layout, told by its text: `CLUSTER NODES` (read here), `CLUSTER
-/// SHARDS` and `nodetool ring` (read by the command line, where the page sends them).
+/// A Cassandra cluster's nodes and own tokens as a scenario: `algo=cassandra`, the `Down`
+/// and `Joining` nodes down.
+pub fn cassandra_ring(cluster: ClusterTokens<'_>) -> Imported {
+    let (mut nodes, mut down) = (Vec::new(), Vec::new());
+    let mut tokens = Vec::new();
+    for node in cluster.nodes {
+        if node.is_down() {
+            down.push(node.name);
+        }
+        nodes.push(node.name);
+        tokens.push(node.tokens);
+    }
+    let tokens = TokenMap::new(tokens);
+    Imported {
+        algo: Algorithm::CASSANDRA,
+        nodes: nodes.join(","),
+        down: down.join(","),
+        backups: Vec::new(),
+        left_out: Vec::new(),
+        table: None,
+        slots: None,
+        vnodes: tokens
+            .common_count()
+            .map(|n| n.min(MAX_VNODES as usize) as u32),
+        tokens: Some(tokens),
+    }
+}
+
+/// A real cluster's own layout, told by its text: `CLUSTER NODES` and `nodetool ring` (read
+/// here) and `CLUSTER SHARDS` (read by the command line, where the page sends it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ClusterLayout {
     /// Redis Cluster's `CLUSTER NODES`: a line `ID IP:PORT@CPORT FLAGS …` whose flags say
@@ -427,19 +468,15 @@ fn twemproxy(text: &str) -> Result<Imported, Problem> {
                 return Err(not_modelled(NotModelled::TwemproxyDistribution))
             }
             "hash_tag" => return Err(not_modelled(NotModelled::TwemproxyHashTag)),
-            "auto_eject_hosts" if value == "true" => left_out.push(
-                "auto_eject_hosts: a server that fails leaves the continuum — mark it failed to see that"
-                    .to_owned(),
-            ),
+            "auto_eject_hosts" if value == "true" => left_out.push(Note::AutoEjectHosts),
             _ => {}
         }
     }
     if pools.len() > 1 {
-        left_out.push(format!(
-            "{} more pool(s) after {}: only the first pool is read",
-            pools.len() - 1,
-            quote(pools[0])
-        ));
+        left_out.push(Note::MorePools {
+            more: pools.len() - 1,
+            first: quote(pools[0]),
+        });
     }
     let algo = match hash {
         "fnv1a_64" => "twemproxy",
@@ -522,7 +559,7 @@ fn finish(
     system: &'static str,
     nodes: &[String],
     down: &[String],
-    left_out: Vec<String>,
+    left_out: Vec<Note>,
 ) -> Result<Imported, Problem> {
     let algo = algo.ok_or(Problem::Internal("a real system is not registered"))?;
     if nodes.is_empty() {
@@ -536,6 +573,8 @@ fn finish(
         left_out,
         table: None,
         slots: None,
+        tokens: None,
+        vnodes: None,
     })
 }
 
@@ -571,7 +610,7 @@ mod tests {
         assert_eq!(i.algo.name(), "twemproxy");
         assert_eq!(i.nodes, "alpha,beta*3,gamma");
         assert_eq!(i.left_out.len(), 2, "{:?}", i.left_out);
-        assert!(i.left_out[1].contains("only the first pool"));
+        assert!(i.left_out[1].to_string().contains("only the first pool"));
         let md5 = "pool:\n  hash: md5\n  servers:\n   - 127.0.0.1:22131:1\n   - 127.0.0.1:22132:2\n   - 127.0.0.2:11211:1\n   - /var/run/mc.sock:1\n";
         let i = read_config(md5).unwrap();
         assert_eq!(i.algo.name(), "ketama");
@@ -649,8 +688,9 @@ mod tests {
     }
 
     /// A real cluster's own layout, recorded from the real systems, is recognised: Redis
-    /// Cluster's is read (its own slot table), Cassandra's is sent to the command line;
-    /// configs of other systems are not taken for one.
+    /// Cluster's `CLUSTER NODES` (its own slot table) and Cassandra's `nodetool ring` (its
+    /// own tokens) are read, `CLUSTER SHARDS` is sent to the command line; configs of other
+    /// systems are not taken for one.
     #[test]
     fn a_clusters_own_layout_is_recognised() {
         let section = |file: &str, prefix: &str| -> String {
@@ -664,10 +704,12 @@ mod tests {
         let imported = read_config(&section(redis, "node ")).unwrap();
         assert_eq!(imported.algo.name(), "slots");
         assert!(imported.slots.is_some());
+        let imported = read_config(&section(cassandra, "ring ")).unwrap();
+        assert_eq!(imported.algo.name(), "cassandra");
+        assert_eq!(imported.tokens.unwrap().common_count(), Some(16));
         for (text, what) in [
             (section(redis, "shards "), "CLUSTER SHARDS"),
             (section(redis, "shards-raw "), "CLUSTER SHARDS"),
-            (section(cassandra, "ring "), "nodetool ring"),
         ] {
             assert_eq!(
                 read_config(&text),

@@ -9,6 +9,7 @@
 
 pub mod algorithms;
 pub mod book;
+pub mod cassandra_ring;
 pub mod change;
 pub mod compare;
 pub mod config;
@@ -18,6 +19,7 @@ pub mod hash;
 pub mod import;
 pub mod keys;
 pub mod movement;
+pub mod note;
 pub mod order;
 pub mod placement;
 pub mod redis_cluster;
@@ -30,4 +32,5 @@ pub mod spec;
 pub mod stats;
 pub mod sweep;
 pub mod text;
+pub mod tokens;
 pub mod work;

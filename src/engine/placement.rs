@@ -21,7 +21,8 @@ pub use super::contract::{Explanation, How, LiveServer, Placement};
 use super::ring::Ring;
 use super::scenario::Settings;
 use super::slots::{SlotTable, SLOT_SHIFT};
-use super::spec::{Build, CostInput, GivenTokens};
+use super::spec::{Build, CostInput};
+use super::tokens::TokenMap;
 use crate::problem::Problem;
 
 /// The cost of assigning one key an owner under `settings` with `live` servers up (at
@@ -81,7 +82,7 @@ pub fn build_placement(
     live: Vec<LiveServer>,
     slots: Option<&SlotTable>,
     book: Option<&BucketBook>,
-    tokens: Option<&GivenTokens>,
+    tokens: Option<&TokenMap>,
 ) -> Result<Rc<dyn Placement>, Problem> {
     (settings.algo.spec().build)(&Build {
         params: settings.params(),

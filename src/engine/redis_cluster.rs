@@ -22,6 +22,7 @@
 //! Every refusal is a [`Problem`]: the line and column and what was expected, or which slots
 //! are held twice or by no master.
 
+use super::note::Note;
 use super::slots::{slot_range, SlotMap};
 use super::text::{list_safe, quote};
 use crate::problem::{Expected, Problem};
@@ -36,7 +37,7 @@ pub struct ClusterSlots {
     /// The masters that are down.
     pub down: Vec<String>,
     /// What the scenario leaves out, in English.
-    pub notes: Vec<String>,
+    pub notes: Vec<Note>,
     /// Each master's slots (every slot held by exactly one).
     pub map: SlotMap,
 }
@@ -45,7 +46,7 @@ pub struct ClusterSlots {
 struct Layout {
     masters: Vec<String>,
     down: Vec<String>,
-    notes: Vec<String>,
+    notes: Vec<Note>,
     ranges: Vec<(u16, u16, u16)>,
     replicas: usize,
 }
@@ -67,10 +68,7 @@ impl Layout {
         let names: Vec<&str> = self.masters.iter().map(String::as_str).collect();
         map.owners(&names)?;
         if self.replicas > 0 {
-            self.notes.push(format!(
-                "{} replica(s) (they serve reads only with READONLY)",
-                self.replicas
-            ));
+            self.notes.push(Note::Replicas(self.replicas));
         }
         Ok(ClusterSlots {
             masters: self.masters,
@@ -130,14 +128,21 @@ pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
         }
         for slot in &f[8..] {
             if let Some(moving) = slot.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-                layout.notes.push(match (moving.split_once("->-"), moving.split_once("-<-")) {
-                    (Some((s, to)), _) => format!(
-                        "slot {s} migrating from {name} to {} (served by {name} until moved; ASK redirects meanwhile)",
-                        name_of(&names, to)
-                    ),
-                    (_, Some((s, from))) => format!("slot {s} importing into {name} from {}", name_of(&names, from)),
-                    _ => return Err(wrong(*n, line, slot, Expected::MovingSlot)),
-                });
+                layout
+                    .notes
+                    .push(match (moving.split_once("->-"), moving.split_once("-<-")) {
+                        (Some((s, to)), _) => Note::SlotMigrating {
+                            slot: s.to_owned(),
+                            from: name.to_owned(),
+                            to: name_of(&names, to).to_owned(),
+                        },
+                        (_, Some((s, from))) => Note::SlotImporting {
+                            slot: s.to_owned(),
+                            into: name.to_owned(),
+                            from: name_of(&names, from).to_owned(),
+                        },
+                        _ => return Err(wrong(*n, line, slot, Expected::MovingSlot)),
+                    });
                 continue;
             }
             let (a, b) = slot.split_once('-').unwrap_or((slot, slot));
@@ -317,10 +322,7 @@ mod tests {
             a.sort_unstable();
             b.sort_unstable();
             assert_eq!(a, b);
-            assert_eq!(
-                from_shards.left_out,
-                ["1 replica(s) (they serve reads only with READONLY)"]
-            );
+            assert_eq!(from_shards.left_out, [Note::Replicas(1)]);
         }
     }
 
@@ -390,6 +392,7 @@ mod tests {
             .collect();
         assert_eq!(imported.nodes, listed.join(","));
         assert!(imported.left_out[0]
+            .to_string()
             .contains("slot 100 migrating from 127.0.0.1:18381 to 127.0.0.1:18382"));
         let sim = simulation(&imported);
         let mut checked = 0;
@@ -473,6 +476,6 @@ mod tests {
             ("127.0.0.1:1,127.0.0.1:5", "127.0.0.1:5")
         );
         assert_eq!(i.slots.unwrap().to_string(), "0-16383,");
-        assert!(i.left_out[0].starts_with("1 replica"));
+        assert!(i.left_out[0].to_string().starts_with("1 replica"));
     }
 }

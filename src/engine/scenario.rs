@@ -13,6 +13,7 @@
 //! | seed   | 0..=2^64−1, for `random:` keys                     | 1                 |
 //! | down   | comma-separated names of failed servers            | (none)            |
 //! | slotmap | `slots`: each server's slot ranges `A-B` joined by `+`, servers by `,` | dealt as `redis-cli` does |
+//! | tokens | `cassandra`: each server's tokens joined by `+`, servers by `,` (empty: drawn) | drawn from name and seed |
 
 use std::fmt::Write;
 
@@ -33,14 +34,15 @@ pub const MAX_WEIGHT: f64 = 100.0;
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
 use super::slots::SlotMap;
 use super::spec::{Check, Memory, Params};
+use super::tokens::TokenMap;
 use crate::problem::{Field, Problem};
 /// The longest server name.
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 12] = [
+pub const PARAMS: [&str; 13] = [
     "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table", "c",
-    "slotmap",
+    "slotmap", "tokens",
 ];
 
 /// Bounded loads' default balance factor `c` (capacity `⌈c · keys / servers⌉`).
@@ -138,6 +140,8 @@ pub struct Scenario {
     /// Redis Cluster's slot table, when it is not the one `redis-cli --cluster create`
     /// would deal to these servers (a real cluster's, or one that changes rebalanced).
     pub slots: Option<SlotMap>,
+    /// A Cassandra cluster's own tokens (`nodetool ring`'s), by place in the server list.
+    pub tokens: Option<TokenMap>,
 }
 
 impl Default for Scenario {
@@ -146,6 +150,7 @@ impl Default for Scenario {
             settings: Settings::default(),
             nodes: ["A", "B", "C", "D"].map(ServerSpec::named).to_vec(),
             slots: None,
+            tokens: None,
         }
     }
 }
@@ -416,6 +421,8 @@ impl Scenario {
                 "c" => parse_balance(value).map(|v| s.settings.c = v),
                 "slotmap" if value.trim().is_empty() => Ok(()),
                 "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
+                "tokens" if value.trim().is_empty() => Ok(()),
+                "tokens" => TokenMap::parse(value).map(|m| s.tokens = Some(m)),
                 "down" => {
                     down = Some(value);
                     Ok(())
@@ -458,12 +465,24 @@ impl Scenario {
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
     pub fn validate(&self) -> Result<(), Problem> {
+        let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
         if let Some(map) = &self.slots {
             if self.settings.algo.spec().memory != Memory::SlotTable {
-                return Err(Problem::SlotMapNeedsSlots);
+                return Err(Problem::NeedsAlgo {
+                    param: "slotmap",
+                    algo: "slots",
+                });
             }
-            let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
             map.owners(&names)?;
+        }
+        if let Some(map) = &self.tokens {
+            if self.settings.algo != Algorithm::CASSANDRA {
+                return Err(Problem::NeedsAlgo {
+                    param: "tokens",
+                    algo: "cassandra",
+                });
+            }
+            map.check(&names, MAX_TOTAL_VNODES as usize)?;
         }
         let servers: Vec<(&str, f64)> = self
             .nodes
@@ -496,6 +515,12 @@ impl Scenario {
             (
                 "slotmap",
                 self.slots
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string),
+            ),
+            (
+                "tokens",
+                self.tokens
                     .as_ref()
                     .map_or_else(String::new, ToString::to_string),
             ),
@@ -555,6 +580,9 @@ impl Scenario {
         }
         if let Some(map) = &self.slots {
             put("slotmap", &map.to_string());
+        }
+        if let Some(map) = &self.tokens {
+            put("tokens", &map.to_string());
         }
         out
     }

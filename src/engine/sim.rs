@@ -31,7 +31,6 @@ use super::ring::{ArcChange, Ring, ServerId, NO_OWNER};
 use super::scenario::{Scenario, Settings};
 use super::scorers::Rank;
 use super::slots::SlotTable;
-use super::spec::GivenTokens;
 use super::stats::Stats;
 use crate::problem::Problem;
 
@@ -234,38 +233,6 @@ impl Simulation {
             }
         }
         None
-    }
-
-    /// The same servers and keys on a real cluster's own tokens (Cassandra's, as `nodetool
-    /// ring` prints them; the command line reads it). Every key is placed again; a node
-    /// added later draws its tokens as usual, and the given nodes keep theirs.
-    pub fn with_tokens(mut self, tokens: GivenTokens) -> Result<Simulation, Problem> {
-        if self.settings().algo.name() != "cassandra" {
-            return Err(Problem::Internal("tokens for a scenario that takes none"));
-        }
-        self.config.tokens = Some(Rc::new(tokens));
-        self.place_again()
-    }
-
-    /// Rebuilds the placement from the config and places every key on it again.
-    fn place_again(mut self) -> Result<Simulation, Problem> {
-        self.placement = self.config.placement()?;
-        let s = self.settings();
-        let mut owners = Vec::with_capacity(self.keys.len());
-        super::work::push_owners(
-            &self.keys,
-            0..self.keys.len(),
-            &s.keys,
-            s.seed,
-            self.placement.as_ref(),
-            &mut owners,
-        );
-        for place in tie_places(self.placement.as_ref(), &self.keys) {
-            owners[place] = exact_owner(s, self.placement.as_ref(), &self.keys, place);
-        }
-        self.counts = count_owners(&owners);
-        self.owners = owners;
-        Ok(self)
     }
 
     /// Applies a change. On error nothing has changed.

@@ -223,7 +223,8 @@ impl SlotMap {
     /// servers in list order, for the messages).
     pub fn owners(&self, names: &[&str]) -> Result<Vec<u16>, Problem> {
         if self.servers != names.len() {
-            return Err(Problem::SlotMapServers {
+            return Err(Problem::EntriesPerServer {
+                param: "slotmap",
                 given: self.servers,
                 servers: names.len(),
             });

@@ -18,6 +18,7 @@ use super::contract::{LiveServer, Placement};
 use super::hash::HashFn;
 use super::ring::ServerId;
 use super::slots::SlotTable;
+use super::tokens::TokenMap;
 use crate::problem::Problem;
 
 /// Naming a key and hashing it to a position (re-measured in the page 2026-12-01: 40 had
@@ -184,24 +185,9 @@ pub struct Build<'a> {
     pub slots: Option<&'a SlotTable>,
     /// The bucket book, for algorithms that keep one.
     pub book: Option<&'a BucketBook>,
-    /// A real cluster's own tokens, for algorithms that take them (Cassandra's, from
-    /// `nodetool ring`).
-    pub tokens: Option<&'a GivenTokens>,
-}
-
-/// The tokens a real cluster gave its nodes (Cassandra's `nodetool ring`), by node name. A
-/// node not in the list (one added later) draws its own.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GivenTokens(pub Vec<(String, Vec<i64>)>);
-
-impl GivenTokens {
-    /// The tokens of the node named `name`, when the cluster gave it some.
-    pub fn of(&self, name: &str) -> Option<&[i64]> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.as_slice())
-    }
+    /// A real cluster's own tokens, by place in the server list, for algorithms that take
+    /// them (Cassandra's, from `nodetool ring`).
+    pub tokens: Option<&'a TokenMap>,
 }
 
 impl Build<'_> {

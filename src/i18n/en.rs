@@ -204,7 +204,7 @@ pub static WORDS: Words = Words {
         ),
         "cassandra" => (
             "Cassandra Murmur3 tokens",
-            "Cassandra's Murmur3Partitioner: a partition key's token is MurmurHash3's first 64 bits (tail bytes sign-extended, as Java does), owned by the node with the first token at or after it. Each node has vnodes tokens; real clusters pick them by their allocator or by hand, so here they are drawn from each node's name and the seed: the ownership rule is exact, the tokens are a model.",
+            "Cassandra's Murmur3Partitioner: a partition key's token is MurmurHash3's first 64 bits (tail bytes sign-extended, as Java does), owned by the node with the first token at or after it. Each node has vnodes tokens: a pasted nodetool ring gives the cluster's own; otherwise they are drawn from each node's name and the seed (real allocators pick others): the ownership rule is exact, drawn tokens are a model.",
         ),
         "envoy-maglev" => (
             "Envoy maglev",
@@ -359,7 +359,7 @@ pub static WORDS: Words = Words {
     csv_moved: |n| format!("Moved keys: {n} (CSV)"),
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
-    paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool or Redis CLUSTER NODES",
+    paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool, Redis CLUSTER NODES or nodetool ring",
     use_config: "Use this config",
     backups_left_out: |names| format!("Left out: backup server(s) {names} (nginx's hash uses the primary servers only)."),
     paste_keys: "Your keys, one per line (up to 10,000)",

@@ -618,6 +618,25 @@ mod tests {
     use super::*;
     use crate::engine::algorithms::Algorithm;
 
+    /// `nodetool ring`'s own column names and values, and the parameters they become: quoted
+    /// as the output writes them.
+    const NODETOOL_WORDS: [&str; 14] = [
+        "Cassandra",
+        "tokens",
+        "slots",
+        "Address",
+        "Rack",
+        "Status",
+        "State",
+        "Load",
+        "Owns",
+        "Token",
+        "Normal",
+        "Leaving",
+        "Joining",
+        "Moving",
+    ];
+
     /// Every problem, one of each variant, in both catalogs: English as the command line
     /// prints it, Chinese different from the English and without English words (beyond
     /// names, parameter names and the quoted values).
@@ -705,6 +724,7 @@ mod tests {
             "port",
         ];
         let mut allowed = allowed.to_vec();
+        allowed.extend(NODETOOL_WORDS);
         // Ids, and the words of a hyphenated one ("envoy-ring").
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));
         for p in crate::problem::examples() {
@@ -979,6 +999,7 @@ mod tests {
             "slots",
             "json",
             "slotmap",
+            "tokens",
         ];
         // Ids, and the words of a hyphenated one ("envoy-ring").
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));
@@ -1089,6 +1110,8 @@ mod tests {
             "NODE2",
             "NODE3",
             "server",
+            // The command whose output a user pastes.
+            "nodetool",
         ];
         // The registry's ids and the names its sources give may appear in any language.
         allowed.extend(Algorithm::ALL.iter().map(|a| a.name()));

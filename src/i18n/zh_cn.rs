@@ -200,7 +200,7 @@ pub static WORDS: Words = Words {
         ),
         "cassandra" => (
             "cassandra 令牌环",
-            "Cassandra 的 Murmur3 分区器：分区键的令牌是 MurmurHash3 的前 64 位（尾部字节按 Java 的方式做符号扩展），归令牌不小于它的第一个节点所有。每个节点有 vnodes 个令牌；真实集群由分配器或手工选定令牌，这里按节点名和随机种子生成，所以归属规则是精确的，令牌本身是模型。",
+            "Cassandra 的 Murmur3 分区器：分区键的令牌是 MurmurHash3 的前 64 位（尾部字节按 Java 的方式做符号扩展），归令牌不小于它的第一个节点所有。每个节点有 vnodes 个令牌：粘贴 nodetool ring 的输出即用集群自己的令牌；否则按节点名和随机种子生成（真实的分配器会选别的令牌），所以归属规则是精确的，生成的令牌是模型。",
         ),
         "envoy-maglev" => (
             "envoy 查找表",
@@ -344,7 +344,7 @@ pub static WORDS: Words = Words {
     csv_moved: |n| format!("迁移的键：{n} 个（CSV）"),
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
-    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池或 Redis 的 CLUSTER NODES 输出",
+    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池、Redis 的 CLUSTER NODES 或 nodetool ring 输出",
     use_config: "使用这份配置",
     backups_left_out: |names| format!("没有包含备用服务器 {names}（nginx 的哈希只用主服务器）。"),
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
@@ -613,7 +613,7 @@ fn problem(p: &Problem) -> String {
         P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
         P::More { count } => format!("另有 {count} 个问题"),
         P::ConfigNeedsCommandLine { what } => format!("{what}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取"),
-        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池，也不是 Redis 的 CLUSTER NODES 输出".into(),
+        P::ConfigNotRecognized => "这份配置既不是 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池，也不是 Redis 的 CLUSTER NODES 或 Cassandra 的 nodetool ring 输出".into(),
         P::ConfigSyntax { line, column, expected, found: Some(found) } => format!("配置第 {line} 行第 {column} 列：应为{}，实际为 {found}", expected_zh(*expected)),
         P::ConfigSyntax { expected, found: None, .. } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),
         P::ConfigNotConsistent { system, why } => format!("{system} 配置：{}", not_modelled_zh(*why)),
@@ -631,11 +631,14 @@ fn problem(p: &Problem) -> String {
         P::OnLine { line, problem: inner } => format!("第 {line} 行：{}", problem(inner)),
         P::KeyHasComma { given } => format!("键：链接中的键不能含逗号，实际为 {given}"),
         P::SlotMapSyntax { given } => format!("slotmap：应为 0 到 16383 的槽范围 N 或 A-B，用 + 连接，每台服务器一项：{given}"),
-        P::SlotMapNeedsSlots => "slotmap 是 Redis Cluster 的槽表：需要 algo=slots".into(),
-        P::SlotMapServers { given, servers } => format!("slotmap 给 {given} 台服务器分了槽，nodes 列出的是 {servers} 台"),
+        P::NeedsAlgo { param, algo } => format!("{param} 只用于 algo={algo}"),
+        P::EntriesPerServer { param, given, servers } => format!("{param} 给出了 {given} 台服务器的项，nodes 列出的是 {servers} 台"),
         P::SlotHeldTwice { slot, first, second } => format!("槽 {slot} 同时属于 {first} 和 {second}"),
         P::SlotsUnheld { first, last } if first == last => format!("槽 {first} 不属于任何主节点（集群在这个槽上不可用）"),
         P::SlotsUnheld { first, last } => format!("槽 {first}–{last} 不属于任何主节点（集群在这些槽上不可用）"),
+        P::TokensSyntax { given } => format!("tokens：应为用 + 连接的 64 位有符号令牌，每台服务器一项（空项：随机抽取）：{given}"),
+        P::TokenHeldTwice { token, first, second } => format!("令牌 {token} 同时属于 {first} 和 {second}"),
+        P::TooManyTokens { limit } => format!("tokens：总数超过上限 {limit}"),
     }
 }
 
@@ -666,6 +669,10 @@ fn expected_zh(e: Expected) -> &'static str {
         Expected::ShardNode => " \"id\"（节点的开头）",
         Expected::ShardMaster => "持有槽的分片中 role 为 \"master\" 的节点",
         Expected::ShardAddress => "主节点的 \"ip\" 和 \"port\"（不含 , * { }）",
+        Expected::RingStatus => "状态（Status）Up、Down 或 ?",
+        Expected::RingState => "状态（State）Normal、Leaving、Joining 或 Moving",
+        Expected::RingToken => "令牌（64 位有符号整数）",
+        Expected::RingRow => "一行：Address Rack Status State Load Owns Token",
     }
 }
 

@@ -207,6 +207,17 @@ fn scenario_from_config(
                     .as_ref()
                     .map_or_else(String::new, ToString::to_string)
             }
+            "tokens" => {
+                *value = imported
+                    .tokens
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string)
+            }
+            "vnodes" => {
+                if let Some(v) = imported.vnodes {
+                    *value = v.to_string();
+                }
+            }
             _ => {}
         }
     }

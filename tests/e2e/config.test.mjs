@@ -67,10 +67,10 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.click('button.use-config');
   await page.waitForFunction(() => /Envoy: read by the command line \(hashring-lab simulate --config FILE\), not by the page/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
-  // So is a Cassandra cluster's own layout: nodetool ring output (a link cannot carry its tokens).
-  await page.fill('#config-text', 'Datacenter: dc1\n==========\nAddress   Rack   Status State   Load       Owns    Token\n10.0.0.1  rack1  Up     Normal  1.2 KiB    100%    42\n');
+  // So is a Redis Cluster's CLUSTER SHARDS (CLUSTER NODES, read here, gives the same table).
+  await page.fill('#config-text', '1) 1) "slots"\n   2) 1) (integer) 0\n      2) (integer) 16383\n');
   await page.click('button.use-config');
-  await page.waitForFunction(() => /nodetool ring: read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
+  await page.waitForFunction(() => /CLUSTER SHARDS: read by the command line \(hashring-lab simulate --config FILE\)/.test(document.querySelector('.error')?.textContent || ''));
   await screenshot(page, '81-config-for-the-command-line');
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
 });
@@ -179,4 +179,61 @@ test('a slotmap in the link is checked: a slot held twice is refused with both m
   await page.goto(`${server.origin}/?lang=en&algo=slots&nodes=a:1,b:2&slotmap=0-9000,9000-16383`);
   await page.waitForFunction(() => /slot 9000 is held by both 'a:1' and 'b:2'/.test(document.body.textContent));
   await screenshot(page, '84-slotmap-refused');
+});
+
+// A real Cassandra cluster (tools/cassandra-ring-vectors.py: two datacenters, six nodes of 16
+// tokens, one Joining): its `nodetool ring` output, pasted, becomes the scenario with the
+// cluster's own tokens, which the link carries; keys go where the DataStax driver's token map
+// sends them, before and after the joining node joins.
+const CASSANDRA = readFileSync(new URL('../reference/cassandra-ring.txt', import.meta.url), 'utf8');
+const ring = CASSANDRA.split('\n').filter((l) => l.startsWith('ring ')).map((l) => l.slice(5)).join('\n');
+const owners = CASSANDRA.split('\n').filter((l) => /^key-\d+ /.test(l)).map((l) => l.split(' '));
+const countBy = (column) => {
+  const by = {};
+  for (const row of owners) by[row[column]] = (by[row[column]] || 0) + 1;
+  return by;
+};
+
+test('a pasted nodetool ring becomes the cluster with its own tokens, in the link', async () => {
+  const { page } = browser;
+  await useConfig(page, ring, 'cassandra');
+  const counts = await tableCounts(page);
+  assert.deepEqual(counts.map((r) => r.name), ['10.0.1.1', '10.0.1.4', '10.0.1.2', '10.0.1.3', '10.0.2.1', '10.0.2.2']);
+  const link = new URL(page.url()).searchParams;
+  assert.equal(link.get('down'), '10.0.1.4', 'the Joining node is down until it has joined');
+  assert.equal(link.get('vnodes'), '16', "a node added gets the cluster's num_tokens");
+  const tokens = link.get('tokens').split(',');
+  assert.deepEqual(tokens.map((t) => t.split('+').length), [16, 16, 16, 16, 16, 16]);
+  // The page's counts are the driver's: the 2,000 recorded keys, counted by owner.
+  const now = countBy(1);
+  assert.deepEqual(Object.fromEntries(counts.filter((r) => r.keys > 0).map((r) => [r.name, r.keys])), now);
+  await assertPlaced(page, owners.filter(([k]) => ['key-0', 'key-2', 'key-1999'].includes(k)).map(([k, o]) => [k, o]));
+  await screenshot(page, '85-nodetool-ring');
+  // The joining node joins: the keys it takes over are the ones the driver moved to it.
+  await page.getByRole('button', { name: 'Recover 10.0.1.4' }).click();
+  await page.waitForFunction(() => !document.querySelector('tr.down'));
+  await ready(page);
+  const joined = await tableCounts(page);
+  assert.deepEqual(Object.fromEntries(joined.map((r) => [r.name, r.keys])), countBy(2));
+  const moved = owners.filter((r) => r[1] !== r[2]).length;
+  assert.match(await page.textContent('[role=status]'), new RegExp(`${moved.toLocaleString('en')} of 2,000 keys moved`));
+  // Reopening the link shows the same cluster (the tokens travel with it).
+  await page.goto(page.url());
+  await ready(page);
+  assert.deepEqual(await tableCounts(page), joined);
+  // A row whose token is not a number is refused with where it stands; nothing changes.
+  await page.click('details.export summary');
+  const broken = ring.replace('-9007422879468918108', 'x');
+  await page.fill('#config-text', broken);
+  await page.click('button.use-config');
+  await page.waitForFunction(() => /config line \d+, column \d+: expected a token, a signed 64-bit number, found 'x'/.test(document.querySelector('.error')?.textContent || ''));
+  assert.deepEqual(await tableCounts(page), joined);
+});
+
+test('tokens in the link are checked: a token held twice is refused with both nodes named', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&algo=cassandra&nodes=a,b&tokens=5%2B7,7`);
+  await page.waitForFunction(() => /token 7 is held by both 'a' and 'b'/.test(document.body.textContent));
+  await page.goto(`${server.origin}/?lang=en&algo=ring&tokens=5`);
+  await page.waitForFunction(() => /tokens is for algo=cassandra only/.test(document.body.textContent));
 });

@@ -7,8 +7,9 @@
 //!
 //! Tokens: each node has `vnodes` tokens (`num_tokens`; Cassandra 4 defaults to 16). Real
 //! clusters choose them by their allocator or by hand, and `nodetool ring` shows them: the
-//! command line reads that output (`--config`, `cli::cassandra`) and uses the cluster's own
-//! tokens ([`Build::tokens`]). Otherwise — and for a node added later — each token is drawn
+//! page and the command line read that output (`engine::cassandra_ring`) into the scenario's
+//! `tokens` and use the cluster's own ([`Build::tokens`]). Otherwise — and for a node added
+//! later — each token is drawn
 //! from the node's name and the scenario's seed, so a node keeps its tokens when others come
 //! and go. Which node owns a key follows from the tokens exactly; drawn tokens are a model,
 //! as the page says.
@@ -143,7 +144,7 @@ pub fn node_token(name: &str, seed: u64, i: u32) -> u64 {
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let mut entries = Vec::new();
     for s in &b.live {
-        match b.tokens.and_then(|t| t.of(&s.name)) {
+        match b.tokens.and_then(|t| t.of(s.slot as usize)) {
             Some(given) => entries.extend(given.iter().map(|&t| (ring_value(t), s.id))),
             None => entries.extend(
                 (0..b.params.vnodes).map(|i| (node_token(&s.name, b.params.seed, i), s.id)),

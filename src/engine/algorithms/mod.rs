@@ -101,6 +101,8 @@ impl Algorithm {
     pub const FLIP: Algorithm = Algorithm::of(&flip::SPEC);
     /// Power consistent hashing.
     pub const POWER: Algorithm = Algorithm::of(&power::SPEC);
+    /// Cassandra's Murmur3Partitioner (the algorithm that takes a cluster's own tokens).
+    pub const CASSANDRA: Algorithm = Algorithm::of(&cassandra::SPEC);
 
     /// Parses a name from [`Algorithm::name`].
     pub fn from_name(name: &str) -> Option<Algorithm> {
