@@ -683,6 +683,7 @@ impl fmt::Display for Problem {
             P::SlotsUnheld { first, last } if first == last => write!(f, "slot {first} is held by no master (the cluster is down for it)"),
             P::SlotsUnheld { first, last } => write!(f, "slots {first}–{last} are held by no master (the cluster is down for them)"),
             P::TokensSyntax { given } => write!(f, "tokens: expected signed 64-bit tokens joined by +, one entry per server (empty: drawn): {given}"),
+            P::TokenHeldTwice { token, first, second } if first == second => write!(f, "token {token} is listed twice for {first}"),
             P::TokenHeldTwice { token, first, second } => write!(f, "token {token} is held by both {first} and {second}"),
             P::TooManyTokens { limit } => write!(f, "tokens: more than the limit of {limit} in all"),
             P::ConfigNeedsCommandLine { what } => write!(f, "{what}: read by the command line (hashring-lab simulate --config FILE), not by the page"),
@@ -1008,6 +1009,11 @@ pub fn examples() -> Vec<Problem> {
             token: -9_223_372_036_854_775_807,
             first: q("10.0.1.1"),
             second: q("10.0.1.2"),
+        },
+        P::TokenHeldTwice {
+            token: 7,
+            first: q("a"),
+            second: q("a"),
         },
         P::TooManyTokens { limit: 1_000_000 },
     ];

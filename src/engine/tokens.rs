@@ -210,6 +210,14 @@ mod tests {
             "token 7 is held by both 'a' and 'b'"
         );
         assert_eq!(
+            TokenMap::parse("3+3")
+                .unwrap()
+                .check(&["a"], 10)
+                .unwrap_err()
+                .to_string(),
+            "token 3 is listed twice for 'a'"
+        );
+        assert_eq!(
             map.check(&["a", "b", "c"], 10).unwrap_err().to_string(),
             "tokens has entries for 2 servers; nodes lists 3"
         );

@@ -637,6 +637,7 @@ fn problem(p: &Problem) -> String {
         P::SlotsUnheld { first, last } if first == last => format!("槽 {first} 不属于任何主节点（集群在这个槽上不可用）"),
         P::SlotsUnheld { first, last } => format!("槽 {first}–{last} 不属于任何主节点（集群在这些槽上不可用）"),
         P::TokensSyntax { given } => format!("tokens：应为用 + 连接的 64 位有符号令牌，每台服务器一项（空项：随机抽取）：{given}"),
+        P::TokenHeldTwice { token, first, second } if first == second => format!("令牌 {token} 在 {first} 下列出了两次"),
         P::TokenHeldTwice { token, first, second } => format!("令牌 {token} 同时属于 {first} 和 {second}"),
         P::TooManyTokens { limit } => format!("tokens：总数超过上限 {limit}"),
     }

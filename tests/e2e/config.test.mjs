@@ -208,6 +208,9 @@ test('a pasted nodetool ring becomes the cluster with its own tokens, in the lin
   const now = countBy(1);
   assert.deepEqual(Object.fromEntries(counts.filter((r) => r.keys > 0).map((r) => [r.name, r.keys])), now);
   await assertPlaced(page, owners.filter(([k]) => ['key-0', 'key-2', 'key-1999'].includes(k)).map(([k, o]) => [k, o]));
+  // The token that serves it is named by its number among its node's 16, as nodetool lists them.
+  const [, number] = (await page.textContent('.explain')).match(/clockwise is 10\.0\.1\.2#(\d+) at/);
+  assert.ok(Number(number) < 16, number);
   await screenshot(page, '85-nodetool-ring');
   // The joining node joins: the keys it takes over are the ones the driver moved to it.
   await page.getByRole('button', { name: 'Recover 10.0.1.4' }).click();

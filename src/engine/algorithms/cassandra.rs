@@ -145,9 +145,14 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let mut entries = Vec::new();
     for s in &b.live {
         match b.tokens.and_then(|t| t.of(s.slot as usize)) {
-            Some(given) => entries.extend(given.iter().map(|&t| (ring_value(t), s.id))),
+            Some(given) => entries.extend(
+                given
+                    .iter()
+                    .enumerate()
+                    .map(|(n, &t)| (ring_value(t), s.id, n as u32)),
+            ),
             None => entries.extend(
-                (0..b.params.vnodes).map(|i| (node_token(&s.name, b.params.seed, i), s.id)),
+                (0..b.params.vnodes).map(|i| (node_token(&s.name, b.params.seed, i), s.id, i)),
             ),
         }
     }

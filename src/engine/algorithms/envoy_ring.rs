@@ -55,9 +55,9 @@ pub fn xxh64(value: &str) -> u64 {
     xxhash_rust::xxh64::xxh64(value.as_bytes(), 0)
 }
 
-/// Envoy's ring over `(name, weight)` hosts in order: each entry a 64-bit hash and the
-/// host's index, sorted by hash.
-pub fn build_ring(hosts: &[(&str, f64)], min_ring: u64, max_ring: u64) -> Vec<(u64, usize)> {
+/// Envoy's ring over `(name, weight)` hosts in order: each entry a 64-bit hash, the host's
+/// index and the point's number `i` (the hash is of `name_i`), sorted by hash.
+pub fn build_ring(hosts: &[(&str, f64)], min_ring: u64, max_ring: u64) -> Vec<(u64, usize, u32)> {
     let sum: f64 = hosts.iter().map(|h| h.1).sum();
     if hosts.is_empty() || sum <= 0.0 {
         return Vec::new();
@@ -72,7 +72,11 @@ pub fn build_ring(hosts: &[(&str, f64)], min_ring: u64, max_ring: u64) -> Vec<(u
         target += scale * weight;
         let mut i = 0u64;
         while current < target {
-            ring.push((xxh64(&format!("{name}_{}", digits.format(i))), index));
+            ring.push((
+                xxh64(&format!("{name}_{}", digits.format(i))),
+                index,
+                i as u32,
+            ));
             i += 1;
             current += 1.0;
         }
@@ -94,17 +98,21 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let hosts: Vec<(&str, f64)> = b.live.iter().map(|s| (s.name.as_str(), s.weight)).collect();
     let ring = build_ring(&hosts, MIN_RING_SIZE, MAX_RING_SIZE)
         .into_iter()
-        .map(|(h, i)| (h, b.live[i].id))
+        .map(|(h, i, n)| (h, b.live[i].id, n))
         .collect();
     Ok(Rc::new(Ring64::new(ring, xxh64, b)))
 }
 
 /// A ring compared on 64 bits (Envoy's hashes, Cassandra's tokens), drawn on the page's
-/// 32-bit ring at the top 32 bits of each value. Entries are `(value, server)`; a key goes to
-/// the first entry at or above its value, wrapping.
+/// 32-bit ring at the top 32 bits of each value. Entries are `(value, server, number)` — the
+/// number is the point's own among its server's (Envoy's `i` of `name_i`, a Cassandra
+/// node's token number), which a lookup names; a key goes to the first entry at or above its
+/// value, wrapping.
 pub struct Ring64 {
     /// (64-bit value, server), sorted.
     pub ring: Vec<(u64, ServerId)>,
+    /// Each entry's number among its server's points, in `ring`'s order.
+    numbers: Vec<u32>,
     /// The key's 64-bit value.
     pub key: fn(&str) -> u64,
     /// The points at their top 32 bits, for drawing.
@@ -113,20 +121,24 @@ pub struct Ring64 {
 
 impl Ring64 {
     /// The ring of `entries` (sorted here), with keys valued by `key`.
-    pub fn new(mut entries: Vec<(u64, ServerId)>, key: fn(&str) -> u64, b: &Build<'_>) -> Ring64 {
+    pub fn new(
+        mut entries: Vec<(u64, ServerId, u32)>,
+        key: fn(&str) -> u64,
+        b: &Build<'_>,
+    ) -> Ring64 {
         crate::engine::order::sort_by_key(&mut entries, |e| e.0);
         let points = entries
             .iter()
-            .enumerate()
-            .map(|(i, &(h, server))| VNode {
+            .map(|&(h, server, number)| VNode {
                 position: (h >> 32) as u32,
                 server,
-                replica: i as u32,
+                replica: number,
             })
             .collect();
         Ring64 {
             picture: Ring::new(points, |id| b.name_of(id)),
-            ring: entries,
+            numbers: entries.iter().map(|e| e.2).collect(),
+            ring: entries.into_iter().map(|e| (e.0, e.1)).collect(),
             key,
         }
     }
@@ -137,7 +149,7 @@ impl Ring64 {
         Some(VNode {
             position: (h >> 32) as u32,
             server,
-            replica: i as u32,
+            replica: self.numbers[i],
         })
     }
 }
@@ -165,7 +177,7 @@ impl Placement for Ring64 {
     }
 
     fn memory_bytes(&self) -> usize {
-        self.ring.len() * std::mem::size_of::<(u64, ServerId)>() + self.picture.memory_bytes()
+        self.ring.len() * (std::mem::size_of::<(u64, ServerId)>() + 4) + self.picture.memory_bytes()
     }
 }
 
@@ -197,7 +209,8 @@ mod tests {
         for (i, &(p, h)) in expected.iter().enumerate() {
             assert_eq!((port(i), ring[i].0), (p, h), "entry {i}");
         }
-        let host = |h: u64| 90 + ring[choose(&ring, h).unwrap()].1;
+        let pairs: Vec<(u64, usize)> = ring.iter().map(|e| (e.0, e.1)).collect();
+        let host = |h: u64| 90 + ring[choose(&pairs, h).unwrap()].1;
         assert_eq!(host(0), 94);
         assert_eq!(host(u64::MAX), 94);
         assert_eq!(host(3551244743356806947), 95);
