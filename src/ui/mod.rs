@@ -402,6 +402,22 @@ fn address(query: &str) -> String {
     }
 }
 
+/// Scrolls the page up to `node` when it is above the screen (the page's own document
+/// only: a page that embeds it does not jump). A notice answers controls far down the page
+/// too — the config box, the key list, a scenario file — while it stands near the top:
+/// without this a refusal there was said out of sight (1,541 px above a phone's screen).
+/// A notice below the screen (a link's problem under the ring on a phone) stays there: the
+/// ring is what the page opens on.
+fn bring_into_view(node: &NodeRef) {
+    let (Some(element), Some(window)) = (node.cast::<web_sys::Element>(), web_sys::window()) else {
+        return;
+    };
+    let top = element.get_bounding_client_rect().top();
+    if top < 0.0 {
+        window.scroll_by_with_x_and_y(0.0, top - 8.0);
+    }
+}
+
 /// The page.
 #[component]
 pub fn App() -> Html {
@@ -613,8 +629,17 @@ pub fn App() -> Html {
             }
         </p>
     };
+    let error_ref = use_node_ref();
+    {
+        let error_ref = error_ref.clone();
+        use_effect_with(state.notice().cloned(), move |notice| {
+            if notice.is_some() {
+                bring_into_view(&error_ref);
+            }
+        });
+    }
     let error = state.notice().map(|error| html! {
-        <p class="error" role="alert">
+        <p class="error" role="alert" ref={error_ref.clone()}>
             {words::notice(w, error)}
             <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
         </p>

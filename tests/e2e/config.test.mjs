@@ -56,6 +56,9 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   await page.fill('#config-text', 'upstream pool {\n  server a:80;\n}');
   await page.click('button.use-config');
   await page.waitForFunction(() => /round robin/.test(document.querySelector('.error')?.textContent || ''));
+  // Said where it can be seen: the notice stands near the top of the page, the config box at
+  // its foot, so the page scrolls up to the notice (before, it was said 700 px out of sight).
+  await page.waitForFunction(() => { const b = document.querySelector('.error').getBoundingClientRect(); return b.top >= 0 && b.bottom <= innerHeight; });
   assert.deepEqual((await tableCounts(page)).map((r) => r.name), counts.map((r) => r.name));
   // A server name the list would split is refused with where it stands, not misread.
   await page.fill('#config-text', 'upstream pool {\n  hash $k consistent;\n  server a,b:80;\n}');
@@ -230,6 +233,7 @@ test('a pasted nodetool ring becomes the cluster with its own tokens, in the lin
   await page.fill('#config-text', broken);
   await page.click('button.use-config');
   await page.waitForFunction(() => /config line \d+, column \d+: expected a token, a signed 64-bit number, found 'x'/.test(document.querySelector('.error')?.textContent || ''));
+  await page.waitForFunction(() => document.querySelector('.error').getBoundingClientRect().top >= 0);
   assert.deepEqual(await tableCounts(page), joined);
 });
 
