@@ -28,7 +28,7 @@
 
 use super::algorithms::Algorithm;
 use super::cassandra_ring::ClusterTokens;
-use super::note::Note;
+use super::note::{keep, Note};
 use super::redis_cluster::{read_nodes, ClusterSlots};
 use super::scenario::MAX_VNODES;
 use super::slots::SlotMap;
@@ -468,12 +468,12 @@ fn twemproxy(text: &str) -> Result<Imported, Problem> {
                 return Err(not_modelled(NotModelled::TwemproxyDistribution))
             }
             "hash_tag" => return Err(not_modelled(NotModelled::TwemproxyHashTag)),
-            "auto_eject_hosts" if value == "true" => left_out.push(Note::AutoEjectHosts),
+            "auto_eject_hosts" if value == "true" => keep(&mut left_out, || Note::AutoEjectHosts),
             _ => {}
         }
     }
     if pools.len() > 1 {
-        left_out.push(Note::MorePools {
+        keep(&mut left_out, || Note::MorePools {
             more: pools.len() - 1,
             first: quote(pools[0]),
         });

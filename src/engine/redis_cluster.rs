@@ -22,7 +22,7 @@
 //! Every refusal is a [`Problem`]: the line and column and what was expected, or which slots
 //! are held twice or by no master.
 
-use super::note::Note;
+use super::note::{keep, Note};
 use super::slots::{slot_range, SlotMap};
 use super::text::{list_safe, quote};
 use crate::problem::{Expected, Problem};
@@ -68,7 +68,7 @@ impl Layout {
         let names: Vec<&str> = self.masters.iter().map(String::as_str).collect();
         map.owners(&names)?;
         if self.replicas > 0 {
-            self.notes.push(Note::Replicas(self.replicas));
+            keep(&mut self.notes, || Note::Replicas(self.replicas));
         }
         Ok(ClusterSlots {
             masters: self.masters,
@@ -128,21 +128,20 @@ pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
         }
         for slot in &f[8..] {
             if let Some(moving) = slot.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-                layout
-                    .notes
-                    .push(match (moving.split_once("->-"), moving.split_once("-<-")) {
-                        (Some((s, to)), _) => Note::SlotMigrating {
-                            slot: s.to_owned(),
-                            from: name.to_owned(),
-                            to: name_of(&names, to).to_owned(),
-                        },
-                        (_, Some((s, from))) => Note::SlotImporting {
-                            slot: s.to_owned(),
-                            into: name.to_owned(),
-                            from: name_of(&names, from).to_owned(),
-                        },
-                        _ => return Err(wrong(*n, line, slot, Expected::MovingSlot)),
-                    });
+                let notes = &mut layout.notes;
+                match (moving.split_once("->-"), moving.split_once("-<-")) {
+                    (Some((s, to)), _) => keep(notes, || Note::SlotMigrating {
+                        slot: s.to_owned(),
+                        from: name.to_owned(),
+                        to: name_of(&names, to).to_owned(),
+                    }),
+                    (_, Some((s, from))) => keep(notes, || Note::SlotImporting {
+                        slot: s.to_owned(),
+                        into: name.to_owned(),
+                        from: name_of(&names, from).to_owned(),
+                    }),
+                    _ => return Err(wrong(*n, line, slot, Expected::MovingSlot)),
+                }
                 continue;
             }
             let (a, b) = slot.split_once('-').unwrap_or((slot, slot));
