@@ -465,7 +465,9 @@ impl Scenario {
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
     pub fn validate(&self) -> Result<(), Problem> {
-        let names: Vec<&str> = self.nodes.iter().map(|n| n.name.as_str()).collect();
+        // Only a scenario with a given table or tokens needs its names listed (a change
+        // validates the scenario it makes).
+        let names = || -> Vec<&str> { self.nodes.iter().map(|n| n.name.as_str()).collect() };
         if let Some(map) = &self.slots {
             if self.settings.algo.spec().memory != Memory::SlotTable {
                 return Err(Problem::NeedsAlgo {
@@ -473,7 +475,7 @@ impl Scenario {
                     algo: "slots",
                 });
             }
-            map.owners(&names)?;
+            map.owners(&names())?;
         }
         if let Some(map) = &self.tokens {
             if self.settings.algo != Algorithm::CASSANDRA {
@@ -482,7 +484,7 @@ impl Scenario {
                     algo: "cassandra",
                 });
             }
-            map.check(&names, MAX_TOTAL_VNODES as usize)?;
+            map.check(&names(), MAX_TOTAL_VNODES as usize)?;
         }
         let servers: Vec<(&str, f64)> = self
             .nodes

@@ -188,6 +188,11 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, V
     read_scenario(&fields)
 }
 
+/// A scenario value's text, empty when there is none.
+fn text_of(value: Option<&impl std::fmt::Display>) -> String {
+    value.map_or_else(String::new, ToString::to_string)
+}
+
 /// The scenario a pasted config describes over `state`'s other settings, and the backup
 /// servers it leaves out.
 fn scenario_from_config(
@@ -201,18 +206,9 @@ fn scenario_from_config(
             "algo" => *value = imported.algo.name().to_owned(),
             "nodes" => value.clone_from(&imported.nodes),
             "down" => value.clone_from(&imported.down),
-            "slotmap" => {
-                *value = imported
-                    .slots
-                    .as_ref()
-                    .map_or_else(String::new, ToString::to_string)
-            }
-            "tokens" => {
-                *value = imported
-                    .tokens
-                    .as_ref()
-                    .map_or_else(String::new, ToString::to_string)
-            }
+            // A real cluster's own slot table or tokens, or none (the dealt or drawn ones).
+            "slotmap" => *value = text_of(imported.slots.as_ref()),
+            "tokens" => *value = text_of(imported.tokens.as_ref()),
             "vnodes" => {
                 if let Some(v) = imported.vnodes {
                     *value = v.to_string();
