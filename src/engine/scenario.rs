@@ -276,6 +276,11 @@ fn expand_node_ranges(text: &str) -> Result<Vec<String>, Problem> {
         if b - a > MAX_SERVERS {
             return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
+        // One name is checked before thousands are made: a long template (a link can carry a
+        // megabyte) expanded 10,000 times would take gigabytes before any name's length is
+        // looked at. The widest number makes the longest name; a template that passes here
+        // makes names of at most 64 characters (plus a weight) for every `i`.
+        check_server_item(&template.replace("{i}", &(b - 1).to_string()))?;
         out.extend((a..b).map(|i| template.replace("{i}", &i.to_string())));
     }
     Ok(out)
@@ -352,6 +357,19 @@ fn name_list(text: &str, field: Field) -> Result<Vec<String>, Problem> {
     Ok(out)
 }
 
+/// One `NAME` or `NAME*W` item of a server list, checked.
+fn check_server_item(item: &str) -> Result<ServerSpec, Problem> {
+    let (name, weight) = match item.rsplit_once('*') {
+        Some((name, w)) => (name, parse_weight(w)?),
+        None => (item, 1.0),
+    };
+    Ok(ServerSpec {
+        name: validate_name(name)?,
+        weight,
+        up: true,
+    })
+}
+
 /// The server list: empty (or blank) means no servers, the list a page writes after every
 /// server was removed — one rule for the URL, scenario files and the command line.
 fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
@@ -360,17 +378,7 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
         return Ok(out);
     }
     for item in expand_node_ranges(text)? {
-        let item = item.as_str();
-        let (name, weight) = match item.rsplit_once('*') {
-            Some((name, w)) => (name, parse_weight(w)?),
-            None => (item, 1.0),
-        };
-        let name = validate_name(name)?;
-        out.push(ServerSpec {
-            name,
-            weight,
-            up: true,
-        });
+        out.push(check_server_item(&item)?);
         if out.len() > MAX_SERVERS {
             return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
@@ -739,6 +747,33 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.0.len(), 3, "{err}");
         assert!(err.to_string().len() < 400, "{err}");
+    }
+
+    #[test]
+    fn a_long_name_template_is_refused_before_it_is_expanded() {
+        // 10,000 copies of a megabyte template would be 10 GB; one is checked first.
+        let nodes = format!("{}{{i}}:0..10000", "y".repeat(1_000_000));
+        let err = Scenario::from_pairs([("nodes", nodes.as_str())]).unwrap_err();
+        assert!(
+            matches!(err.0.as_slice(), [Problem::NameTooLong { max: 64, .. }]),
+            "{err}"
+        );
+        // Two of them in one list, and a weighted one: the same.
+        let two = format!("{nodes},{nodes}");
+        assert!(Scenario::from_pairs([("nodes", two.as_str())]).is_err());
+        let weighted = format!("{}{{i}}*2:0..10000", "y".repeat(100_000));
+        assert!(Scenario::from_pairs([("nodes", weighted.as_str())]).is_err());
+        // The widest number is the one checked: 62 letters and a two-digit number are 64.
+        let edge = format!("{}{{i}}:0..100", "y".repeat(62));
+        assert_eq!(
+            Scenario::from_pairs([("nodes", edge.as_str())])
+                .unwrap()
+                .nodes
+                .len(),
+            100
+        );
+        let over = format!("{}{{i}}:0..101", "y".repeat(62));
+        assert!(Scenario::from_pairs([("nodes", over.as_str())]).is_err());
     }
 
     #[test]

@@ -30,7 +30,9 @@ const types = {
 /** Serves `dir` (dist/) at `/` and also under `/docs/embed/` (a sub-path, as an embedding
  * site would). */
 export async function serveDist(dir = dist) {
-  const server = createServer(async (req, res) => {
+  // Links as long as a browser sends (2 MB): Node's default 16 KB of headers would refuse the
+  // hostile links before the page could.
+  const server = createServer({ maxHeaderSize: 4 << 20 }, async (req, res) => {
     let url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     url = url.replace(/^\/docs\/embed\//, '/');
     if (url.endsWith('/')) url += 'index.html';

@@ -87,3 +87,25 @@ test('bad scenario files: a short message quickly, the first problems named, not
   await page.waitForFunction(() => /a scenario file is at most 16 MB/.test(document.querySelector('.error')?.textContent || ''));
   assert.deepEqual(await tableCounts(page), counts);
 });
+
+test('a megabyte server-name template in a link or a file is refused, and the page lives on', async () => {
+  const { page } = browser;
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const template = `${'y'.repeat(1000000)}{i}:0..10000`;
+  await page.goto(`${server.origin}/?lang=en&nodes=${template}&keys=0..200`);
+  await page.waitForFunction(() => /longer than 64 characters|at most 64 characters/.test(document.querySelector('.error')?.textContent || ''), null, { timeout: 20000 });
+  await ready(page);
+  // The default scenario is shown, and it still answers.
+  assert.deepEqual((await tableCounts(page)).map((r) => r.name), ['A', 'B', 'C', 'D']);
+  await page.click('.error button');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 5);
+  // The same template twice in a scenario file.
+  const file = JSON.stringify({ format: 'hashring-lab scenario', version: 1, nodes: `${template},x${template}` });
+  await page.setInputFiles('#open-scenario', { name: 'names.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => /64 characters/.test(document.querySelector('.error')?.textContent || ''), null, { timeout: 20000 });
+  assert.equal((await tableCounts(page)).length, 5, 'nothing changed');
+  assert.deepEqual(errors.filter((e) => /RuntimeError|unreachable|panicked/.test(e)), []);
+});
