@@ -95,19 +95,7 @@ pub fn top_level_fields(text: &str) -> Vec<String> {
     while let Some(c) = chars.next() {
         match c {
             '"' => {
-                let mut name = String::new();
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            name.push(c);
-                            if let Some(escaped) = chars.next() {
-                                name.push(escaped);
-                            }
-                        }
-                        '"' => break,
-                        _ => name.push(c),
-                    }
-                }
+                let name = json_string_body(&mut chars);
                 if depth == 1 && expecting_name {
                     names.push(name);
                     expecting_name = false;
@@ -125,6 +113,54 @@ pub fn top_level_fields(text: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// The rest of a JSON string literal whose opening quote was read, decoded as a JSON parser
+/// decodes it: `"nod\u0065s"` is the field `nodes` (so it is a repeat of `"nodes"`, not a
+/// name of its own that slips past the check). A broken escape is kept as written: the
+/// parser refuses the file anyway.
+fn json_string_body(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
+    let mut name = String::new();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('u') => {
+                    let unit = |chars: &mut std::iter::Peekable<std::str::Chars<'_>>| {
+                        let hex: String = chars.take(4).collect();
+                        u32::from_str_radix(&hex, 16)
+                            .ok()
+                            .filter(|_| hex.len() == 4)
+                    };
+                    let Some(first) = unit(chars) else { continue };
+                    let code = if (0xD800..0xDC00).contains(&first) && chars.peek() == Some(&'\\') {
+                        chars.next();
+                        chars.next();
+                        match unit(chars) {
+                            Some(low) if (0xDC00..0xE000).contains(&low) => {
+                                0x10000 + ((first - 0xD800) << 10) + (low - 0xDC00)
+                            }
+                            _ => first,
+                        }
+                    } else {
+                        first
+                    };
+                    name.push(char::from_u32(code).unwrap_or('\u{FFFD}'));
+                }
+                Some(escaped) => name.push(match escaped {
+                    'n' => '\n',
+                    't' => '\t',
+                    'r' => '\r',
+                    'b' => '\u{8}',
+                    'f' => '\u{C}',
+                    other => other,
+                }),
+                None => break,
+            },
+            _ => name.push(c),
+        }
+    }
+    name
 }
 
 /// More top-level fields than a scenario can have (it has 13 at most): such a file is
@@ -201,17 +237,23 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Pr
 ///
 /// A text that a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a
 /// tab or a carriage return: a key named `=HYPERLINK(…)`) gets a leading `'`, as OWASP's
-/// CSV-injection advice says, so it is shown as text.
+/// CSV-injection advice says, so it is shown as text. So does every such character right
+/// after a `;`, `,` or tab inside the text: a spreadsheet in a locale that splits rows on
+/// `;` (or a tab) starts a cell there, quotes or not (`a;=1+1` is written `a;'=1+1`).
 pub fn csv_field(text: &str) -> String {
-    let text = if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{text}")
+    let mut safe = String::with_capacity(text.len() + 2);
+    let mut cell_starts = true;
+    for c in text.chars() {
+        if cell_starts && matches!(c, '=' | '+' | '-' | '@' | '\t' | '\r') {
+            safe.push('\'');
+        }
+        safe.push(c);
+        cell_starts = matches!(c, ';' | ',' | '\t');
+    }
+    if safe.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", safe.replace('"', "\"\""))
     } else {
-        text.to_owned()
-    };
-    if text.contains([',', '"', '\n', '\r']) {
-        format!("\"{}\"", text.replace('"', "\"\""))
-    } else {
-        text
+        safe
     }
 }
 
@@ -346,7 +388,14 @@ mod tests {
             "nodes": "C", "say \"hi\"": 2}"#;
         assert_eq!(
             top_level_fields(text),
-            ["format", "nodes", "inner", "nodes", "say \\\"hi\\\""]
+            ["format", "nodes", "inner", "nodes", "say \"hi\""]
+        );
+        // Escapes are decoded as the parser decodes them: these are all `nodes`.
+        let escaped =
+            r#"{"nodes": "A", "nod\u0065s": "B", "\u006eodes": "C", "x\ud83d\ude00\n": 1}"#;
+        assert_eq!(
+            top_level_fields(escaped),
+            ["nodes", "nodes", "nodes", "x\u{1F600}\n"]
         );
         assert!(top_level_fields("[1, 2]").is_empty());
         assert!(top_level_fields("").is_empty());
@@ -459,6 +508,19 @@ mod tests {
         assert_eq!(csv_field("A"), "A");
         assert_eq!(csv_field("a,b"), "\"a,b\"");
         assert_eq!(csv_field("say \"hi\""), "\"say \"\"hi\"\"\"");
+    }
+
+    #[test]
+    fn a_formula_after_a_separator_of_any_locale_is_shown_as_text() {
+        // A semicolon locale splits `a;=1+1` into a cell `=1+1`, inside quotes or not.
+        assert_eq!(csv_field("a;=1+1"), "a;'=1+1");
+        assert_eq!(csv_field(";@x"), ";'@x");
+        assert_eq!(csv_field("x\t-2"), "x\t'-2");
+        assert_eq!(csv_field("a,+3"), "\"a,'+3\"");
+        assert_eq!(csv_field("=1;=2"), "'=1;'=2");
+        // Signs that start no cell stay as they are.
+        assert_eq!(csv_field("user-1;a=b"), "user-1;a=b");
+        assert_eq!(csv_field("10.0.0.1:80"), "10.0.0.1:80");
     }
 
     #[test]
