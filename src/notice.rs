@@ -23,3 +23,12 @@ pub enum Notice {
     /// The backup servers (quoted) a loaded nginx config has, which its hash leaves out.
     BackupsLeftOut(Rc<[String]>),
 }
+
+impl Notice {
+    /// True for what refuses something the user (or an embed's host) asked for, or a link
+    /// or file it gave; false for what only informs (keys ignored while busy were counted
+    /// already, backup servers left out of a loaded config).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, Notice::Ignored(_) | Notice::BackupsLeftOut(_))
+    }
+}

@@ -191,6 +191,10 @@ pub struct PageState {
     pub last: Option<Rc<LastChange>>,
     /// The message for the last rejected action.
     pub error: Option<Notice>,
+    /// How many notices have been said: bumped by every one, also by the same refusal said
+    /// again, so that each can be answered once (an embed's host gets one `error` event per
+    /// refused command, however alike).
+    pub said: u32,
     /// What was wrong with the page's link: shown until dismissed, whatever runs meanwhile
     /// (a tour that the link opens starts at once and must not hide it).
     pub link_notice: Option<Notice>,
@@ -214,6 +218,7 @@ impl PartialEq for PageState {
         // while stepped work advances; only the status line shows it.
         self.version == other.version
             && self.error == other.error
+            && self.said == other.said
             && self.link_notice == other.link_notice
             && self.lookup == other.lookup
             && self.pending.is_some() == other.pending.is_some()
@@ -236,6 +241,7 @@ impl PageState {
             sim: Rc::new(Simulation::unassigned(work.config().clone())),
             last: None,
             error: None,
+            said: 0,
             link_notice: None,
             version: 0,
             lookup: None,
@@ -297,7 +303,7 @@ impl PageState {
             Action::Reject(message) => return self.rejected(message),
             Action::Notify(notice) => {
                 let mut next = self.clone();
-                next.error = Some(notice);
+                next.say(notice);
                 return next;
             }
             Action::Script {
@@ -331,7 +337,7 @@ impl PageState {
             Action::LoadConfig(scenario, backups) => {
                 let mut next = self.reduce(Action::Load(scenario));
                 if next.error.is_none() && !backups.is_empty() {
-                    next.error = Some(Notice::BackupsLeftOut(backups));
+                    next.say(Notice::BackupsLeftOut(backups));
                 }
                 return next;
             }
@@ -378,8 +384,14 @@ impl PageState {
     fn busy(&self) -> PageState {
         let mut next = self.clone();
         next.refused_while_busy += 1;
-        next.error = Some(Notice::Busy(next.refused_while_busy));
+        next.say(Notice::Busy(next.refused_while_busy));
         next
+    }
+
+    /// Says `notice` (it replaces the one shown), counted in [`PageState::said`].
+    fn say(&mut self, notice: Notice) {
+        self.error = Some(notice);
+        self.said = self.said.wrapping_add(1);
     }
 
     /// Starts the work for `goal` (nothing is pending).
@@ -437,7 +449,8 @@ impl PageState {
                 // The link's scenario cannot be built: show the default, say why.
                 let mut fallback = PageState::new(&Scenario::default())
                     .unwrap_or_else(|e| panic!("the default scenario always builds: {e}"));
-                fallback.error = Some(Notice::LinkNotLoaded(Rc::from([e])));
+                fallback.said = self.said;
+                fallback.say(Notice::LinkNotLoaded(Rc::from([e])));
                 return fallback;
             }
             next.pending = None;
@@ -452,7 +465,7 @@ impl PageState {
         let refused = std::mem::take(&mut next.refused_while_busy);
         let mut done = next.completed(pending);
         if refused > 0 {
-            done.error = Some(Notice::Ignored(refused));
+            done.say(Notice::Ignored(refused));
         }
         if let Some((first, rest)) = done.queue.clone().split_first() {
             done.queue = Rc::new(rest.to_vec());
@@ -539,7 +552,7 @@ impl PageState {
             }
             Err(e) => {
                 next.lookup = None;
-                next.error = Some(Notice::Refused(Rc::new(e)));
+                next.say(Notice::Refused(Rc::new(e)));
             }
         }
         next
@@ -547,7 +560,7 @@ impl PageState {
 
     fn rejected(&self, message: Problem) -> PageState {
         let mut next = self.clone();
-        next.error = Some(Notice::Refused(Rc::new(message)));
+        next.say(Notice::Refused(Rc::new(message)));
         next
     }
 

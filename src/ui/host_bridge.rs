@@ -107,31 +107,44 @@ pub fn use_host_bridge(
         });
     }
     let busy = state.pending.is_some();
+    // `ready` or `changed` once per state of the cluster: when it settles (loaded, or a
+    // change landed) — not when a notice comes or goes, nor when work ends refused.
+    let posted = use_mut_ref(|| None::<u64>);
     {
         let (state, framed) = (state.clone(), *framed);
-        use_effect_with(
-            (state.version, busy, state.notice().cloned()),
-            move |&(version, busy, _)| {
-                if !framed || busy {
-                    return;
-                }
-                if let Some(last) = state.last.as_ref().filter(|_| version > 0) {
-                    post(&host::changed_event(
-                        w,
-                        &last.change,
-                        &last.movement,
-                        &|id| state.server_name(id),
-                    ));
-                } else {
-                    let names: Vec<String> =
-                        state.sim.servers().iter().map(|s| s.name.clone()).collect();
-                    post(&host::ready_event(&names, state.sim.keys().len()));
-                }
-                if let Some(error) = state.notice() {
-                    post(&host::error_event(&crate::words::notice(w, error)));
-                }
-            },
-        );
+        use_effect_with((state.version, busy), move |&(version, busy)| {
+            if !framed || busy || *posted.borrow() == Some(version) {
+                return;
+            }
+            *posted.borrow_mut() = Some(version);
+            if let Some(last) = state.last.as_ref().filter(|_| version > 0) {
+                post(&host::changed_event(
+                    w,
+                    &last.change,
+                    &last.movement,
+                    &|id| state.server_name(id),
+                ));
+            } else {
+                let names: Vec<String> =
+                    state.sim.servers().iter().map(|s| s.name.clone()).collect();
+                post(&host::ready_event(&names, state.sim.keys().len()));
+            }
+        });
+    }
+    // One `error` per refusal, the same refusal twice included (each bumps `said`); the
+    // link's own problems once, when the page opens.
+    {
+        let (state, framed) = (state.clone(), *framed);
+        use_effect_with(state.said, move |&said| {
+            let notice = if said == 0 {
+                state.link_notice.as_ref()
+            } else {
+                state.error.as_ref()
+            };
+            if let Some(error) = notice.filter(|n| framed && n.is_refusal()) {
+                post(&host::error_event(&crate::words::notice(w, error)));
+            }
+        });
     }
     // The height the content needs, measured after the renders that can change it (a
     // change landing, work starting or ending, a message shown or dismissed) — not after

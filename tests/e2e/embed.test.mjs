@@ -94,3 +94,34 @@ test('the sample page drives its frame with postMessage and follows its events',
   assert.equal((await tableCounts(frame)).length, 4, 'nothing else was obeyed');
   await page.screenshot({ path: 'target/e2e/53-host-drives-embed.png', fullPage: true });
 });
+
+test('a refused host command is answered by exactly one error event, every time, and nothing else', async () => {
+  const { page } = browser;
+  const frame = await frameOf(page, `${server.origin}/?embed=1&lang=en&nodes=A,B,C&keys=0..500`, 480, 360);
+  await page.evaluate(() => {
+    window.heard = [];
+    addEventListener('message', (e) => {
+      if (e.source === document.getElementById('probe').contentWindow && e.data?.['hashring-lab'] === 1 && e.data.event !== 'resized') window.heard.push(e.data);
+    });
+  });
+  const send = (command) => page.evaluate((c) => document.getElementById('probe').contentWindow.postMessage({ 'hashring-lab': 1, ...c }, '*'), command);
+  const heard = () => page.evaluate(() => window.heard.map((e) => `${e.event}:${e.change || e.message || ''}`));
+  // A change first, so that a phantom repeat of its `changed` would show.
+  await send({ command: 'add', name: 'D' });
+  await page.waitForFunction(() => window.heard.length === 1);
+  assert.match((await heard())[0], /^changed:Added D/);
+  // The same refusal five times: five errors. An unknown server to remove: one more.
+  for (let i = 0; i < 5; i++) await send({ command: 'fail', name: 'nobody' });
+  await send({ command: 'remove', name: 'ghost' });
+  await page.waitForFunction(() => window.heard.length >= 7);
+  // A valid command after them: its one `changed` marks the end of what the refusals caused.
+  await send({ command: 'remove', name: 'D' });
+  await page.waitForFunction(() => window.heard.some((e) => /^Removed D/.test(e.change || '')));
+  const events = await heard();
+  assert.equal(events.length, 8, events.join('\n'));
+  assert.deepEqual(events.slice(1, 6).map((e) => e.split(':')[0]), ['error', 'error', 'error', 'error', 'error']);
+  for (const e of events.slice(1, 6)) assert.match(e, /nobody/);
+  assert.match(events[6], /^error:.*ghost/);
+  assert.match(events[7], /^changed:Removed D/);
+  assert.deepEqual((await tableCounts(frame)).map((r) => r.name), ['A', 'B', 'C']);
+});
