@@ -116,11 +116,13 @@ pub enum Expected {
     RingState,
     RingToken,
     RingRow,
+    Directive,
+    TemplateCount,
 }
 
 impl Expected {
     /// Every expectation.
-    pub const ALL: [Expected; 28] = [
+    pub const ALL: [Expected; 30] = [
         Expected::UpstreamName,
         Expected::OpenBrace,
         Expected::CloseBrace,
@@ -149,12 +151,16 @@ impl Expected {
         Expected::RingState,
         Expected::RingToken,
         Expected::RingRow,
+        Expected::Directive,
+        Expected::TemplateCount,
     ];
 
     /// Its English in messages.
     pub fn name(self) -> &'static str {
         match self {
             Expected::UpstreamName => "the upstream's name",
+            Expected::Directive => "a directive (server, hash, …) or the block's closing }",
+            Expected::TemplateCount => "how many servers, N or A-B, from 1 (at most 10,000)",
             Expected::OpenBrace => "{",
             Expected::CloseBrace => "}",
             Expected::Semicolon => ";",
@@ -196,6 +202,12 @@ pub enum NotModelled {
     NginxRoundRobin,
     HaproxyServerId,
     HaproxyNotConsistent,
+    HaproxyHashFunction,
+    HaproxyNotHashing,
+    HaproxyBalanceFactor,
+    HaproxyHashKey,
+    HaproxyBackupFirst,
+    HaproxyTemplateName,
     TwemproxyHash,
     TwemproxyDistribution,
     TwemproxyHashTag,
@@ -203,11 +215,17 @@ pub enum NotModelled {
 
 impl NotModelled {
     /// Every reason.
-    pub const ALL: [NotModelled; 7] = [
+    pub const ALL: [NotModelled; 13] = [
         NotModelled::NginxPlainHash,
         NotModelled::NginxRoundRobin,
         NotModelled::HaproxyServerId,
         NotModelled::HaproxyNotConsistent,
+        NotModelled::HaproxyHashFunction,
+        NotModelled::HaproxyNotHashing,
+        NotModelled::HaproxyBalanceFactor,
+        NotModelled::HaproxyHashKey,
+        NotModelled::HaproxyBackupFirst,
+        NotModelled::HaproxyTemplateName,
         NotModelled::TwemproxyHash,
         NotModelled::TwemproxyDistribution,
         NotModelled::TwemproxyHashTag,
@@ -225,7 +243,25 @@ impl NotModelled {
             NotModelled::HaproxyServerId => {
                 "a server's `id` fixes its number; servers here are numbered by declaration order"
             }
-            NotModelled::HaproxyNotConsistent => "the backend has no `hash-type consistent`",
+            NotModelled::HaproxyNotConsistent => "the backend has no `hash-type consistent` (nor its defaults)",
+            NotModelled::HaproxyHashFunction => {
+                "only `hash-type consistent` with no function (sdbm with avalanche) is modelled, not crc32, djb2, wt6 or a plain sdbm"
+            }
+            NotModelled::HaproxyNotHashing => {
+                "its `balance` (roundrobin unless set) does not hash a key: only source, uri, url_param, hdr, rdp-cookie and hash do"
+            }
+            NotModelled::HaproxyBalanceFactor => {
+                "`hash-balance-factor` (bounded loads) is not modelled for HAProxy"
+            }
+            NotModelled::HaproxyHashKey => {
+                "only `hash-key id` (the default) is modelled, not addr or addr-port"
+            }
+            NotModelled::HaproxyBackupFirst => {
+                "a backup server before an active one takes a number the active ones' points depend on; list backups last"
+            }
+            NotModelled::HaproxyTemplateName => {
+                "a `server-template` for a DNS name: which of its servers are up depends on resolution (give an IP address)"
+            }
             NotModelled::TwemproxyHash => {
                 "only `hash: fnv1a_64` (the default) and `hash: md5` are modelled"
             }

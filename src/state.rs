@@ -758,7 +758,7 @@ mod tests {
         let said = words::notice(&crate::i18n::EN, loaded.notice().unwrap());
         assert_eq!(
             said,
-            "Left out: backup server(s) 'c:80' (nginx's hash uses the primary servers only)."
+            "Left out: backup server(s) 'c:80' (the hash places keys on the primary servers; backups serve only when none is up)."
         );
         let changed = loaded.reduce(Action::AddServer("d:80".into()));
         assert_eq!(changed.sim.servers().len(), 3);

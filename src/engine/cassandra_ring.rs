@@ -15,6 +15,7 @@
 //! takes over); `Leaving` and `Moving` nodes still own their current tokens. The command line
 //! says each of these in a note (`cli::cassandra`).
 
+use super::scenario::MAX_SERVERS;
 use super::text::{list_safe, quote};
 use super::tokens::parse_token;
 use crate::problem::{Expected, Problem};
@@ -55,6 +56,8 @@ pub fn read(text: &str) -> Result<ClusterTokens<'_>, Problem> {
         nodes: Vec::new(),
         datacenters: 0,
     };
+    // Each node's place in `nodes`: a node's rows are spread over the whole ring.
+    let mut place: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     for (n, line) in text.lines().enumerate() {
         let fields: Vec<&str> = line.split_whitespace().collect();
         // Where `field` starts in the line, 1-based.
@@ -86,14 +89,20 @@ pub fn read(text: &str) -> Result<ClusterTokens<'_>, Problem> {
                 if !list_safe(name) {
                     return Err(wrong(name, Expected::PlainName));
                 }
-                match cluster.nodes.iter_mut().find(|node| node.name == *name) {
-                    Some(node) => node.tokens.push(token),
-                    None => cluster.nodes.push(RingNode {
-                        name,
-                        status,
-                        state,
-                        tokens: vec![token],
-                    }),
+                match place.get(name) {
+                    Some(&at) => cluster.nodes[at].tokens.push(token),
+                    None if cluster.nodes.len() == MAX_SERVERS => {
+                        return Err(Problem::TooManyServers { limit: MAX_SERVERS })
+                    }
+                    None => {
+                        place.insert(name, cluster.nodes.len());
+                        cluster.nodes.push(RingNode {
+                            name,
+                            status,
+                            state,
+                            tokens: vec![token],
+                        });
+                    }
                 }
             }
             _ => return Err(wrong(fields[0], Expected::RingRow)),

@@ -46,7 +46,8 @@ pub struct Imported {
     pub nodes: String,
     /// The servers marked down or disabled, comma-separated.
     pub down: String,
-    /// nginx's backup servers (quoted): nginx hashes the primary servers only, so the
+    /// Backup servers (quoted, nginx's and HAProxy's): the hash places keys on the primary
+    /// servers only (backups serve when none is up), so the
     /// scenario leaves them out — and says so (the page, in the reader's language).
     pub backups: Vec<String>,
     /// What else the config says that the scenario leaves out (replicas, …), in English.
@@ -65,6 +66,7 @@ pub struct Imported {
 /// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool, a Redis
 /// Cluster's `CLUSTER NODES` output or a Cassandra cluster's `nodetool ring` output.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
+    let text = without_bom(text);
     // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
     if text.contains("lb_endpoints") {
         return Err(Problem::ConfigNeedsCommandLine { what: "Envoy" });
@@ -85,14 +87,26 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
     {
         return twemproxy(text);
     }
-    let words: Vec<Word<'_>> = words(text);
+    let words: Vec<Word<'_>> = words(text, Dialect::Nginx);
     if words.iter().any(|w| w.text == "upstream") {
         return nginx(&words);
     }
-    if words.iter().any(|w| w.text == "backend") {
+    // HAProxy's proxies: `backend NAME` or `listen NAME` lines (nginx's `listen 80;` ends
+    // with a semicolon).
+    let haproxy_section = |l: &str| {
+        let mut w = l.split_whitespace();
+        matches!(w.next(), Some("backend" | "listen")) && !l.contains(';')
+    };
+    if text.lines().any(haproxy_section) {
         return haproxy(text);
     }
     Err(Problem::ConfigNotRecognized)
+}
+
+/// `text` without the byte-order mark an editor may put before it (Windows' Notepad saves
+/// one): it is no part of the config's first word.
+pub fn without_bom(text: &str) -> &str {
+    text.strip_prefix('\u{FEFF}').unwrap_or(text)
 }
 
 /// A Redis Cluster's masters and own slot table as a scenario: `algo=slots`.
@@ -198,34 +212,48 @@ struct Word<'a> {
     column: usize,
 }
 
-/// The words of `text`: split at white space, `;`, `{` and `}` (each of those a word of its
-/// own), `#` comments dropped.
-fn words<'a>(text: &'a str) -> Vec<Word<'a>> {
+/// How a config's lines split into words.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Dialect {
+    /// nginx: `;`, `{` and `}` are words of their own, and `#` starts a comment where a word
+    /// could start (inside a word, as in `a#b`, it is part of the word: ngx_conf_read_token).
+    Nginx,
+    /// HAProxy: words are split at white space only, and `#` starts a comment anywhere.
+    Haproxy,
+}
+
+/// The words of `text` in `dialect`, each with its line and column — in one pass over
+/// each line (a megabyte-long line of words is read in linear time).
+fn words(text: &str, dialect: Dialect) -> Vec<Word<'_>> {
     let mut out = Vec::new();
     for (l, line) in text.lines().enumerate() {
-        let line = line.split('#').next().unwrap_or("");
-        let mut start: Option<usize> = None;
-        let push = |out: &mut Vec<Word<'a>>, from: usize, to: usize| {
-            out.push(Word {
-                text: &line[from..to],
-                line: l + 1,
-                column: line[..from].chars().count() + 1,
-            });
+        // (byte offset, column) of the word being read.
+        let mut start: Option<(usize, usize)> = None;
+        let word = |from: (usize, usize), to: usize| Word {
+            text: &line[from.0..to],
+            line: l + 1,
+            column: from.1,
         };
-        for (i, c) in line.char_indices() {
-            if c.is_whitespace() || matches!(c, ';' | '{' | '}') {
-                if let Some(s) = start.take() {
-                    push(&mut out, s, i);
+        let mut end = line.len();
+        for (column, (i, c)) in (1..).zip(line.char_indices()) {
+            if c == '#' && (dialect == Dialect::Haproxy || start.is_none()) {
+                end = i;
+                break;
+            }
+            let sign = dialect == Dialect::Nginx && matches!(c, ';' | '{' | '}');
+            if c.is_whitespace() || sign {
+                if let Some(from) = start.take() {
+                    out.push(word(from, i));
                 }
-                if !c.is_whitespace() {
-                    push(&mut out, i, i + 1);
+                if sign {
+                    out.push(word((i, column), i + 1));
                 }
             } else if start.is_none() {
-                start = Some(i);
+                start = Some((i, column));
             }
         }
-        if let Some(s) = start {
-            push(&mut out, s, line.len());
+        if let Some(from) = start {
+            out.push(word(from, end));
         }
     }
     out
@@ -272,12 +300,20 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
         if directive.text == "}" {
             break;
         }
+        if directive.text == "{" {
+            return Err(syntax(Some(directive), Expected::Directive));
+        }
         let end = words[at..]
             .iter()
             .position(|w| w.text == ";")
             .map(|i| at + i)
             .ok_or_else(|| syntax(None, Expected::Semicolon))?;
         let args = &words[at + 1..end];
+        // An upstream has no inner blocks: a brace inside a directive (`server s{3;`) would
+        // end the block early or cut a name, silently dropping the servers after it.
+        if let Some(brace) = args.iter().find(|w| matches!(w.text, "{" | "}")) {
+            return Err(syntax(Some(brace), Expected::PlainName));
+        }
         match directive.text {
             "server" => {
                 let address = args
@@ -342,75 +378,316 @@ fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
     Ok(imported)
 }
 
+/// What a `defaults`, `backend` or `listen` section says about hashing, as HAProxy's
+/// `cfgparse-listen.c` reads it: a proxy starts from the last `defaults` before it.
+#[derive(Clone, Copy, Default)]
+struct HashSettings<'a> {
+    /// `balance`'s algorithm (roundrobin when unset).
+    balance: Option<&'a str>,
+    /// `hash-type`'s method and the rest of its line (function, modifier).
+    hash_type: Option<(&'a str, Option<&'a str>, Option<&'a str>)>,
+    /// `hash-balance-factor` above 0.
+    balance_factor: bool,
+    /// `hash-key`, when not `id`.
+    hash_key: Option<&'a str>,
+    /// `default-server`'s weight, backup and disabled.
+    server: ServerDefaults,
+}
+
+/// What `default-server` gives the servers after it.
+#[derive(Clone, Copy)]
+struct ServerDefaults {
+    weight: u32,
+    backup: bool,
+    disabled: bool,
+}
+
+impl Default for ServerDefaults {
+    fn default() -> Self {
+        ServerDefaults {
+            weight: 1,
+            backup: false,
+            disabled: false,
+        }
+    }
+}
+
+/// A `backend` or `listen` section: its name, settings and servers (name, weight, backup,
+/// disabled) in declaration order — the order that numbers them.
+struct HaproxySection<'a> {
+    name: &'a str,
+    settings: HashSettings<'a>,
+    servers: Vec<HaproxyServer>,
+    /// A `server-template` whose address is a DNS name.
+    template_by_name: bool,
+}
+
+/// A server of a proxy: its name, weight, and whether it is a backup and disabled.
+type HaproxyServer = (String, u32, bool, bool);
+
+/// The words that open a section of an HAProxy config.
+const HAPROXY_SECTIONS: [&str; 14] = [
+    "global",
+    "defaults",
+    "frontend",
+    "backend",
+    "listen",
+    "peers",
+    "resolvers",
+    "userlist",
+    "mailers",
+    "program",
+    "http-errors",
+    "ring",
+    "cache",
+    "fcgi-app",
+];
+
 fn haproxy(text: &str) -> Result<Imported, Problem> {
-    let (mut nodes, mut down) = (Vec::new(), Vec::new());
-    let mut in_backend = false;
-    let mut consistent = false;
+    let mut defaults = HashSettings::default();
+    let mut sections: Vec<HaproxySection<'_>> = Vec::new();
+    // Which section the lines belong to: a `defaults`, a proxy (index in `sections`), or
+    // another kind (global, frontend, …) whose lines are not read.
+    enum In {
+        Defaults,
+        Proxy(usize),
+        Other,
+    }
+    let mut now = In::Other;
     for (l, line) in text.lines().enumerate() {
-        let line_words: Vec<Word<'_>> = words(line)
+        let words: Vec<Word<'_>> = words(line, Dialect::Haproxy)
             .into_iter()
             .map(|w| Word { line: l + 1, ..w })
             .collect();
-        let Some(first) = line_words.first() else {
+        let Some(first) = words.first() else {
             continue;
         };
-        match first.text {
-            "backend" => in_backend = nodes.is_empty(),
-            "frontend" | "listen" | "defaults" | "global" if in_backend => break,
-            "hash-type" if in_backend => {
-                consistent = line_words.get(1).map(|w| w.text) == Some("consistent");
-            }
-            "server" if in_backend => {
-                let name = line_words
-                    .get(1)
-                    .ok_or_else(|| syntax(None, Expected::ServerName))?;
-                if !list_safe(name.text) {
-                    return Err(syntax(Some(name), Expected::PlainName));
+        if HAPROXY_SECTIONS.contains(&first.text) {
+            now = match first.text {
+                "defaults" => {
+                    // A new `defaults` replaces the previous one (HAProxy resets them).
+                    defaults = HashSettings::default();
+                    In::Defaults
                 }
-                let _address = line_words
-                    .get(2)
-                    .ok_or_else(|| syntax(None, Expected::ServerAddress))?;
-                let mut weight = 1u32;
-                let mut i = 3;
-                while let Some(w) = line_words.get(i) {
-                    match w.text {
-                        "weight" => {
-                            let value = line_words.get(i + 1);
-                            weight = value
-                                .and_then(|v| v.text.parse().ok())
-                                .filter(|&w| w >= 1)
-                                .ok_or_else(|| syntax(value, Expected::HaproxyWeight))?;
-                            i += 1;
-                        }
-                        "disabled" => down.push(name.text.to_owned()),
-                        "id" => {
-                            return Err(Problem::ConfigNotConsistent {
-                                system: "haproxy",
-                                why: NotModelled::HaproxyServerId,
-                            })
-                        }
-                        _ => {}
-                    }
-                    i += 1;
+                "backend" | "listen" => {
+                    sections.push(HaproxySection {
+                        name: words.get(1).map_or("", |w| w.text),
+                        settings: defaults,
+                        servers: Vec::new(),
+                        template_by_name: false,
+                    });
+                    In::Proxy(sections.len() - 1)
                 }
-                nodes.push(node(name.text, weight));
+                _ => In::Other,
+            };
+            continue;
+        }
+        match now {
+            In::Defaults => haproxy_line(&words, &mut defaults, None)?,
+            In::Proxy(i) => {
+                let HaproxySection {
+                    settings,
+                    servers,
+                    template_by_name,
+                    ..
+                } = &mut sections[i];
+                haproxy_line(&words, settings, Some((servers, template_by_name)))?;
             }
-            _ => {}
+            In::Other => {}
         }
     }
-    if !consistent {
-        return Err(Problem::ConfigNotConsistent {
-            system: "haproxy",
-            why: NotModelled::HaproxyNotConsistent,
+    let with_servers = || sections.iter().filter(|s| !s.servers.is_empty());
+    // The first proxy that hashes consistently is read; without one, the first with servers
+    // says why it is not modelled.
+    let chosen = with_servers()
+        .find(|s| haproxy_modelled(s).is_ok())
+        .or_else(|| with_servers().next())
+        .ok_or(Problem::ConfigNoServers { system: "haproxy" })?;
+    haproxy_modelled(chosen)?;
+    let mut left_out = Vec::new();
+    let others = sections.len() - 1;
+    if others > 0 {
+        keep(&mut left_out, || Note::OtherSections {
+            more: others,
+            read: quote(chosen.name),
         });
     }
-    finish(
+    let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
+    for (name, weight, backup, disabled) in &chosen.servers {
+        if *backup {
+            backups.push(quote(name));
+            continue;
+        }
+        nodes.push(node(name, *weight));
+        if *disabled {
+            down.push(name.clone());
+        }
+    }
+    let mut imported = finish(
         Algorithm::from_name("haproxy"),
         "haproxy",
         &nodes,
         &down,
-        Vec::new(),
-    )
+        left_out,
+    )?;
+    imported.backups = backups;
+    Ok(imported)
+}
+
+/// Reads one line of a `defaults`, `backend` or `listen` section (`section` is None in
+/// `defaults`, which has no servers).
+fn haproxy_line<'a>(
+    words: &[Word<'a>],
+    settings: &mut HashSettings<'a>,
+    section: Option<(&mut Vec<HaproxyServer>, &mut bool)>,
+) -> Result<(), Problem> {
+    let arg = |i: usize| words.get(i).map(|w| w.text);
+    match words[0].text {
+        "balance" => settings.balance = arg(1),
+        "hash-type" => settings.hash_type = arg(1).map(|m| (m, arg(2), arg(3))),
+        "hash-balance-factor" => {
+            settings.balance_factor = arg(1).is_some_and(|f| f.parse::<u32>() != Ok(0));
+        }
+        "hash-key" => settings.hash_key = arg(1).filter(|&k| k != "id"),
+        "default-server" => settings.server = server_params(&words[1..], settings.server)?,
+        "server" | "server-template" => {
+            let Some((servers, template_by_name)) = section else {
+                return Ok(());
+            };
+            let name = words
+                .get(1)
+                .ok_or_else(|| syntax(None, Expected::ServerName))?;
+            if !list_safe(name.text) {
+                return Err(syntax(Some(name), Expected::PlainName));
+            }
+            let template = words[0].text == "server-template";
+            // `server NAME ADDRESS …`, `server-template PREFIX COUNT|A-B ADDRESS …`.
+            let address_at = if template { 3 } else { 2 };
+            let address = words
+                .get(address_at)
+                .ok_or_else(|| syntax(None, Expected::ServerAddress))?;
+            let params = server_params(&words[address_at + 1..], settings.server)?;
+            let names: Vec<String> = if template {
+                let count = &words[2];
+                let (a, b) = match count.text.split_once('-') {
+                    Some((a, b)) => (a.parse::<usize>().ok(), b.parse::<usize>().ok()),
+                    None => (Some(1), count.text.parse::<usize>().ok()),
+                };
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Err(syntax(Some(count), Expected::TemplateCount));
+                };
+                if a == 0 || b < a || b - a >= super::scenario::MAX_SERVERS {
+                    return Err(syntax(Some(count), Expected::TemplateCount));
+                }
+                let host = address.text.rsplit_once(':').map_or(address.text, |h| h.0);
+                *template_by_name |= !is_ip_address(host);
+                (a..=b).map(|i| format!("{}{i}", name.text)).collect()
+            } else {
+                vec![name.text.to_owned()]
+            };
+            for name in names {
+                if servers.len() == super::scenario::MAX_SERVERS {
+                    return Err(Problem::TooManyServers {
+                        limit: super::scenario::MAX_SERVERS,
+                    });
+                }
+                servers.push((name, params.weight, params.backup, params.disabled));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A `server` (or `default-server`) line's parameters over `given`: `weight N`, `backup`,
+/// `no-backup`, `disabled`, `enabled`; an `id` (which fixes the server's number) is refused.
+fn server_params(words: &[Word<'_>], given: ServerDefaults) -> Result<ServerDefaults, Problem> {
+    let mut out = given;
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        match w.text {
+            "weight" => {
+                let value = words.get(i + 1);
+                out.weight = value
+                    .and_then(|v| v.text.parse().ok())
+                    .filter(|&w| w >= 1)
+                    .ok_or_else(|| syntax(value, Expected::HaproxyWeight))?;
+                i += 1;
+            }
+            "backup" => out.backup = true,
+            "no-backup" => out.backup = false,
+            "disabled" => out.disabled = true,
+            "enabled" => out.disabled = false,
+            "id" => {
+                return Err(Problem::ConfigNotConsistent {
+                    system: "haproxy",
+                    why: NotModelled::HaproxyServerId,
+                })
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(out)
+}
+
+/// True for an IPv4 address (four numbers from 0 to 255) or an IPv6 one (hex digits, `:`
+/// and `.`, optionally in brackets), the forms a `server-template` address takes when it
+/// needs no resolver. (Not std's parser: this is all the page needs of it, in a few bytes.)
+fn is_ip_address(host: &str) -> bool {
+    let v4 = |h: &str| {
+        let parts: Vec<&str> = h.split('.').collect();
+        parts.len() == 4
+            && parts
+                .iter()
+                .all(|p| (1..=3).contains(&p.len()) && p.parse::<u8>().is_ok())
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    v4(host)
+        || (host.contains(':')
+            && host
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.'))
+}
+
+/// Whether a proxy places keys as `algo=haproxy` models, or why not.
+fn haproxy_modelled(section: &HaproxySection<'_>) -> Result<(), Problem> {
+    let s = &section.settings;
+    let not = |why| {
+        Err(Problem::ConfigNotConsistent {
+            system: "haproxy",
+            why,
+        })
+    };
+    match s.hash_type {
+        Some(("consistent", None, None) | ("consistent", Some("sdbm"), Some("avalanche"))) => {}
+        Some(("consistent", ..)) => return not(NotModelled::HaproxyHashFunction),
+        _ => return not(NotModelled::HaproxyNotConsistent),
+    }
+    let hashing = s.balance.is_some_and(|b| {
+        matches!(b, "source" | "uri" | "url_param" | "rdp-cookie" | "hash")
+            || b.starts_with("hdr(")
+            || b.starts_with("rdp-cookie(")
+    });
+    if !hashing {
+        return not(NotModelled::HaproxyNotHashing);
+    }
+    if s.balance_factor {
+        return not(NotModelled::HaproxyBalanceFactor);
+    }
+    if s.hash_key.is_some() {
+        return not(NotModelled::HaproxyHashKey);
+    }
+    if section.template_by_name {
+        return not(NotModelled::HaproxyTemplateName);
+    }
+    // Servers are numbered in declaration order, backups included: a backup before an
+    // active server shifts the numbers of the active ones after it.
+    let last_active = section.servers.iter().rposition(|s| !s.2);
+    if last_active.is_some_and(|a| section.servers[..a].iter().any(|s| s.2)) {
+        return not(NotModelled::HaproxyBackupFirst);
+    }
+    Ok(())
 }
 
 /// A YAML line without its comment (a `#` at the start or after white space).
@@ -685,6 +962,183 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("declaration order"));
+    }
+
+    /// Round 3's cuts: signs that ended a list early or cut a name are refused with where,
+    /// `#` inside a word is part of it (as nginx reads it), a byte-order mark is no part of
+    /// the first word, and a long line is read with every column right.
+    #[test]
+    fn nothing_cuts_a_server_list_silently() {
+        let at = |text: &str| read_config(text).unwrap_err().to_string();
+        let upstream = |body: &str| format!("upstream u {{\n  hash $k consistent;\n{body}}}\n");
+        // `server s{3;` was read as the server `s`; a stray `{ }` ended the block early.
+        assert_eq!(
+            at(&upstream("  server s{3;\n  server b;\n")),
+            "config line 3, column 11: expected a name without , * { or } (the server list's own signs), found '{'"
+        );
+        assert_eq!(
+            at(&upstream("  { }\n  server b;\n")),
+            "config line 3, column 3: expected a directive (server, hash, …) or the block's closing }, found '{'"
+        );
+        // HAProxy splits at white space only: the name `s{3` is refused, not cut to `s`.
+        assert!(
+            at("backend b\n  balance uri\n  hash-type consistent\n  server s{3 10.0.0.1:80\n")
+                .contains("found 's{3'")
+        );
+        // nginx: `#` starts a comment only where a word could start.
+        let i = read_config(&upstream(
+            "  server a#1:80; # the first\n  server b#2:80;\n",
+        ))
+        .unwrap();
+        assert_eq!(i.nodes, "a#1:80,b#2:80");
+        // HAProxy: `#` starts a comment anywhere.
+        let i = read_config(
+            "backend b\n  balance uri\n  hash-type consistent\n  server s1 a:80#weight 9\n",
+        )
+        .unwrap();
+        assert_eq!(i.nodes, "s1");
+        // A byte-order mark before nginx's, HAProxy's, `CLUSTER NODES` and `nodetool ring`.
+        assert_eq!(
+            read_config(&format!("\u{FEFF}{}", upstream("  server a;\n")))
+                .unwrap()
+                .nodes,
+            "a"
+        );
+        assert_eq!(
+            read_config(
+                "\u{FEFF}backend b\n  balance uri\n  hash-type consistent\n  server s1 a:80\n"
+            )
+            .unwrap()
+            .nodes,
+            "s1"
+        );
+        // One long line of words: the columns of its last words are counted right.
+        let many: String = (0..20_000).map(|i| format!("server s{i}; ")).collect();
+        let long = format!("upstream u {{ hash $k consistent; {many} server x weight=0; }}");
+        let column = long.find("weight=0").unwrap() + 1;
+        assert_eq!(
+            at(&long),
+            format!("config line 1, column {column}: expected weight=N, a whole number from 1, found 'weight=0'")
+        );
+    }
+
+    /// HAProxy configs as people write them — `hash-type` in `defaults`, `default-server
+    /// weight` (in a backend and in `defaults`), backups, `server-template`, `listen`, two
+    /// backends — place every recorded key on the server Debian's HAProxy chose
+    /// (`tests/reference/haproxy-configs.txt`, by `tools/haproxy-config-vectors.py`).
+    #[test]
+    fn haproxy_configs_place_keys_as_haproxy_did() {
+        let vectors = include_str!("../../tests/reference/haproxy-configs.txt");
+        type Case<'a> = (&'a str, String, Vec<(&'a str, &'a str)>);
+        let mut cases: Vec<Case<'_>> = Vec::new();
+        for line in vectors.lines().filter(|l| !l.starts_with('#')) {
+            if let Some(name) = line.strip_prefix("config ") {
+                cases.push((name, String::new(), Vec::new()));
+            } else if let Some(text) = line.strip_prefix("| ") {
+                let config = &mut cases.last_mut().unwrap().1;
+                config.push_str(text);
+                config.push('\n');
+            } else {
+                let (key, server) = line.split_once(' ').unwrap();
+                cases.last_mut().unwrap().2.push((key, server));
+            }
+        }
+        assert_eq!(cases.len(), 7);
+        for (name, config, answers) in &cases {
+            let i = read_config(config).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let scenario = crate::engine::scenario::Scenario::from_pairs([
+                ("algo", i.algo.name()),
+                ("nodes", i.nodes.as_str()),
+                ("down", i.down.as_str()),
+                ("keys", "0..1"),
+            ])
+            .unwrap();
+            let sim = crate::engine::sim::Simulation::new(&scenario).unwrap();
+            let wrong: Vec<String> = answers
+                .iter()
+                .filter_map(|(key, server)| {
+                    let (_, id) = sim.lookup(key).unwrap();
+                    let ours = &sim.server(id).unwrap().name;
+                    (ours != server).then(|| format!("{key}: {ours}, haproxy {server}"))
+                })
+                .collect();
+            assert!(
+                wrong.is_empty(),
+                "{name} ({}): {} of {} differ, e.g. {:?}",
+                i.nodes,
+                wrong.len(),
+                answers.len(),
+                &wrong[..wrong.len().min(3)]
+            );
+        }
+        // What the configs became, for the reader of this test.
+        let nodes = |name: &str| {
+            let (_, config, _) = cases.iter().find(|c| c.0 == name).unwrap();
+            let i = read_config(config).unwrap();
+            (i.nodes, i.down, i.backups)
+        };
+        assert_eq!(nodes("default-server").0, "s1,s2*5,s3,s4*5");
+        assert_eq!(nodes("defaults-default-server").0, "a*3,b,c*3");
+        assert_eq!(
+            nodes("backup"),
+            (
+                "a,b*2,c,d".into(),
+                "b".into(),
+                vec!["'spare1'".into(), "'spare2'".into()]
+            )
+        );
+        assert_eq!(
+            nodes("template").0,
+            "first*3,web1*2,web2*2,web3*2,web4*2,app2,app3"
+        );
+        assert_eq!(nodes("two-backends").0, "h1,h2*2,h3");
+    }
+
+    /// What HAProxy does that `algo=haproxy` does not model is refused, naming it.
+    #[test]
+    fn haproxy_configs_not_modelled_are_refused_with_the_reason() {
+        let backend = |lines: &str| {
+            format!("backend pool\n  balance uri\n{lines}  server a 10.0.0.1:80\n  server b 10.0.0.2:80\n")
+        };
+        let why = |text: &str| read_config(text).unwrap_err().to_string();
+        for function in ["crc32", "djb2", "wt6", "sdbm", "sdbm avalanche-x"] {
+            assert!(
+                why(&backend(&format!("  hash-type consistent {function}\n")))
+                    .contains("not crc32, djb2, wt6 or a plain sdbm"),
+                "{function}"
+            );
+        }
+        assert!(
+            why("backend pool\n  hash-type consistent\n  server a 10.0.0.1:80\n")
+                .contains("roundrobin unless set")
+        );
+        assert!(why(
+            "backend pool\n  balance roundrobin\n  hash-type consistent\n  server a x:1\n"
+        )
+        .contains("does not hash a key"));
+        assert!(why(&backend(
+            "  hash-type consistent\n  hash-balance-factor 150\n"
+        ))
+        .contains("hash-balance-factor"));
+        assert!(why(&backend("  hash-type consistent\n  hash-key addr\n")).contains("hash-key id"));
+        assert!(why(&backend(
+            "  hash-type consistent\n  server z 10.0.0.9:80 backup\n"
+        ))
+        .contains("list backups last"));
+        assert!(why(&backend(
+            "  hash-type consistent\n  server-template w 3 web.example:80\n"
+        ))
+        .contains("depends on resolution"));
+        assert!(why(&backend(
+            "  hash-type consistent\n  server-template w 0 10.0.0.1:80\n"
+        ))
+        .contains("how many servers"));
+        assert!(why(&backend("  hash-type map-based\n")).contains("no `hash-type consistent`"));
+        // `hash-balance-factor 0` is off, `hash-key id` the default: both modelled.
+        assert!(read_config(&backend(
+            "  hash-type consistent\n  hash-balance-factor 0\n  hash-key id\n"
+        ))
+        .is_ok());
     }
 
     /// A real cluster's own layout, recorded from the real systems, is recognised: Redis

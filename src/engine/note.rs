@@ -15,6 +15,14 @@ pub enum Note {
         /// The first pool's name, quoted.
         first: String,
     },
+    /// A config with more sections of servers (HAProxy `backend`/`listen`, nginx
+    /// `upstream`) than the one read.
+    OtherSections {
+        /// How many others.
+        more: usize,
+        /// The name of the one read, quoted.
+        read: String,
+    },
     /// A Redis Cluster's replicas.
     Replicas(usize),
     /// A slot migrating out of a master (`[N->-ID]`).
@@ -56,6 +64,7 @@ impl std::fmt::Display for Note {
         match self {
             Note::AutoEjectHosts => f.write_str("auto_eject_hosts: a server that fails leaves the continuum — mark it failed to see that"),
             Note::MorePools { more, first } => write!(f, "{more} more pool(s) after {first}: only the first pool is read"),
+            Note::OtherSections { more, read } => write!(f, "{more} other section(s) of servers: only {read} is read"),
             Note::Replicas(n) => write!(f, "{n} replica(s) (they serve reads only with READONLY)"),
             Note::SlotMigrating { slot, from, to } => write!(f, "slot {slot} migrating from {from} to {to} (served by {from} until moved; ASK redirects meanwhile)"),
             Note::SlotImporting { slot, into, from } => write!(f, "slot {slot} importing into {into} from {from}"),

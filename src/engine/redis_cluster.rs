@@ -23,6 +23,7 @@
 //! are held twice or by no master.
 
 use super::note::{keep, Note};
+use super::scenario::MAX_SERVERS;
 use super::slots::{slot_range, SlotMap};
 use super::text::{list_safe, quote};
 use crate::problem::{Expected, Problem};
@@ -105,13 +106,21 @@ pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
             return Err(wrong(*n, line, line.trim(), Expected::NodesLine));
         }
         let address = f[1].split('@').next().unwrap_or("");
-        if address.starts_with(':') || !address.contains(':') || !list_safe(address) {
+        // `HOST:PORT`, the host an IPv6 address as Redis prints it (`::1:7000`, no brackets).
+        let well_formed = address.rsplit_once(':').is_some_and(|(host, port)| {
+            !host.is_empty() && !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+        });
+        if !well_formed || !list_safe(address) {
             return Err(wrong(*n, line, f[1], Expected::NodesAddress));
         }
         names.push((f[0], address));
     }
+    // Sorted by id, so that a master's name is found in log n (100,000 masters listed).
+    names.sort_unstable_by(|a, b| a.0.cmp(b.0));
     fn name_of<'a>(names: &[(&'a str, &'a str)], id: &'a str) -> &'a str {
-        names.iter().find(|n| n.0 == id).map_or(id, |n| n.1)
+        names
+            .binary_search_by(|n| n.0.cmp(id))
+            .map_or(id, |i| names[i].1)
     }
     let mut layout = Layout::new();
     for (n, line, f) in &lines {
@@ -119,6 +128,9 @@ pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
         if !flags.contains(&"master") {
             layout.replicas += 1;
             continue;
+        }
+        if layout.masters.len() == MAX_SERVERS {
+            return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
         let me = layout.masters.len() as u16;
         let name = name_of(&names, f[0]);
@@ -243,6 +255,9 @@ pub fn read_shards(text: &str) -> Result<ClusterSlots, Problem> {
         }
         if field(master, "health").as_deref() == Some("failed") {
             layout.down.push(name.clone());
+        }
+        if layout.masters.len() == MAX_SERVERS {
+            return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
         let me = layout.masters.len() as u16;
         layout.masters.push(name);
@@ -476,5 +491,37 @@ mod tests {
         );
         assert_eq!(i.slots.unwrap().to_string(), "0-16383,");
         assert!(i.left_out[0].to_string().starts_with("1 replica"));
+    }
+
+    #[test]
+    fn ipv6_masters_and_clusters_past_the_server_limit() {
+        // Redis prints an IPv6 address without brackets: `::1:7000@17000`.
+        let i = read_config(
+            "a ::1:7000@17000 myself,master - 0 0 1 connected 0-8191\nb 2001:db8::2:7001@17001 master - 0 0 2 connected 8192-16383\n",
+        )
+        .unwrap();
+        assert_eq!(i.nodes, "::1:7000,2001:db8::2:7001");
+        // An address with no host, or no port, is still refused.
+        for bad in [":7000@17000", "::1:@17000", "host@1"] {
+            let text = format!("a {bad} master - 0 0 1 connected 0-16383\n");
+            assert!(read_nodes(&text).is_err(), "{bad}");
+        }
+        // 100,000 masters (each found by id for a moving slot's note) are refused at the
+        // 10,001st, in one pass.
+        let many: String = (0..100_000)
+            .map(|n| {
+                format!(
+                    "id{n} 10.{}.{}.{}:6379@16379 master - 0 0 1 connected [1->-id{}]\n",
+                    n >> 16,
+                    (n >> 8) & 255,
+                    n & 255,
+                    99_999 - n
+                )
+            })
+            .collect();
+        assert_eq!(
+            read_nodes(&many).unwrap_err(),
+            Problem::TooManyServers { limit: 10_000 }
+        );
     }
 }

@@ -361,7 +361,7 @@ pub static WORDS: Words = Words {
     open_scenario: "Open scenario…",
     paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool, Redis CLUSTER NODES or nodetool ring",
     use_config: "Use this config",
-    backups_left_out: |names| format!("Left out: backup server(s) {names} (nginx's hash uses the primary servers only)."),
+    backups_left_out: |names| format!("Left out: backup server(s) {names} (the hash places keys on the primary servers; backups serve only when none is up)."),
     paste_keys: "Your keys, one per line (up to 10,000)",
     use_keys: "Use these keys",
     exporting: |done, total| format!("Writing keys: {done} of {total}…"),

@@ -618,6 +618,29 @@ mod tests {
     use super::*;
     use crate::engine::algorithms::Algorithm;
 
+    /// HAProxy's own words, quoted in messages as its config writes them.
+    const HAPROXY_WORDS: [&str; 19] = [
+        "defaults",
+        "balance",
+        "roundrobin",
+        "source",
+        "uri",
+        "url_param",
+        "hdr",
+        "rdp",
+        "cookie",
+        "crc32",
+        "djb2",
+        "wt6",
+        "sdbm",
+        "avalanche",
+        "addr",
+        "key",
+        "factor",
+        "template",
+        "DNS",
+    ];
+
     /// `nodetool ring`'s own column names and values, and the parameters they become: quoted
     /// as the output writes them.
     const NODETOOL_WORDS: [&str; 14] = [
@@ -696,6 +719,7 @@ mod tests {
             "notes",
             // Config syntax, quoted as the config writes it.
             "consistent",
+            "server",
             "type",
             "hash_tag",
             "fnv1a_64",
@@ -725,6 +749,7 @@ mod tests {
         ];
         let mut allowed = allowed.to_vec();
         allowed.extend(NODETOOL_WORDS);
+        allowed.extend(HAPROXY_WORDS);
         // Ids, and the words of a hyphenated one ("envoy-ring").
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));
         for p in crate::problem::examples() {

@@ -346,7 +346,7 @@ pub static WORDS: Words = Words {
     open_scenario: "打开场景…",
     paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池、Redis 的 CLUSTER NODES 或 nodetool ring 输出",
     use_config: "使用这份配置",
-    backups_left_out: |names| format!("没有包含备用服务器 {names}（nginx 的哈希只用主服务器）。"),
+    backups_left_out: |names| format!("没有包含备用服务器 {names}（哈希只把键放在主服务器上；所有主服务器都不可用时才用备用服务器）。"),
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
     use_keys: "使用这些键",
     exporting: |done, total| format!("正在写出键：{done} / {total}…"),
@@ -647,6 +647,8 @@ fn problem(p: &Problem) -> String {
 fn expected_zh(e: Expected) -> &'static str {
     match e {
         Expected::UpstreamName => " upstream 的名称",
+        Expected::TemplateCount => "服务器数量，N 或 A-B，从 1 开始（最多 10,000 个）",
+        Expected::Directive => "指令（`server`、`hash` 等）或块的结束 }",
         Expected::OpenBrace => " {",
         Expected::CloseBrace => " }",
         Expected::Semicolon => " ;",
@@ -685,7 +687,21 @@ fn not_modelled_zh(why: NotModelled) -> &'static str {
         }
         NotModelled::NginxRoundRobin => "没有 `hash KEY consistent;`：这个 upstream 按轮询分配",
         NotModelled::HaproxyServerId => "服务器的 `id` 会固定它的编号；这里按声明顺序编号",
-        NotModelled::HaproxyNotConsistent => "这个 backend 没有 `hash-type consistent`",
+        NotModelled::HaproxyNotConsistent => "这个 backend（及其 `defaults`）没有 `hash-type consistent`",
+        NotModelled::HaproxyHashFunction => {
+            "只模拟了不指定函数的 `hash-type consistent`（sdbm 加 avalanche），没有模拟 crc32、djb2、wt6 或单独的 sdbm"
+        }
+        NotModelled::HaproxyNotHashing => {
+            "它的 `balance`（未设置时为 roundrobin）不对键求哈希：只有 source、uri、url_param、hdr、rdp-cookie 和 hash 会"
+        }
+        NotModelled::HaproxyBalanceFactor => "没有为 HAProxy 模拟 `hash-balance-factor`（有界负载）",
+        NotModelled::HaproxyHashKey => "只模拟了 `hash-key id`（默认），没有模拟 addr 或 addr-port",
+        NotModelled::HaproxyBackupFirst => {
+            "排在活动服务器之前的备用服务器会占用编号，活动服务器的点依赖这个编号；请把备用服务器放在最后"
+        }
+        NotModelled::HaproxyTemplateName => {
+            "使用 DNS 名称的 `server-template`：哪些服务器在线取决于解析结果（请给出 IP 地址）"
+        }
         NotModelled::TwemproxyHash => "只模拟了 `hash: fnv1a_64`（默认）和 `hash: md5`",
         NotModelled::TwemproxyDistribution => {
             "只有 `distribution: ketama` 是一致性哈希（modula 和 random 不是）"

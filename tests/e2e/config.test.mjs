@@ -49,7 +49,7 @@ test('a pasted nginx upstream becomes the scenario and places keys as nginx did'
   assert.deepEqual(counts.map((r) => r.name), ['127.0.0.1:18181', '127.0.0.1:18182', '127.0.0.1:18183']);
   // The backup server is not lost without a word: the page says it left it out, and why.
   assert.equal((await page.textContent('.error'))?.replace(/Dismiss$/, '').trim(),
-    "Left out: backup server(s) '127.0.0.1:18199' (nginx's hash uses the primary servers only).");
+    "Left out: backup server(s) '127.0.0.1:18199' (the hash places keys on the primary servers; backups serve only when none is up).");
   await screenshot(page, '80-nginx-config');
   await assertPlaced(page, [['key-0', '127.0.0.1:18183'], ['key-1', '127.0.0.1:18181'], ['user:42', '127.0.0.1:18182']]);
   // A round-robin upstream is refused with the reason; the scenario stays.
