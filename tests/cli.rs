@@ -323,13 +323,13 @@ fn a_closed_pipe_ends_quietly() {
         .args([
             "simulate",
             "--keys",
-            "0..100000",
+            "0..20000",
             "--nodes",
-            "A,B",
+            "s{i}:0..300",
             "--format",
             "csv",
         ])
-        .args((0..2000).flat_map(|i| ["--step".to_owned(), format!("weight:A*{}", 1 + i % 3)]))
+        .args((0..100).flat_map(|i| ["--step".to_owned(), format!("weight:s0*{}", 1 + i % 3)]))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -771,7 +771,8 @@ fn a_key_file_and_standard_input_place_keys_as_the_same_names_given_inline() {
     let (code, out, err) = run(&["simulate", "--keys", &format!("@{}", bad.display())]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(
-        err.contains("line 2: the key") && err.contains("a key is at most 200"),
+        err.contains("line 2: the line is longer than 202 bytes")
+            && err.contains("a key is at most 200"),
         "{err}"
     );
     assert!(err.len() < 400, "{err}");
@@ -1077,4 +1078,186 @@ fn a_real_cassandra_ring_routes_keys_by_its_own_tokens() {
     let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(rows[0]["moved"], report["steps"][1]["moved"], "{out}");
     assert_eq!(rows[0]["keys"], 2004);
+}
+
+/// `--moved` never writes over a file the run reads (the same path, a symbolic or a hard
+/// link to it): the keys would be truncated before they were read. A run that fails leaves
+/// an existing migration list as it was, and no partial file beside it.
+#[test]
+fn the_migration_list_never_overwrites_an_input_and_is_never_half_written() {
+    let dir = std::env::temp_dir().join(format!("hashring-lab-cli-out-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let keys = dir.join("keys.txt");
+    let text: String = (0..2000).map(|i| format!("user-{i}\n")).collect();
+    std::fs::write(&keys, &text).unwrap();
+    let symlink = dir.join("symlink.txt");
+    std::os::unix::fs::symlink(&keys, &symlink).unwrap();
+    let hardlink = dir.join("hardlink.txt");
+    std::fs::hard_link(&keys, &hardlink).unwrap();
+    let at_keys = format!("@{}", keys.display());
+    for output in [&keys, &symlink, &hardlink] {
+        let (code, out, err) = run(&[
+            "simulate",
+            "--nodes",
+            "A,B,C",
+            "--keys",
+            &at_keys,
+            "--step",
+            "add:D",
+            "--moved",
+            output.to_str().unwrap(),
+        ]);
+        assert_eq!((code, out.as_str()), (2, ""), "{err}");
+        assert!(
+            err.contains("--moved") && err.contains("is the file --keys reads"),
+            "{err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&keys).unwrap(),
+            text,
+            "the keys are intact"
+        );
+    }
+    // A config is an input too.
+    let config = dir.join("upstream.conf");
+    let upstream =
+        "upstream u {\n  hash $key consistent;\n  server 10.0.0.1:80;\n  server 10.0.0.2:80;\n}\n";
+    std::fs::write(&config, upstream).unwrap();
+    let (code, _, err) = run(&[
+        "simulate",
+        "--config",
+        config.to_str().unwrap(),
+        "--step",
+        "add:10.0.0.3:80",
+        "--moved",
+        config.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is the file --config reads"), "{err}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), upstream);
+    // A run that fails half-way keeps the old list and leaves nothing beside it.
+    let moved = dir.join("moved.csv");
+    std::fs::write(&moved, "the previous list\n").unwrap();
+    let (code, _, err) = run(&[
+        "simulate",
+        "--nodes",
+        "A,B,C",
+        "--keys",
+        &at_keys,
+        "--step",
+        "add:D",
+        "--step",
+        "remove:nobody",
+        "--moved",
+        moved.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert_eq!(
+        std::fs::read_to_string(&moved).unwrap(),
+        "the previous list\n"
+    );
+    let left: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains("partial"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+    // A run that succeeds puts the whole list in place.
+    let (code, _, err) = run(&[
+        "simulate",
+        "--nodes",
+        "A,B,C",
+        "--keys",
+        &at_keys,
+        "--step",
+        "add:D",
+        "--moved",
+        moved.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let list = std::fs::read_to_string(&moved).unwrap();
+    assert!(
+        list.starts_with("step,key,from,to,between_survivors\n"),
+        "{list}"
+    );
+    assert!(list.lines().count() > 100);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs the command line with `input` on standard input.
+fn run_with_stdin(args: &[&str], input: &[u8]) -> (i32, String, String) {
+    use std::io::Write as _;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // The run may refuse the input before reading it all: a closed pipe is its answer.
+    let _ = stdin.write_all(input);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Inputs built to exhaust memory are refused at once, with a message, before they are held:
+/// a YAML alias bomb, a key "file" with no line breaks (and the same on standard input, not
+/// copied first), and thousands of steps.
+#[test]
+fn inputs_that_would_exhaust_memory_are_refused_before_they_are_held() {
+    // Billion laughs in one kilobyte: ten levels of ten aliases each.
+    let mut bomb = String::from("a0: &a0 [\"lol\"]\n");
+    for level in 1..10 {
+        let refs = vec![format!("*a{}", level - 1); 10].join(",");
+        bomb.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+    }
+    bomb.push_str("clusters:\n- name: c\n  lb_policy: RING_HASH\n  load_assignment:\n    endpoints:\n    - lb_endpoints: *a9\n");
+    let (code, out, err) = run_with_stdin(&["simulate", "--config", "-"], bomb.as_bytes());
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("aliases") && err.contains("would expand it to more than"),
+        "{err}"
+    );
+    assert!(err.len() < 300, "{err}");
+    // No line breaks: refused at line 1 (a file, then 50 MB of zeros on standard input).
+    let (code, _, err) = run(&["simulate", "--keys", "@/dev/zero"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("line 1: the line is longer than 202 bytes"),
+        "{err}"
+    );
+    let zeros = vec![0u8; 50 << 20];
+    let (code, _, err) = run_with_stdin(&["simulate", "--keys", "-"], &zeros);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--keys '-', line 1: the line is longer"),
+        "{err}"
+    );
+    let kept: Vec<_> = std::fs::read_dir(std::env::temp_dir())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| {
+            e.file_name()
+                .to_string_lossy()
+                .starts_with("hashring-lab-keys-")
+        })
+        .filter(|e| e.metadata().is_ok_and(|m| m.len() > 1 << 20))
+        .collect();
+    assert!(kept.is_empty(), "no copy of the zeros is kept: {kept:?}");
+    // Steps: 101 are refused before the first runs.
+    let steps: Vec<String> = (0..101).map(|i| format!("--step=add:N{i}")).collect();
+    let mut args = vec!["simulate", "--nodes", "A,B"];
+    args.extend(steps.iter().map(String::as_str));
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("given 101 times; a run takes at most 100 steps"),
+        "{err}"
+    );
 }

@@ -22,14 +22,82 @@ use crate::engine::algorithms::envoy_ring::{MAX_RING_SIZE, MIN_RING_SIZE};
 use crate::engine::import::Imported;
 use crate::engine::note::Note;
 use crate::engine::placement::Algorithm;
+use crate::engine::text::quote;
 
 /// True when `text` looks like an Envoy cluster (it names `lb_endpoints`).
 pub fn looks_like_envoy(text: &str) -> bool {
     text.contains("lb_endpoints")
 }
 
+/// The most a document may weigh once its aliases are expanded, in the units of
+/// [`AliasCount`]: a real cluster of 10,000 hosts weighs a few megabytes; a YAML "billion
+/// laughs" of one kilobyte would weigh terabytes, which the loader would try to build.
+const MAX_EXPANDED: u64 = 64 << 20;
+
+/// Weighs a YAML text as the loader would build it, every alias expanded to a copy of its
+/// anchor (a node counts 64, a scalar its length more) — without building it.
+#[derive(Default)]
+struct AliasCount {
+    total: u64,
+    /// The weight of each anchor, by the parser's anchor id.
+    anchors: Vec<u64>,
+    /// Open sequences and mappings: (anchor id, total at their start).
+    open: Vec<(usize, u64)>,
+}
+
+impl AliasCount {
+    fn anchored(&mut self, id: usize, weight: u64) {
+        if id > 0 {
+            if self.anchors.len() <= id {
+                self.anchors.resize(id + 1, 0);
+            }
+            self.anchors[id] = weight;
+        }
+    }
+}
+
+impl yaml_rust2::parser::MarkedEventReceiver for AliasCount {
+    fn on_event(&mut self, event: yaml_rust2::Event, _: yaml_rust2::scanner::Marker) {
+        use yaml_rust2::Event;
+        match event {
+            Event::Scalar(text, _, id, _) => {
+                let weight = 64 + text.len() as u64;
+                self.total = self.total.saturating_add(weight);
+                self.anchored(id, weight);
+            }
+            Event::SequenceStart(id, _) | Event::MappingStart(id, _) => {
+                self.open.push((id, self.total));
+                self.total = self.total.saturating_add(64);
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                if let Some((id, start)) = self.open.pop() {
+                    let weight = self.total - start;
+                    self.anchored(id, weight);
+                }
+            }
+            Event::Alias(id) => {
+                let weight = self.anchors.get(id).copied().unwrap_or(0);
+                self.total = self.total.saturating_add(weight);
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The scenario of the first consistent-hashing cluster in `text`.
 pub fn read(text: &str) -> Result<Imported, String> {
+    let text = crate::engine::import::without_bom(text);
+    // Aliases are weighed before the loader copies them (a parse error is reported below,
+    // by the loader, with its line and column).
+    let mut weigh = AliasCount::default();
+    let _ = yaml_rust2::parser::Parser::new_from_str(text).load(&mut weigh, true);
+    if weigh.total > MAX_EXPANDED {
+        return Err(format!(
+            "envoy config: its aliases (*name) would expand it to more than {} MB; a cluster is at most {} MB written out (write the hosts out instead of repeating anchors)",
+            weigh.total.min(u64::MAX >> 1) >> 20,
+            MAX_EXPANDED >> 20
+        ));
+    }
     let docs = YamlLoader::load_from_str(text).map_err(|e| {
         format!(
             "envoy config line {}, column {}: {}",
@@ -99,9 +167,21 @@ fn text_of(value: &Yaml) -> Option<String> {
     }
 }
 
-/// A whole number, given as a number or (proto3 JSON's 64-bit style) a string.
-fn number(value: &Yaml) -> Option<u64> {
-    text_of(value)?.parse().ok()
+/// A whole number, given as a number or (proto3 JSON's 64-bit style) a string: None when
+/// the field is absent, an error naming the field when it is there but not a whole number
+/// from 0 to 2³²−1 (a table size of −1 or "abc" is a mistake to say, not a default to use).
+fn number(value: &Yaml, field: &str) -> Result<Option<u64>, String> {
+    if value.is_badvalue() || value.is_null() {
+        return Ok(None);
+    }
+    let text = text_of(value).unwrap_or_default();
+    match text.trim().parse::<u32>() {
+        Ok(n) => Ok(Some(u64::from(n))),
+        Err(_) => Err(format!(
+            "envoy config: {field} {} is not a whole number from 0 to 4294967295",
+            quote(&text)
+        )),
+    }
 }
 
 fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> {
@@ -109,8 +189,8 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
         return Err("envoy config: the cluster is not RING_HASH or MAGLEV".to_owned());
     };
     let refuse = |why: &str| Err(format!("envoy config: {why}"));
-    let min = number(&settings["minimum_ring_size"]).unwrap_or(MIN_RING_SIZE);
-    let max = number(&settings["maximum_ring_size"]).unwrap_or(MAX_RING_SIZE);
+    let min = number(&settings["minimum_ring_size"], "minimum_ring_size")?.unwrap_or(MIN_RING_SIZE);
+    let max = number(&settings["maximum_ring_size"], "maximum_ring_size")?.unwrap_or(MAX_RING_SIZE);
     if min != MIN_RING_SIZE || max != MAX_RING_SIZE {
         return refuse(
             "a ring size other than Envoy's defaults (1,024 to 8,388,608) is not modelled",
@@ -132,14 +212,14 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
         return refuse("locality-weighted balancing is not modelled");
     }
     let by_hostname = hashing["use_hostname_for_hashing"].as_bool() == Some(true);
-    let table = number(&settings["table_size"]).map(|t| t.min(u64::from(u32::MAX)) as u32);
+    let table = number(&settings["table_size"], "table_size")?.map(|t| t as u32);
     let (mut nodes, mut down) = (Vec::new(), Vec::new());
     let localities = cluster["load_assignment"]["endpoints"]
         .as_vec()
         .ok_or("envoy config: the cluster has no load_assignment.endpoints")?;
     let mut entry = 0;
     for locality in localities {
-        let priority = number(&locality["priority"]).unwrap_or(0);
+        let priority = number(&locality["priority"], "priority")?.unwrap_or(0);
         let hosts = locality["lb_endpoints"]
             .as_vec()
             .map_or(&[][..], Vec::as_slice);
@@ -192,7 +272,9 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
 fn endpoint(host: &Yaml, by_hostname: bool) -> Result<(String, u64), &'static str> {
     let weight = match &host["load_balancing_weight"] {
         Yaml::BadValue => 1,
-        w => number(w)
+        w => number(w, "")
+            .ok()
+            .flatten()
             .filter(|&w| w >= 1)
             .ok_or("load_balancing_weight, a whole number from 1")?,
     };
@@ -206,7 +288,10 @@ fn endpoint(host: &Yaml, by_hostname: bool) -> Result<(String, u64), &'static st
         return Ok((name, weight));
     }
     let socket = &endpoint["address"]["socket_address"];
-    match (text_of(&socket["address"]), number(&socket["port_value"])) {
+    match (
+        text_of(&socket["address"]),
+        number(&socket["port_value"], "").ok().flatten(),
+    ) {
         (Some(address), Some(port)) => Ok((format!("{address}:{port}"), weight)),
         _ => Err("endpoint.address.socket_address with address and port_value"),
     }
@@ -273,6 +358,38 @@ static_resources:
         assert_eq!(i.algo.name(), "envoy-maglev");
         assert_eq!(i.nodes, "a.example,b.example");
         assert_eq!(i.table, Some(251));
+    }
+
+    #[test]
+    fn a_table_size_that_is_no_whole_number_is_refused_not_defaulted() {
+        for bad in ["-1", "18446744073709551616", "\"abc\"", "4294967296", "2.5"] {
+            let json = format!(
+                r#"{{"name": "m", "lb_policy": "MAGLEV", "maglev_lb_config": {{"table_size": {bad}}},
+                "load_assignment": {{"endpoints": [{{"lb_endpoints": [
+                  {{"endpoint": {{"address": {{"socket_address": {{"address": "10.0.0.1", "port_value": 80}}}}}}}}]}}]}}}}"#
+            );
+            let e = read(&json).unwrap_err();
+            assert!(
+                e.contains("table_size")
+                    && e.contains("is not a whole number from 0 to 4294967295"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_byte_order_mark_and_an_alias_bomb() {
+        // An editor's byte-order mark is no part of the config.
+        assert!(read(&format!("\u{FEFF}{BOOTSTRAP}")).is_ok());
+        // Aliases that repeat an anchor a few times are fine; a billion times is refused.
+        let mut bomb = String::from("a0: &a0 [lol]\n");
+        for level in 1..8 {
+            let refs = vec![format!("*a{}", level - 1); 10].join(",");
+            bomb.push_str(&format!("a{level}: &a{level} [{refs}]\n"));
+        }
+        bomb.push_str("lb_endpoints: *a7\n");
+        let e = read(&bomb).unwrap_err();
+        assert!(e.contains("would expand it to more than"), "{e}");
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! change while the run reads it.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -47,16 +47,6 @@ impl KeyFile {
         let (path, shown, temporary) = if arg == "-" {
             let path =
                 std::env::temp_dir().join(format!("hashring-lab-keys-{}", std::process::id()));
-            let mut out = File::create(&path).map_err(|e| {
-                format!(
-                    "--keys -: cannot keep standard input in {}: {e}",
-                    path.display()
-                )
-            })?;
-            std::io::copy(&mut std::io::stdin().lock(), &mut out).map_err(|e| {
-                let _ = std::fs::remove_file(&path);
-                format!("--keys -: cannot read standard input: {e}")
-            })?;
             (path, "-".to_owned(), true)
         } else {
             let name = arg.strip_prefix('@').unwrap_or(arg);
@@ -65,7 +55,28 @@ impl KeyFile {
             }
             (PathBuf::from(name), name.to_owned(), false)
         };
-        let checked = check(&path, &shown);
+        let checked = if temporary {
+            // Standard input is checked as it is copied: a bad line stops the copy there
+            // (a gigabyte of zeros is refused at its first 202 bytes, not kept first).
+            File::create(&path)
+                .map_err(|e| {
+                    format!(
+                        "--keys -: cannot keep standard input in {}: {e}",
+                        path.display()
+                    )
+                })
+                .and_then(|copy| {
+                    let mut copy = BufWriter::with_capacity(1 << 16, copy);
+                    let starts = check(&mut std::io::stdin().lock(), &shown, Some(&mut copy))?;
+                    copy.flush()
+                        .map_err(|e| format!("--keys -: cannot keep standard input: {e}"))?;
+                    Ok(starts)
+                })
+        } else {
+            File::open(&path)
+                .map_err(|e| format!("--keys: cannot open {}: {e}", quote(&shown)))
+                .and_then(|file| check(&mut BufReader::with_capacity(1 << 16, file), &shown, None))
+        };
         let starts = match checked {
             Ok(starts) => starts,
             Err(e) => {
@@ -92,30 +103,89 @@ impl KeyFile {
     }
 }
 
-/// One pass over the file: every key's start, or what is wrong and on which line.
-fn check(path: &PathBuf, shown: &str) -> Result<Vec<u64>, String> {
-    let file =
-        File::open(path).map_err(|e| format!("--keys: cannot open {}: {e}", quote(shown)))?;
-    let mut reader = BufReader::with_capacity(1 << 16, file);
+/// The longest line a key can come from: the key, `\r\n`, and spaces around it.
+const MAX_LINE: usize = MAX_KEY_LEN + 2;
+
+/// What [`read_line`] found.
+enum Line {
+    /// The end of the input.
+    End,
+    /// A line of this many bytes (its `\n` included) is in the buffer.
+    Read(usize),
+    /// A line longer than [`MAX_LINE`]: reading stopped in it.
+    TooLong,
+}
+
+/// Reads one line into `line` (cleared first), but never more than [`MAX_LINE`] bytes of
+/// it: a file with no line breaks (`/dev/zero`, a binary) is refused at its first line,
+/// without ever holding more than a key's worth of it.
+fn read_line(reader: &mut dyn BufRead, line: &mut Vec<u8>) -> std::io::Result<Line> {
+    line.clear();
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buffer.is_empty() {
+            return Ok(if line.is_empty() {
+                Line::End
+            } else {
+                Line::Read(line.len())
+            });
+        }
+        let (take, done) = match buffer.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (buffer.len(), false),
+        };
+        // One byte past the longest line is kept, so that a key a byte too long is still
+        // named with its length; anything longer stops here.
+        let room = MAX_LINE + 1 - line.len().min(MAX_LINE + 1);
+        line.extend_from_slice(&buffer[..take.min(room)]);
+        reader.consume(take);
+        if take > room {
+            return Ok(Line::TooLong);
+        }
+        if done {
+            return Ok(Line::Read(line.len()));
+        }
+    }
+}
+
+/// One pass over the input: every key's start, or what is wrong and on which line. With
+/// `copy`, every byte read is written there too (standard input kept for a second read).
+fn check(
+    reader: &mut dyn BufRead,
+    shown: &str,
+    mut copy: Option<&mut dyn Write>,
+) -> Result<Vec<u64>, String> {
     let mut starts = Vec::new();
     let mut line = Vec::new();
     let (mut offset, mut number) = (0u64, 0u64);
     loop {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
+        let read = read_line(reader, &mut line)
             .map_err(|e| format!("--keys: cannot read {}: {e}", quote(shown)))?;
-        if read == 0 {
-            break;
-        }
         number += 1;
+        let at = |what: String| format!("--keys {}, line {number}: {what}", quote(shown));
+        let read = match read {
+            Line::End => break,
+            Line::Read(read) => read,
+            Line::TooLong => {
+                return Err(at(format!(
+                    "the line is longer than {MAX_LINE} bytes; a key is at most {MAX_KEY_LEN}"
+                )))
+            }
+        };
+        if let Some(copy) = copy.as_mut() {
+            copy.write_all(&line)
+                .map_err(|e| format!("--keys {}: cannot keep it: {e}", quote(shown)))?;
+        }
         let start = offset;
         offset += read as u64;
         let key = trim_line(&line);
-        if key.is_empty() {
+        if is_blank(key) {
             continue;
         }
-        let at = |what: String| format!("--keys {}, line {number}: {what}", quote(shown));
         let Ok(text) = std::str::from_utf8(key) else {
             return Err(at("the key is not UTF-8 text".to_owned()));
         };
@@ -146,6 +216,12 @@ fn check(path: &PathBuf, shown: &str) -> Result<Vec<u64>, String> {
         ));
     }
     Ok(starts)
+}
+
+/// A line of nothing but spaces and tabs is blank: skipped, as an empty one is (a key of
+/// spaces is a typing slip, and the page's pasted keys drop it too).
+fn is_blank(key: &[u8]) -> bool {
+    key.iter().all(|b| matches!(b, b' ' | b'\t'))
 }
 
 /// A line without its `\n` and a `\r` before it.
@@ -190,7 +266,7 @@ impl KeySource for KeyFile {
             line.clear();
             match reader.read_until(b'\n', line) {
                 Ok(0) | Err(_) => return,
-                Ok(n) if trim_line(line).is_empty() => *at += n as u64,
+                Ok(n) if is_blank(trim_line(line)) => *at += n as u64,
                 Ok(n) => {
                     *at += n as u64;
                     break;
@@ -244,7 +320,7 @@ mod tests {
     #[test]
     fn bad_lines_are_named_with_their_number() {
         let long = format!("ok\n{}\n", "x".repeat(201));
-        let cases: [(&str, &[u8], &str); 4] = [
+        let cases: [(&str, &[u8], &str); 5] = [
             ("long", long.as_bytes(), "line 2: the key"),
             (
                 "utf8",
@@ -257,12 +333,29 @@ mod tests {
                 "line 1: the key holds an invisible",
             ),
             ("empty", b"\n\r\n", "no keys (one key per line)"),
+            ("spaces", b"  \n\t \r\n", "no keys (one key per line)"),
         ];
         for (name, bytes, expected) in cases {
             let message = KeyFile::open(&file_with(name, bytes)).unwrap_err();
             assert!(message.contains(expected), "{name}: {message}");
             assert!(message.len() < 200, "{name}: {message}");
         }
+        // A file with no line breaks is refused at its first line, never held.
+        let message = KeyFile::open("@/dev/zero").unwrap_err();
+        assert!(
+            message.contains("line 1: the line is longer than 202 bytes"),
+            "{message}"
+        );
+        // A key of 200 bytes with CRLF is the longest line; spaces-only lines are skipped.
+        let arg = file_with(
+            "edge",
+            format!("{}\r\n   \nb\n", "k".repeat(200)).as_bytes(),
+        );
+        let keys = KeyFile::open(&arg).unwrap();
+        assert_eq!(keys.len(), 2);
+        let mut out = String::new();
+        keys.write_name(1, &mut out);
+        assert_eq!(out, "b");
         assert!(KeyFile::open("@")
             .unwrap_err()
             .contains("needs a file name"));

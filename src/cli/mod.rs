@@ -34,6 +34,7 @@ use crate::words;
 mod cassandra;
 mod envoy;
 mod key_file;
+mod output;
 
 /// Bytes the command line holds per key at its peak: the sorted layout (position and index,
 /// 8 bytes), its owner (2), a change's new owners and moved-key lists (up to 8), and the
@@ -45,6 +46,10 @@ pub const BYTES_PER_KEY: u64 = 26;
 /// 75 bytes a key in all for mod-N over 10,000 servers, where nearly every key moves along
 /// its own pair), counted as if every key moved.
 pub const FLOW_BYTES_PER_KEY: u64 = 64;
+
+/// The most `--step`s one `simulate` takes: each step's report lists every server (5,000
+/// steps over as many servers held 2.2 GB of reports).
+pub const MAX_STEPS: usize = 100;
 
 /// The most vnode counts one `sweep` takes.
 pub const MAX_SWEEP_POINTS: usize = 50;
@@ -134,8 +139,9 @@ struct ScenarioArgs {
     slotmap: String,
     /// Cassandra (`--algo cassandra`): the tokens of each server, signed 64-bit numbers
     /// joined by +, servers by , in --nodes order; for an empty entry that node draws its
-    /// tokens (default: every node draws them from its name and the seed).
-    #[arg(long, default_value = "")]
+    /// tokens (default: every node draws them from its name and the seed). A list may start
+    /// with a negative token, as `nodetool ring` prints half of them: `--tokens -9+5,7`.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     tokens: String,
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
@@ -158,6 +164,20 @@ struct VnodesArg {
 
 impl ScenarioArgs {
     /// The scenario these flags and `vnodes` (`--vnodes`, when given) describe.
+    /// The files these flags read (`--keys @FILE`, `--config FILE`), each with its flag.
+    fn input_files(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let keys = self
+            .keys
+            .strip_prefix('@')
+            .map(|p| ("--keys", std::path::Path::new(p)));
+        let config = self
+            .config
+            .as_deref()
+            .filter(|p| p.as_os_str() != "-")
+            .map(|p| ("--config", p));
+        keys.into_iter().chain(config).collect()
+    }
+
     fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
         let imported = self
             .config
@@ -257,26 +277,27 @@ fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imp
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
     use crate::engine::import::ClusterLayout;
-    let layout = ClusterLayout::of(&text);
-    let imported = if envoy::looks_like_envoy(&text) {
-        envoy::read(&text)
+    let text = crate::engine::import::without_bom(&text);
+    let layout = ClusterLayout::of(text);
+    let imported = if envoy::looks_like_envoy(text) {
+        envoy::read(text)
     } else if layout == Some(ClusterLayout::Shards) {
-        crate::engine::redis_cluster::read_shards(&text)
+        crate::engine::redis_cluster::read_shards(text)
             .and_then(crate::engine::import::redis_cluster)
             .map_err(|e| e.to_string())
     } else if layout == Some(ClusterLayout::Ring) {
-        crate::engine::cassandra_ring::read(&text)
+        crate::engine::cassandra_ring::read(text)
             .map(|cluster| crate::engine::import::Imported {
                 left_out: cassandra::notes(&cluster),
                 ..crate::engine::import::cassandra_ring(cluster)
             })
             .map_err(|e| e.to_string())
     } else {
-        crate::engine::import::read_config(&text).map_err(|e| e.to_string())
+        crate::engine::import::read_config(text).map_err(|e| e.to_string())
     }
     .map_err(|e| format!("--config {shown}: {e}"))?;
     for backup in &imported.backups {
-        eprintln!("note: --config leaves out backup server {backup} (nginx's hash uses the primary servers only)");
+        eprintln!("note: --config leaves out backup server {backup} (the hash places keys on the primary servers; backups serve only when none is up)");
     }
     for note in &imported.left_out {
         eprintln!("note: --config leaves out {note}");
@@ -299,7 +320,8 @@ struct SimulateArgs {
     #[command(flatten)]
     vnodes: VnodesArg,
     /// A change, applied in order: add:NAME[*W], remove:NAME, fail:NAME, recover:NAME,
-    /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME. Repeat for more.
+    /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME. Repeat for more (at
+    /// most 100).
     #[arg(long = "step", value_name = "STEP")]
     steps: Vec<String>,
     /// Output format.
@@ -661,11 +683,21 @@ fn to_json(value: &impl Serialize) -> Result<String, String> {
 }
 
 fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, String> {
+    // Each step's report lists every server: the count is bounded before any runs.
+    if args.steps.len() > MAX_STEPS {
+        return Err(format!(
+            "--step is given {} times; a run takes at most {MAX_STEPS} steps (split it into runs, or use compare for one change across algorithms)",
+            args.steps.len()
+        ));
+    }
     let steps: Vec<Change> = args
         .steps
         .iter()
         .map(|s| Change::parse(s))
         .collect::<Result<_, _>>()?;
+    if let Some(path) = &args.moved {
+        output::check_not_an_input(path, "--moved", &args.scenario.input_files())?;
+    }
     let mut sim = build(
         &args.scenario.scenario(args.vnodes.vnodes.as_deref())?,
         progress,
@@ -673,16 +705,11 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
     let mut reports = vec![report(&sim, &[], "start".into(), &Movement::default())];
     let mut moved = match &args.moved {
         Some(path) => {
-            let file = std::fs::File::create(path).map_err(|e| {
-                format!(
-                    "--moved: cannot write {}: {e}",
-                    quote(&path.to_string_lossy())
-                )
-            })?;
-            let mut w = std::io::BufWriter::new(file);
-            w.write_all(MOVED_HEADER.as_bytes())
+            let mut file = output::OutputFile::create(path, "--moved")?;
+            file.writer()
+                .write_all(MOVED_HEADER.as_bytes())
                 .map_err(|e| format!("--moved: {e}"))?;
-            Some(w)
+            Some(file)
         }
         None => None,
     };
@@ -698,7 +725,7 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         let mut work = sim.start(step).map_err(fail)?;
         progress.run(&mut work, &label).map_err(fail)?;
         let m = sim.finish(work).map_err(fail)?;
-        if let Some(w) = moved.as_mut() {
+        if let Some(w) = moved.as_mut().map(output::OutputFile::writer) {
             let before = |id: ServerId| {
                 names_before
                     .iter()
@@ -715,8 +742,8 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
         }
         reports.push(report(&sim, &names_before, label, &m));
     }
-    if let Some(mut w) = moved {
-        w.flush().map_err(|e| format!("--moved: {e}"))?;
+    if let Some(file) = moved {
+        file.commit()?;
     }
     Ok(match args.format {
         Format::Json => to_json(&SimulateReport { steps: reports })?,
