@@ -59,8 +59,9 @@ test('no console errors and no request beyond 127.0.0.1', () => {
 });
 
 // The budget: the page a reader downloads — index.html and the wasm, js and css it loads —
-// is at most 300 KB gzip (-9), counted as tools/size.sh and tests/perf/measure.mjs count it.
-test('the page is at most 300 KB gzip, and its loader names what it loads', async () => {
+// is at most 330 KB gzip (-9), counted as tools/size.sh and tests/perf/measure.mjs count it
+// (300 KB until issue 29 made room for the pictures and real systems to come).
+test('the page is at most 330 KB gzip, and its loader names what it loads', async () => {
   const { readFileSync } = await import('node:fs');
   const { gzipSync } = await import('node:zlib');
   const path = await import('node:path');
@@ -70,5 +71,5 @@ test('the page is at most 300 KB gzip, and its loader names what it loads', asyn
   assert.ok(assets.some((f) => f.endsWith('.wasm')) && assets.some((f) => f.endsWith('.js')) && assets.some((f) => f.endsWith('.css')), assets.join());
   const sizes = assets.map((f) => [f, gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length]);
   const total = sizes.reduce((a, [, n]) => a + n, 0);
-  assert.ok(total <= 300 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
+  assert.ok(total <= 330 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
 });
