@@ -118,11 +118,12 @@ pub enum Expected {
     RingRow,
     Directive,
     TemplateCount,
+    LineWords,
 }
 
 impl Expected {
     /// Every expectation.
-    pub const ALL: [Expected; 30] = [
+    pub const ALL: [Expected; 31] = [
         Expected::UpstreamName,
         Expected::OpenBrace,
         Expected::CloseBrace,
@@ -153,6 +154,7 @@ impl Expected {
         Expected::RingRow,
         Expected::Directive,
         Expected::TemplateCount,
+        Expected::LineWords,
     ];
 
     /// Its English in messages.
@@ -161,6 +163,7 @@ impl Expected {
             Expected::UpstreamName => "the upstream's name",
             Expected::Directive => "a directive (server, hash, …) or the block's closing }",
             Expected::TemplateCount => "how many servers, N or A-B, from 1 (at most 10,000)",
+            Expected::LineWords => "the end of the line: HAProxy reads at most 64 words on a line",
             Expected::OpenBrace => "{",
             Expected::CloseBrace => "}",
             Expected::Semicolon => ";",

@@ -87,9 +87,8 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
     {
         return twemproxy(text);
     }
-    let words: Vec<Word<'_>> = words(text, Dialect::Nginx);
-    if words.iter().any(|w| w.text == "upstream") {
-        return nginx(&words);
+    if Words::new(text, Dialect::Nginx).any(|w| w.text == "upstream") {
+        return nginx(text);
     }
     // HAProxy's proxies: `backend NAME` or `listen NAME` lines (nginx's `listen 80;` ends
     // with a semicolon).
@@ -222,41 +221,85 @@ enum Dialect {
     Haproxy,
 }
 
-/// The words of `text` in `dialect`, each with its line and column — in one pass over
-/// each line (a megabyte-long line of words is read in linear time).
-fn words(text: &str, dialect: Dialect) -> Vec<Word<'_>> {
-    let mut out = Vec::new();
-    for (l, line) in text.lines().enumerate() {
-        // (byte offset, column) of the word being read.
-        let mut start: Option<(usize, usize)> = None;
-        let word = |from: (usize, usize), to: usize| Word {
-            text: &line[from.0..to],
-            line: l + 1,
-            column: from.1,
-        };
-        let mut end = line.len();
-        for (column, (i, c)) in (1..).zip(line.char_indices()) {
-            if c == '#' && (dialect == Dialect::Haproxy || start.is_none()) {
-                end = i;
-                break;
-            }
-            let sign = dialect == Dialect::Nginx && matches!(c, ';' | '{' | '}');
-            if c.is_whitespace() || sign {
-                if let Some(from) = start.take() {
-                    out.push(word(from, i));
-                }
-                if sign {
-                    out.push(word((i, column), i + 1));
-                }
-            } else if start.is_none() {
-                start = Some((i, column));
-            }
-        }
-        if let Some(from) = start {
-            out.push(word(from, end));
+/// The words of a config in a dialect, each with its line and column, read as they are
+/// asked for: one pass, linear in the text (a megabyte-long line of words is not counted
+/// from its start for every word), holding one word at a time (a 16 MB line is not turned
+/// into millions of words at once).
+struct Words<'a> {
+    lines: std::iter::Enumerate<std::str::Lines<'a>>,
+    dialect: Dialect,
+    /// The line being read, its number, the rest of its characters and the column reached.
+    line: &'a str,
+    number: usize,
+    chars: std::str::CharIndices<'a>,
+    column: usize,
+    /// A `;`, `{` or `}` that ended the word just given: the next word.
+    sign: Option<Word<'a>>,
+}
+
+impl<'a> Words<'a> {
+    fn new(text: &'a str, dialect: Dialect) -> Words<'a> {
+        Words {
+            lines: text.lines().enumerate(),
+            dialect,
+            line: "",
+            number: 0,
+            chars: "".char_indices(),
+            column: 0,
+            sign: None,
         }
     }
-    out
+
+    fn word(&self, (from, column): (usize, usize), to: usize) -> Word<'a> {
+        Word {
+            text: &self.line[from..to],
+            line: self.number,
+            column,
+        }
+    }
+}
+
+impl<'a> Iterator for Words<'a> {
+    type Item = Word<'a>;
+
+    fn next(&mut self) -> Option<Word<'a>> {
+        if let Some(sign) = self.sign.take() {
+            return Some(sign);
+        }
+        loop {
+            // (byte offset, column) of the word being read.
+            let mut start: Option<(usize, usize)> = None;
+            while let Some((i, c)) = self.chars.next() {
+                self.column += 1;
+                if c == '#' && (self.dialect == Dialect::Haproxy || start.is_none()) {
+                    self.chars = "".char_indices();
+                    if let Some(from) = start {
+                        return Some(self.word(from, i));
+                    }
+                    break;
+                }
+                let sign = self.dialect == Dialect::Nginx && matches!(c, ';' | '{' | '}');
+                if c.is_whitespace() || sign {
+                    let sign = sign.then(|| self.word((i, self.column), i + 1));
+                    if let Some(from) = start {
+                        self.sign = sign;
+                        return Some(self.word(from, i));
+                    }
+                    if sign.is_some() {
+                        return sign;
+                    }
+                } else if start.is_none() {
+                    start = Some((i, self.column));
+                }
+            }
+            if let Some(from) = start {
+                return Some(self.word(from, self.line.len()));
+            }
+            let (n, line) = self.lines.next()?;
+            (self.number, self.line, self.chars, self.column) =
+                (n + 1, line, line.char_indices(), 0);
+        }
+    }
 }
 
 fn syntax(at: Option<&Word<'_>>, expected: Expected) -> Problem {
@@ -276,103 +319,103 @@ fn syntax(at: Option<&Word<'_>>, expected: Expected) -> Problem {
     }
 }
 
-fn nginx(words: &[Word<'_>]) -> Result<Imported, Problem> {
-    let start = words.iter().position(|w| w.text == "upstream").unwrap_or(0);
-    let mut at = start + 1;
+fn nginx(text: &str) -> Result<Imported, Problem> {
+    let mut words = Words::new(text, Dialect::Nginx);
+    let _upstream = words.by_ref().find(|w| w.text == "upstream");
     // `upstream NAME {`
-    if words
-        .get(at)
-        .is_none_or(|w| matches!(w.text, "{" | "}" | ";"))
-    {
-        return Err(syntax(words.get(at), Expected::UpstreamName));
+    let name = words.next();
+    if name.is_none_or(|w| matches!(w.text, "{" | "}" | ";")) {
+        return Err(syntax(name.as_ref(), Expected::UpstreamName));
     }
-    at += 1;
-    if words.get(at).map(|w| w.text) != Some("{") {
-        return Err(syntax(words.get(at), Expected::OpenBrace));
+    let brace = words.next();
+    if brace.map(|w| w.text) != Some("{") {
+        return Err(syntax(brace.as_ref(), Expected::OpenBrace));
     }
-    at += 1;
     let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
     let mut consistent = None;
     loop {
-        let Some(directive) = words.get(at) else {
+        let Some(directive) = words.next() else {
             return Err(syntax(None, Expected::CloseBrace));
         };
-        if directive.text == "}" {
-            break;
-        }
-        if directive.text == "{" {
-            return Err(syntax(Some(directive), Expected::Directive));
-        }
-        let end = words[at..]
-            .iter()
-            .position(|w| w.text == ";")
-            .map(|i| at + i)
-            .ok_or_else(|| syntax(None, Expected::Semicolon))?;
-        let args = &words[at + 1..end];
-        // An upstream has no inner blocks: a brace inside a directive (`server s{3;`) would
-        // end the block early or cut a name, silently dropping the servers after it.
-        if let Some(brace) = args.iter().find(|w| matches!(w.text, "{" | "}")) {
-            return Err(syntax(Some(brace), Expected::PlainName));
-        }
         match directive.text {
-            "server" => {
-                let address = args
-                    .first()
-                    .ok_or_else(|| syntax(words.get(end), Expected::Address))?;
-                if !list_safe(address.text) {
-                    return Err(syntax(Some(address), Expected::PlainName));
+            "}" => break,
+            "{" => return Err(syntax(Some(&directive), Expected::Directive)),
+            ";" => continue,
+            _ => {}
+        }
+        // The directive's arguments, up to its `;`, as they come (none is kept but a
+        // server's address): an upstream has no inner blocks, so a brace inside a directive
+        // (`server s{3;`) would end the block early or cut a name — it is refused.
+        let mut address: Option<Word<'_>> = None;
+        let (mut weight, mut is_down, mut backup) = (1u32, false, false);
+        let mut hashes_consistently = false;
+        loop {
+            let Some(arg) = words.next() else {
+                return Err(syntax(None, Expected::Semicolon));
+            };
+            match arg.text {
+                ";" => break,
+                "{" | "}" => return Err(syntax(Some(&arg), Expected::PlainName)),
+                _ => {}
+            }
+            match directive.text {
+                "server" if address.is_none() => {
+                    if !list_safe(arg.text) {
+                        return Err(syntax(Some(&arg), Expected::PlainName));
+                    }
+                    address = Some(arg);
                 }
-                let mut weight = 1u32;
-                let (mut is_down, mut backup) = (false, false);
-                for a in &args[1..] {
-                    if let Some(w) = a.text.strip_prefix("weight=") {
+                "server" => {
+                    if let Some(w) = arg.text.strip_prefix("weight=") {
                         weight = w
                             .parse()
                             .ok()
                             .filter(|&w| w >= 1)
-                            .ok_or_else(|| syntax(Some(a), Expected::NginxWeight))?;
-                    } else if a.text == "down" {
-                        is_down = true;
-                    } else if a.text == "backup" {
-                        backup = true;
+                            .ok_or_else(|| syntax(Some(&arg), Expected::NginxWeight))?;
                     }
+                    is_down |= arg.text == "down";
+                    backup |= arg.text == "backup";
                 }
-                if backup {
-                    backups.push(quote(address.text));
-                    at = end + 1;
-                    continue;
-                }
+                "hash" => hashes_consistently |= arg.text == "consistent",
+                _ => {}
+            }
+        }
+        match (directive.text, address) {
+            ("server", None) => return Err(syntax(Some(&directive), Expected::Address)),
+            ("server", Some(address)) if backup => backups.push(quote(address.text)),
+            ("server", Some(address)) => {
                 nodes.push(node(address.text, weight));
                 if is_down {
                     down.push(address.text.to_owned());
                 }
             }
-            "hash" => consistent = Some(args.iter().any(|a| a.text == "consistent")),
+            ("hash", _) => consistent = Some(hashes_consistently),
             _ => {}
         }
-        at = end + 1;
     }
-    match consistent {
-        Some(true) => {}
-        Some(false) => {
-            return Err(Problem::ConfigNotConsistent {
-                system: "nginx",
-                why: NotModelled::NginxPlainHash,
-            })
-        }
-        None => {
-            return Err(Problem::ConfigNotConsistent {
-                system: "nginx",
-                why: NotModelled::NginxRoundRobin,
-            })
-        }
+    let mut left_out = Vec::new();
+    let others = words.filter(|w| w.text == "upstream").count();
+    if others > 0 {
+        keep(&mut left_out, || Note::OtherSections {
+            more: others,
+            read: quote(name.map_or("", |w| w.text)),
+        });
+    }
+    if consistent != Some(true) {
+        return Err(Problem::ConfigNotConsistent {
+            system: "nginx",
+            why: match consistent {
+                Some(_) => NotModelled::NginxPlainHash,
+                None => NotModelled::NginxRoundRobin,
+            },
+        });
     }
     let mut imported = finish(
         Algorithm::from_name("nginx"),
         "nginx",
         &nodes,
         &down,
-        Vec::new(),
+        left_out,
     )?;
     imported.backups = backups;
     Ok(imported)
@@ -425,6 +468,9 @@ struct HaproxySection<'a> {
 /// A server of a proxy: its name, weight, and whether it is a backup and disabled.
 type HaproxyServer = (String, u32, bool, bool);
 
+/// The most words HAProxy reads on a line (`MAX_LINE_ARGS`).
+const HAPROXY_MAX_WORDS: usize = 64;
+
 /// The words that open a section of an HAProxy config.
 const HAPROXY_SECTIONS: [&str; 14] = [
     "global",
@@ -455,10 +501,15 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
     }
     let mut now = In::Other;
     for (l, line) in text.lines().enumerate() {
-        let words: Vec<Word<'_>> = words(line, Dialect::Haproxy)
-            .into_iter()
+        // HAProxy refuses a line of more than 64 words (MAX_LINE_ARGS): so does the reader,
+        // before it holds them.
+        let words: Vec<Word<'_>> = Words::new(line, Dialect::Haproxy)
             .map(|w| Word { line: l + 1, ..w })
+            .take(HAPROXY_MAX_WORDS + 1)
             .collect();
+        if let Some(extra) = words.get(HAPROXY_MAX_WORDS) {
+            return Err(syntax(Some(extra), Expected::LineWords));
+        }
         let Some(first) = words.first() else {
             continue;
         };
@@ -1011,6 +1062,27 @@ mod tests {
             .unwrap()
             .nodes,
             "s1"
+        );
+        // Several upstreams: the first is read (the command line says so).
+        let two = format!(
+            "{}upstream other {{\n  hash $k consistent;\n  server z;\n}}\n",
+            upstream("  server a;\n")
+        );
+        let i = read_config(&two).unwrap();
+        assert_eq!(i.nodes, "a");
+        assert_eq!(
+            i.left_out[0].to_string(),
+            "1 other section(s) of servers: only 'u' is read"
+        );
+        // HAProxy reads at most 64 words on a line; the reader refuses the 65th.
+        let long_line = format!(
+            "backend b\n  balance uri\n  hash-type consistent\n  server s1 a:80{}\n",
+            " check".repeat(70)
+        );
+        assert!(
+            at(&long_line).starts_with("config line 4, column 384: expected the end of the line"),
+            "{}",
+            at(&long_line)
         );
         // One long line of words: the columns of its last words are counted right.
         let many: String = (0..20_000).map(|i| format!("server s{i}; ")).collect();

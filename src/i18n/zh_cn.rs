@@ -647,6 +647,7 @@ fn problem(p: &Problem) -> String {
 fn expected_zh(e: Expected) -> &'static str {
     match e {
         Expected::UpstreamName => " upstream 的名称",
+        Expected::LineWords => "行尾：HAProxy 一行最多读取 64 个词",
         Expected::TemplateCount => "服务器数量，N 或 A-B，从 1 开始（最多 10,000 个）",
         Expected::Directive => "指令（`server`、`hash` 等）或块的结束 }",
         Expected::OpenBrace => " {",
