@@ -614,3 +614,37 @@ fn an_added_server_takes_keys_only_for_itself_unless_the_algorithm_says_otherwis
         }
     }
 }
+
+/// With thousands of servers the from → to pairs are bounded: mod-N failing one of 2,000
+/// servers moves keys along more pairs than are listed, and still every total is exact —
+/// the listed flows plus the unlisted keys are the moved keys, and the keys moved between
+/// two survivors equal a key-by-key count.
+#[test]
+fn flows_over_thousands_of_servers_are_bounded_and_the_totals_exact() {
+    use hashring_lab::engine::movement::MAX_SPARSE_PAIRS;
+    let mut s = sim(&[
+        ("algo", "modn"),
+        ("nodes", "s{i}:0..2000"),
+        ("keys", "k{i}:0..600000"),
+    ]);
+    let before = owners_by_key(&s);
+    let m = s.apply(&Change::Fail("s3".into())).unwrap();
+    let after = owners_by_key(&s);
+    assert!(m.flows.len() <= MAX_SPARSE_PAIRS + 1024 * 1024);
+    assert!(
+        m.unlisted > 0,
+        "mod-N moves keys along more than {MAX_SPARSE_PAIRS} pairs"
+    );
+    let listed: u64 = m.flows.iter().map(|f| f.keys).sum();
+    assert_eq!(listed + m.unlisted, m.moved);
+    let between = before
+        .iter()
+        .zip(&after)
+        .filter(|((k1, from), (k2, to))| {
+            assert_eq!(k1, k2);
+            from != to && from != "s3" && to != "s3"
+        })
+        .count() as u64;
+    assert_eq!(m.between_survivors, between);
+    assert!(between > 590_000, "{between}");
+}

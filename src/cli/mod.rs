@@ -41,11 +41,12 @@ mod output;
 /// (position, index) pairs while keys are hashed (8). Key names are never all held.
 pub const BYTES_PER_KEY: u64 = 26;
 
-/// With more servers than the dense from → to matrix holds, each (from, to) pair a change
-/// moves keys along is kept in a map: up to this many bytes per moved key more (measured
-/// 75 bytes a key in all for mod-N over 10,000 servers, where nearly every key moves along
-/// its own pair), counted as if every key moved.
-pub const FLOW_BYTES_PER_KEY: u64 = 64;
+/// With more servers than the dense from → to matrix holds, the (from, to) pairs a change
+/// moves keys along are kept in a map of at most
+/// [`MAX_SPARSE_PAIRS`](crate::engine::movement::MAX_SPARSE_PAIRS) pairs: at most this many
+/// bytes, whatever the number of keys (mod-N over 10,000 servers moves keys along millions
+/// of pairs; those past the limit are counted, not listed).
+pub const FLOW_BYTES: u64 = 64 * crate::engine::movement::MAX_SPARSE_PAIRS as u64;
 
 /// The most `--step`s one `simulate` takes: each step's report lists every server (5,000
 /// steps over as many servers held 2.2 GB of reports).
@@ -541,7 +542,7 @@ fn build(scenario: &Scenario, progress: &mut Progress) -> Result<Simulation, Str
 fn check_memory(scenario: &Scenario) -> Result<(), String> {
     let keys = scenario.settings.keys.len() as u64;
     let flows = if scenario.nodes.len() + 1 >= crate::engine::movement::DENSE_FLOWS {
-        FLOW_BYTES_PER_KEY
+        FLOW_BYTES
     } else {
         0
     };
@@ -550,8 +551,8 @@ fn check_memory(scenario: &Scenario) -> Result<(), String> {
     } else {
         0
     };
-    let per_key = BYTES_PER_KEY + flows + offsets;
-    let need = keys.saturating_mul(per_key);
+    let per_key = BYTES_PER_KEY + offsets;
+    let need = keys.saturating_mul(per_key).saturating_add(flows);
     if keys > MAX_KEYS {
         return Err(format!("{keys} keys is more than the limit of {MAX_KEYS}"));
     }
@@ -628,13 +629,23 @@ fn report(
     action: String,
     m: &Movement,
 ) -> StepReport {
-    let name = |id| match sim.server(id) {
+    // Every name by id once: a change over 10,000 servers can list a million flows.
+    let mut by_id: Vec<Option<&str>> = Vec::new();
+    let known = names_before
+        .iter()
+        .map(|(id, name)| (*id, name.as_str()))
+        .chain(sim.servers().iter().map(|s| (s.id, s.name.as_str())));
+    for (id, name) in known {
+        let at = usize::from(id);
+        if by_id.len() <= at {
+            by_id.resize(at + 1, None);
+        }
+        by_id[at] = Some(name);
+    }
+    let name = |id: ServerId| match by_id.get(usize::from(id)).copied().flatten() {
         _ if id == NO_OWNER => "(none)".to_owned(),
-        Some(s) => s.name.clone(),
-        None => names_before
-            .iter()
-            .find(|n| n.0 == id)
-            .map_or_else(|| format!("#{id}"), |n| n.1.clone()),
+        Some(name) => name.to_owned(),
+        None => format!("#{id}"),
     };
     let stats = sim.stats();
     let servers = sim.servers();
@@ -739,6 +750,13 @@ fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<String, Stri
                     "note: step {label} re-laid every key (keys, hash or layout changed), so the migration list has no rows for it"
                 );
             }
+        }
+        if m.unlisted > 0 {
+            eprintln!(
+                "note: step {label} moved keys along more than {} server pairs: the flows list the first ones; {} moved keys are in the totals but not in a listed pair",
+                crate::engine::movement::MAX_SPARSE_PAIRS,
+                m.unlisted
+            );
         }
         reports.push(report(&sim, &names_before, label, &m));
     }

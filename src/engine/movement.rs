@@ -40,6 +40,10 @@ pub struct Movement {
     pub moved_places: Vec<u32>,
     /// Owner of each moved key before the change, parallel to `moved_places`.
     pub moved_from: Vec<ServerId>,
+    /// Moved keys whose (from, to) pair is not in [`flows`](Self::flows): with thousands of
+    /// servers, pairs past [`MAX_SPARSE_PAIRS`] are counted here instead of listed (mod-N
+    /// over 10,000 servers moves keys along millions of pairs). The totals stay exact.
+    pub unlisted: u64,
 }
 
 impl Movement {
@@ -67,22 +71,44 @@ impl Movement {
 /// Keys moved per (from, to) pair while a change is applied: a dense matrix over server
 /// ids below [`DENSE_FLOWS`] (a page's few hundred), with one extra row and column for
 /// "nobody", so counting a moved key is an index, not a hash; pairs of larger ids (the
-/// command line's thousands of servers) go to a map.
+/// command line's thousands of servers) go to a map of at most [`MAX_SPARSE_PAIRS`] pairs.
+/// Keys moved between two survivors are counted as they come, so that count never needs
+/// the pairs.
 pub(super) struct FlowTally {
     pub(super) width: usize,
     pub(super) counts: Vec<u64>,
     pub(super) sparse: std::collections::BTreeMap<(usize, usize), u64>,
+    /// Whether each slot's server survives the change (see [`Movement::survivors`]).
+    survives: Vec<bool>,
+    between_survivors: u64,
+    unlisted: u64,
 }
 
 /// Server slots counted in the dense matrix (its side; 8 MB at most).
 pub const DENSE_FLOWS: usize = 1024;
 
+/// The most (from, to) pairs of large server ids listed (about 10 MB); keys moved along
+/// further pairs are counted in [`Movement::unlisted`].
+pub const MAX_SPARSE_PAIRS: usize = 250_000;
+
 impl FlowTally {
-    pub(super) fn new() -> FlowTally {
+    /// A tally for a change that `survivors` (sorted) live through.
+    pub(super) fn new(survivors: &[ServerId]) -> FlowTally {
+        let mut survives = Vec::new();
+        for &id in survivors {
+            let slot = Self::slot(id);
+            if survives.len() <= slot {
+                survives.resize(slot + 1, false);
+            }
+            survives[slot] = true;
+        }
         FlowTally {
             width: 0,
             counts: Vec::new(),
             sparse: std::collections::BTreeMap::new(),
+            survives,
+            between_survivors: 0,
+            unlisted: 0,
         }
     }
 
@@ -95,12 +121,20 @@ impl FlowTally {
     }
 
     pub(super) fn add(&mut self, from: ServerId, to: ServerId) {
+        let survives = |slot: usize| self.survives.get(slot).copied().unwrap_or(false);
+        if survives(Self::slot(from)) && survives(Self::slot(to)) {
+            self.between_survivors += 1;
+        }
         let need = Self::slot(from).max(Self::slot(to)) + 1;
         if need > DENSE_FLOWS {
-            *self
-                .sparse
-                .entry((Self::slot(from), Self::slot(to)))
-                .or_default() += 1;
+            let full = self.sparse.len() >= MAX_SPARSE_PAIRS;
+            match self.sparse.get_mut(&(Self::slot(from), Self::slot(to))) {
+                Some(keys) => *keys += 1,
+                None if full => self.unlisted += 1,
+                None => {
+                    self.sparse.insert((Self::slot(from), Self::slot(to)), 1);
+                }
+            }
             return;
         }
         if need > self.width {
@@ -145,4 +179,6 @@ pub(super) fn finish_flows(m: &mut Movement, flows: &FlowTally) {
     }
     super::order::sort_by_key(&mut out, |f| u64::from(f.from) << 16 | u64::from(f.to));
     m.flows = out;
+    m.between_survivors = flows.between_survivors;
+    m.unlisted = flows.unlisted;
 }

@@ -317,6 +317,17 @@ impl Simulation {
             .map(|s| (s.id, s.weight))
             .collect();
         let next = Simulation::from_work(work)?;
+        // The servers the change leaves alone: known before any key moves, so that the keys
+        // moved between them are counted as they move.
+        let mut survivors: Vec<ServerId> = up_before
+            .iter()
+            .filter(|&&(id, weight)| {
+                next.server(id)
+                    .is_some_and(|x| x.up && x.weight.to_bits() == weight.to_bits())
+            })
+            .map(|&(id, _)| id)
+            .collect();
+        super::order::sort(&mut survivors);
         let mut movement = match mode {
             WorkMode::Load => {
                 *self = next;
@@ -332,7 +343,7 @@ impl Simulation {
                     next.ring().unwrap_or(&empty),
                 );
                 let ties = tie_places(next.placement.as_ref(), &self.keys);
-                let mut m = self.move_arcs(&arcs, &ties, |place| {
+                let mut m = self.move_arcs(&arcs, &ties, &survivors, |place| {
                     exact_owner(
                         &next.config.settings,
                         next.placement.as_ref(),
@@ -346,34 +357,20 @@ impl Simulation {
                 m
             }
             WorkMode::EveryKey | WorkMode::Departed(_) | WorkMode::Joined(_) => {
-                let m = self.move_to(&next.owners);
+                let m = self.move_to(&next.owners, &survivors);
                 self.config = next.config;
                 self.placement = next.placement;
                 self.ranks = next.ranks;
                 m
             }
             WorkMode::Relay { keys_replaced } => {
-                let m = self.compare_by_key(&next, keys_replaced);
+                let m = self.compare_by_key(&next, keys_replaced, &survivors);
                 *self = next;
                 m
             }
         };
         movement.ideal_fraction = ideal;
-        movement.survivors = up_before
-            .iter()
-            .filter(|&&(id, weight)| {
-                self.server(id)
-                    .is_some_and(|x| x.up && x.weight.to_bits() == weight.to_bits())
-            })
-            .map(|&(id, _)| id)
-            .collect();
-        super::order::sort(&mut movement.survivors);
-        movement.between_survivors = movement
-            .flows
-            .iter()
-            .filter(|f| movement.survives(f.from) && movement.survives(f.to))
-            .map(|f| f.keys)
-            .sum();
+        movement.survivors = survivors;
         Ok(movement)
     }
 
@@ -412,13 +409,14 @@ impl Simulation {
         &mut self,
         arcs: &[ArcChange],
         ties: &[usize],
+        survivors: &[ServerId],
         exact: impl Fn(usize) -> ServerId,
     ) -> Movement {
         let mut m = Movement {
             keys: self.keys.len() as u64,
             ..Movement::default()
         };
-        let mut flows = FlowTally::new();
+        let mut flows = FlowTally::new(survivors);
         for arc in arcs {
             for range in self.keys.places_in_arc(arc.after, arc.upto) {
                 for place in range {
@@ -436,12 +434,12 @@ impl Simulation {
     }
 
     /// Moves every key to the owner computed for it (same key layout).
-    pub(super) fn move_to(&mut self, owners: &[ServerId]) -> Movement {
+    pub(super) fn move_to(&mut self, owners: &[ServerId], survivors: &[ServerId]) -> Movement {
         let mut m = Movement {
             keys: self.keys.len() as u64,
             ..Movement::default()
         };
-        let mut flows = FlowTally::new();
+        let mut flows = FlowTally::new(survivors);
         for (place, &to) in owners.iter().enumerate() {
             self.record(place, to, &mut flows, &mut m);
         }
@@ -451,7 +449,12 @@ impl Simulation {
 
     /// Keys whose owner differs between this state and `next`, matched by key index
     /// (the two layouts are sorted differently). A replaced key set moves nothing.
-    pub(super) fn compare_by_key(&self, next: &Simulation, keys_replaced: bool) -> Movement {
+    pub(super) fn compare_by_key(
+        &self,
+        next: &Simulation,
+        keys_replaced: bool,
+        survivors: &[ServerId],
+    ) -> Movement {
         let mut m = Movement {
             keys: next.keys.len() as u64,
             ..Movement::default()
@@ -463,7 +466,7 @@ impl Simulation {
         for (place, &id) in self.keys.ids.iter().enumerate() {
             before[id as usize] = self.owners[place];
         }
-        let mut flows = FlowTally::new();
+        let mut flows = FlowTally::new(survivors);
         for (place, &id) in next.keys.ids.iter().enumerate() {
             let (from, to) = (before[id as usize], next.owners[place]);
             if from != to {
