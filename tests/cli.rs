@@ -1095,18 +1095,17 @@ fn the_migration_list_never_overwrites_an_input_and_is_never_half_written() {
     let hardlink = dir.join("hardlink.txt");
     std::fs::hard_link(&keys, &hardlink).unwrap();
     let at_keys = format!("@{}", keys.display());
+    // Adds D to A, B, C over the key file (and `more` steps), writing the list to `output`.
+    let add_d = |more: &[&str], output: &std::path::Path| {
+        let mut args = vec![
+            "simulate", "--nodes", "A,B,C", "--keys", &at_keys, "--step", "add:D",
+        ];
+        args.extend_from_slice(more);
+        args.extend(["--moved", output.to_str().unwrap()]);
+        run(&args)
+    };
     for output in [&keys, &symlink, &hardlink] {
-        let (code, out, err) = run(&[
-            "simulate",
-            "--nodes",
-            "A,B,C",
-            "--keys",
-            &at_keys,
-            "--step",
-            "add:D",
-            "--moved",
-            output.to_str().unwrap(),
-        ]);
+        let (code, out, err) = add_d(&[], output);
         assert_eq!((code, out.as_str()), (2, ""), "{err}");
         assert!(
             err.contains("--moved") && err.contains("is the file --keys reads"),
@@ -1138,19 +1137,7 @@ fn the_migration_list_never_overwrites_an_input_and_is_never_half_written() {
     // A run that fails half-way keeps the old list and leaves nothing beside it.
     let moved = dir.join("moved.csv");
     std::fs::write(&moved, "the previous list\n").unwrap();
-    let (code, _, err) = run(&[
-        "simulate",
-        "--nodes",
-        "A,B,C",
-        "--keys",
-        &at_keys,
-        "--step",
-        "add:D",
-        "--step",
-        "remove:nobody",
-        "--moved",
-        moved.to_str().unwrap(),
-    ]);
+    let (code, _, err) = add_d(&["--step", "remove:nobody"], &moved);
     assert_eq!(code, 2, "{err}");
     assert_eq!(
         std::fs::read_to_string(&moved).unwrap(),
@@ -1163,17 +1150,7 @@ fn the_migration_list_never_overwrites_an_input_and_is_never_half_written() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
     // A run that succeeds puts the whole list in place.
-    let (code, _, err) = run(&[
-        "simulate",
-        "--nodes",
-        "A,B,C",
-        "--keys",
-        &at_keys,
-        "--step",
-        "add:D",
-        "--moved",
-        moved.to_str().unwrap(),
-    ]);
+    let (code, _, err) = add_d(&[], &moved);
     assert_eq!(code, 0, "{err}");
     let list = std::fs::read_to_string(&moved).unwrap();
     assert!(

@@ -14,11 +14,16 @@ never needs haproxy.
     python3 tools/haproxy-config-vectors.py
 """
 import http.client
+import importlib.util
 import os
-import signal
 import subprocess
 import tempfile
-import time
+
+# The daemon's start and stop, shared with tools/haproxy-vectors.py.
+_spec = importlib.util.spec_from_file_location(
+    "haproxy_vectors", os.path.join(os.path.dirname(os.path.abspath(__file__)), "haproxy-vectors.py"))
+HAPROXY = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(HAPROXY)
 
 PROXY = 18290
 ANSWER = 18291
@@ -86,19 +91,7 @@ def run(root, lines, keys):
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
     subprocess.run(["haproxy", "-c", "-q", "-f", path], check=True)
-    subprocess.run(["haproxy", "-D", "-f", path, "-p", os.path.join(root, "haproxy.pid")], check=True)
-    try:
-        for _ in range(100):
-            try:
-                return ask(keys)
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("haproxy did not answer")
-    finally:
-        with open(os.path.join(root, "haproxy.pid")) as f:
-            for pid in f.read().split():
-                os.kill(int(pid), signal.SIGTERM)
-        time.sleep(0.3)
+    return HAPROXY.daemon(root, path, lambda: ask(keys))
 
 
 def main():

@@ -54,13 +54,14 @@ def ask(keys):
     return out
 
 
-def run(root, servers, keys):
-    cfg = write_cfg(root, servers)
+def daemon(root, cfg, asking):
+    """Runs haproxy on `cfg` in the background, returns `asking()` once it answers, then
+    stops it (tools/haproxy-config-vectors.py uses this too)."""
     subprocess.run(["haproxy", "-D", "-f", cfg, "-p", os.path.join(root, "haproxy.pid")], check=True)
     try:
         for _ in range(100):
             try:
-                return ask(keys)
+                return asking()
             except OSError:
                 time.sleep(0.05)
         raise RuntimeError("haproxy did not answer")
@@ -69,6 +70,10 @@ def run(root, servers, keys):
             for pid in f.read().split():
                 os.kill(int(pid), signal.SIGTERM)
         time.sleep(0.3)
+
+
+def run(root, servers, keys):
+    return daemon(root, write_cfg(root, servers), lambda: ask(keys))
 
 
 def main():
