@@ -200,6 +200,11 @@ impl Link {
     }
 }
 
+/// The longest link the page offers to share or writes into the address bar: Chromium opens
+/// links of at most 2 MB. A scenario whose link is longer (a million listed keys or tokens)
+/// is shared as a scenario file; writing it into text fields froze the page for seconds.
+pub const MAX_LINK_BYTES: usize = 2 * 1024 * 1024;
+
 /// The query (without `?`) for `scenario` plus the page parameters: those in `set` (a
 /// `None` value drops the parameter), then the others among `pairs`, each one's first value
 /// kept as it came. Values are percent-encoded.
@@ -208,7 +213,17 @@ pub fn query(
     set: &[(&str, Option<String>)],
     pairs: &[(String, String)],
 ) -> String {
-    let mut query = scenario.to_query();
+    with_page_params(scenario.to_query(), set, pairs)
+}
+
+/// A scenario's query (`Scenario::to_query`, computed once) with the page parameters, as
+/// [`query`] adds them.
+pub fn with_page_params(
+    scenario_query: String,
+    set: &[(&str, Option<String>)],
+    pairs: &[(String, String)],
+) -> String {
+    let mut query = scenario_query;
     let mut kept: Vec<&str> = Vec::new();
     let given = pairs.iter().map(|(k, v)| (k.as_str(), Some(v.clone())));
     for (k, v) in set.iter().cloned().chain(given) {

@@ -551,6 +551,8 @@ pub struct Words {
     pub qr_caption: &'static str,
     /// The link is too long for a QR code.
     pub qr_too_long: &'static str,
+    /// The scenario's link would be this long (`8.4 MB`): more than a browser opens.
+    pub link_too_long: fn(&str) -> String,
     /// The speaker-notes button and the notes window's heading.
     pub notes: &'static str,
     /// The speaker-notes button's tooltip.

@@ -15,13 +15,14 @@ use crate::engine::scenario::{
     parse_algorithm, parse_balance, parse_hash, parse_probes, parse_table, parse_vnodes,
     parse_weight, Scenario,
 };
-use crate::engine::sim::{Change, Server};
+use crate::engine::sim::{Change, Server, Simulation};
 use crate::engine::text::parse_decimal;
 use crate::engine::text::{Fixed, Shortest};
 use crate::render::server_colour;
 use crate::state::{Action, Lookup, PageState};
 use crate::words::change_title;
 use crate::words::group_thousands;
+use std::rc::Rc;
 
 fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()
@@ -210,30 +211,28 @@ pub fn scenario_controls(w: &'static Words, props: &ScenarioProps) -> Html {
     let on_seed = props
         .on_action
         .reform(|e: Event| Action::SetSeed(input_value(&e)));
-    // Probes, the table size and c rebuild the scenario with the new value.
+    // Probes, the table size and c rebuild the scenario with the new value — when it is
+    // typed, not at every render (a scenario of a million listed keys is megabytes).
     fn reload<T: 'static>(
         on_action: &Callback<Action>,
-        scenario: Scenario,
+        sim: &Rc<Simulation>,
         parse: fn(&str) -> Result<T, crate::problem::Problem>,
         set: fn(&mut Scenario, T),
     ) -> Callback<Event> {
+        let sim = sim.clone();
         on_action.reform(move |e: Event| match parse(&input_value(&e)) {
             Ok(v) => {
-                let mut next = scenario.clone();
+                let mut next = sim.scenario();
                 set(&mut next, v);
                 Action::Load(next)
             }
             Err(msg) => Action::Reject(msg),
         })
     }
-    let (on_action, scenario) = (&props.on_action, sim.scenario());
-    let on_probes = reload(on_action, scenario.clone(), parse_probes, |s, v| {
-        s.settings.probes = v
-    });
-    let on_table = reload(on_action, scenario.clone(), parse_table, |s, v| {
-        s.settings.table = v
-    });
-    let on_balance = reload(on_action, scenario, parse_balance, |s, v| s.settings.c = v);
+    let on_action = &props.on_action;
+    let on_probes = reload(on_action, sim, parse_probes, |s, v| s.settings.probes = v);
+    let on_table = reload(on_action, sim, parse_table, |s, v| s.settings.table = v);
+    let on_balance = reload(on_action, sim, parse_balance, |s, v| s.settings.c = v);
     let on_speed = props
         .on_speed
         .reform(|e: Event| parse_decimal(&select_value(&e)).unwrap_or(1.0));

@@ -138,6 +138,11 @@ fn sync_url(state: &PageState, params: &View, touched: bool) {
         return;
     }
     let query = link::query(&state.sim.scenario(), &params.pairs(), &url_pairs());
+    if query.len() > link::MAX_LINK_BYTES {
+        // Longer than a browser opens: the address keeps the last link that fits, and the
+        // share card says to save the scenario as a file.
+        return;
+    }
     let path = window.location().pathname().unwrap_or_default();
     let url = if query.is_empty() {
         path
@@ -568,12 +573,27 @@ pub fn App() -> Html {
     let focused = |f: Focus| focus == Some(f);
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
-    let scenario = state.sim.scenario();
+    // The scenario and its query, once per state of the simulation (not per render: a
+    // million listed keys or tokens make a query of megabytes).
+    let shown = use_memo(Rc::as_ptr(&state.sim) as usize, {
+        let sim = state.sim.clone();
+        move |_| {
+            let scenario = Rc::new(sim.scenario());
+            let query = scenario.to_query();
+            (scenario, query)
+        }
+    });
+    let (scenario, scenario_query) = (&shown.0, &shown.1);
+    // Longer than a browser opens: offered as a scenario file instead (the links are empty).
+    let too_long = (scenario_query.len() > link::MAX_LINK_BYTES).then_some(scenario_query.len());
     // The address of this scenario shown another way (the animation clock left out).
     let link_to = |view: View| {
+        if too_long.is_some() {
+            return String::new();
+        }
         let mut set = view.pairs();
         set.push(("freeze", None));
-        address(&link::query(&scenario, &set, &[]))
+        address(&link::with_page_params(scenario_query.clone(), &set, &[]))
     };
     let full_page = link_to(View {
         embed: false,
@@ -662,7 +682,7 @@ pub fn App() -> Html {
             on_open: tour.open.clone(),
             guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
             on_guess,
-            on_notes: (!link.view.notes).then(|| open_notes.clone()),
+            on_notes: (!link.view.notes && too_long.is_none()).then(|| open_notes.clone()),
             on_print: (!link.view.notes).then(|| {
                 let handout = handout.clone();
                 Callback::from(move |()| {
@@ -702,7 +722,7 @@ pub fn App() -> Html {
     // The sweep tour keeps its sweep (and the curve drawn so far) through every step.
     let sweep_beside = (sweep_tour && state.sim.settings().algo == Algorithm::RING).then(|| {
         html! {
-            <SweepPanel scenario={scenario.clone()} auto_run=true focused={focused(Focus::Sweep)} />
+            <SweepPanel scenario={Rc::clone(scenario)} auto_run=true focused={focused(Focus::Sweep)} />
         }
     });
     let ring = html! {
@@ -798,7 +818,7 @@ pub fn App() -> Html {
             </header>
             <main class={classes!("layout", compare.then_some("compare-layout"))}>
                 if *compare {
-                    <CompareView scenario={scenario.clone()} />
+                    <CompareView scenario={Scenario::clone(scenario)} />
                 } else {
                     // The stage answers "what moved?" on one screen: the ring, and beside it
                     // the changes to make, what happened, the from → to table and the load.
@@ -828,9 +848,9 @@ pub fn App() -> Html {
                         on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
                     {share_chart(w, &ViewProps { state: state.clone(), focused: false })}
                     if state.sim.settings().algo == Algorithm::RING && !sweep_tour {
-                        <SweepPanel scenario={scenario.clone()} />
+                        <SweepPanel scenario={Rc::clone(scenario)} />
                     }
-                    <ShareCard link={full_page.clone()} embed_link={embed_link} title={title}
+                    <ShareCard link={full_page.clone()} embed_link={embed_link} title={title} too_long={too_long}
                         on_qr={let qr = qr.clone(); Callback::from(move |()| qr.set(true))} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
                 </div>

@@ -18,8 +18,8 @@ use crate::words::group_thousands;
 /// Props of [`SweepPanel`].
 #[derive(Properties, PartialEq)]
 pub struct SweepProps {
-    /// The scenario to sweep.
-    pub scenario: Scenario,
+    /// The scenario to sweep (shared: it may hold a million listed keys).
+    pub scenario: std::rc::Rc<Scenario>,
     /// Start at once (the sweep tour); otherwise on the button.
     #[prop_or_default]
     pub auto_run: bool,

@@ -418,6 +418,9 @@ pub struct ShareProps {
     pub title: String,
     /// Shows the link as a QR code.
     pub on_qr: Callback<()>,
+    /// The link's length in bytes when it is longer than a browser opens (the links are
+    /// then empty, and the card says to share a scenario file).
+    pub too_long: Option<usize>,
 }
 
 /// Copy the link or the `<iframe>` code for the current view.
@@ -450,6 +453,11 @@ pub fn ShareCard(props: &ShareProps) -> Html {
     html! {
         <details class="card tools share">
             <summary><h2>{w.share}</h2></summary>
+            if let Some(bytes) = props.too_long {
+                <p class="error link-too-long">
+                    {(w.link_too_long)(&format!("{} MB", crate::engine::text::Fixed(bytes as f64 / 1048576.0, 1)))}
+                </p>
+            } else {
             <label for="share-link">{w.link_field}</label>
             <div class="pair">
                 <input id="share-link" type="text" readonly=true value={props.link.clone()} />
@@ -463,6 +471,7 @@ pub fn ShareCard(props: &ShareProps) -> Html {
                 <button type="button" onclick={copy("embed", code)}>{w.copy_embed}</button>
                 {mark("embed")}
             </div>
+            }
         </details>
     }
 }
@@ -524,7 +533,7 @@ pub fn shortcuts_dialog(w: &'static Words, on_close: Callback<()>) -> Html {
 /// The link as a large QR code (`Q`), for the phones in a classroom. A plain function: the
 /// code is encoded again on a render while it is open (well under a millisecond).
 pub fn qr_dialog(w: &'static Words, link: &str, on_close: Callback<()>) -> Html {
-    let picture = qr_picture(link);
+    let picture = (!link.is_empty()).then(|| qr_picture(link)).flatten();
     html! {
         <Dialog title_id="qr-title" title={w.qr_code} on_close={on_close}>
             if let Some(p) = picture.as_ref() {

@@ -109,3 +109,27 @@ test('a megabyte server-name template in a link or a file is refused, and the pa
   assert.equal((await tableCounts(page)).length, 5, 'nothing changed');
   assert.deepEqual(errors.filter((e) => /RuntimeError|unreachable|panicked/.test(e)), []);
 });
+
+test('a scenario whose link is longer than a browser opens is offered as a file, and the address keeps the last link', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=0..300`);
+  await ready(page);
+  const before = await page.evaluate(() => location.search);
+  // 300,000 listed keys: a link of 2.2 MB.
+  const keys = Array.from({ length: 300000 }, (_, i) => `k${i}`).join(',');
+  const file = JSON.stringify({ format: 'hashring-lab scenario', version: 1, nodes: 'A,B,C', keys: `list:${keys}` });
+  await page.setInputFiles('#open-scenario', { name: 'many-keys.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+  await page.waitForFunction(() => (document.querySelector('.summary')?.textContent || '').includes('300,000'), null, { timeout: 60000 });
+  await ready(page, 60000);
+  const total = (await tableCounts(page)).reduce((a, r) => a + r.keys, 0);
+  assert.equal(total, 300000);
+  await page.evaluate(() => document.querySelector('details.share').setAttribute('open', ''));
+  const said = await page.textContent('.link-too-long');
+  assert.match(said, /^This scenario's link would be 2\.\d MB, more than a browser opens \(2 MB\): share it as a scenario file/);
+  assert.equal(await page.$('#share-link'), null, 'no link field');
+  assert.equal(await page.evaluate(() => location.search), before, 'the address keeps the last link that fits');
+  // The QR code says the same, not a code of an empty link.
+  await page.keyboard.press('q');
+  await page.waitForSelector('.dialog[role=dialog]');
+  assert.match(await page.textContent('.dialog[role=dialog]'), /too long for a QR code/);
+});
