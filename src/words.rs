@@ -95,6 +95,7 @@ pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
     let what = match phase {
         Phase::HashingKeys => w.phases[0],
         Phase::PlacingVnodes => w.phases[1],
+        Phase::FillingTable => w.phases[3],
         Phase::AssigningKeys | Phase::Done => w.phases[2],
     };
     (w.progress)(

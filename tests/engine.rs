@@ -648,3 +648,40 @@ fn flows_over_thousands_of_servers_are_bounded_and_the_totals_exact() {
     assert_eq!(m.between_survivors, between);
     assert!(between > 590_000, "{between}");
 }
+
+/// A Maglev table of a million cells is filled in steps (the page stays responsive), and
+/// the table it ends with is the one filled at once: every key has the same owner.
+#[test]
+fn a_large_maglev_table_filled_in_steps_places_keys_as_one_filled_at_once() {
+    use hashring_lab::engine::algorithms::maglev::Maglev;
+    use hashring_lab::engine::contract::Placement;
+    use hashring_lab::engine::hash::HashFn;
+    use hashring_lab::engine::sim::Work;
+    let scenario = Scenario::from_pairs([
+        ("algo", "maglev"),
+        ("table", "1000003"),
+        ("nodes", "s{i}:0..100"),
+        ("keys", "0..3000"),
+    ])
+    .unwrap();
+    let mut work = Work::load(&scenario).unwrap();
+    let mut steps = 0;
+    while !work.is_finished() {
+        work.advance(50_000).unwrap();
+        steps += 1;
+    }
+    assert!(steps > 20, "{steps} steps");
+    let mut stepped = Simulation::unassigned(work.config().clone());
+    stepped.finish(work).unwrap();
+    let names: Vec<String> = (0..100).map(|i| format!("s{i}")).collect();
+    let servers: Vec<(u16, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (i as u16, n.as_str()))
+        .collect();
+    let once = Maglev::new(&servers, 1_000_003, HashFn::Xxh3);
+    for key in (0..3000).map(|i| i.to_string()) {
+        let (position, owner) = stepped.lookup(&key).unwrap();
+        assert_eq!(owner, once.owner(&key, position), "{key}");
+    }
+}

@@ -6,7 +6,10 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::algorithms::bounded::Bounded;
+use super::algorithms::maglev::{Maglev, MaglevFill};
+use super::algorithms::Algorithm;
 use super::config::Config;
+use super::hash::key_digest;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{
     cost_per_key, key_position, ring_placement, weighted_vnodes, LiveServer, Placement,
@@ -46,6 +49,8 @@ pub enum Phase {
     HashingKeys,
     /// Hashing virtual-node labels to ring positions.
     PlacingVnodes,
+    /// Filling Maglev's lookup table.
+    FillingTable,
     /// Finding each key's owner.
     AssigningKeys,
     /// Done.
@@ -119,6 +124,9 @@ impl KeyWork {
 #[derive(Clone)]
 pub(super) enum PlacementWork {
     Ready(Rc<dyn Placement>),
+    /// Maglev's lookup table, filled a chunk of cells at a time (a million cells took
+    /// 300 ms in one task of the page).
+    Table(MaglevFill),
     Vnodes {
         live: Vec<LiveServer>,
         /// Next (live server index, replica) to hash.
@@ -172,6 +180,10 @@ pub(super) struct Arrivals {
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
 pub(super) const STEPPED_VNODES: usize = 20_000;
+/// Maglev tables of this many cells or more are filled in steps.
+pub(super) const STEPPED_TABLE: usize = 100_000;
+/// Cost of claiming one Maglev cell (a few probes of its permutation).
+pub(super) const CELL_COST: usize = 2;
 
 /// Rendering a vnode label and hashing it (the per-key costs are the registry's,
 /// [`super::spec`]; the units are the same).
@@ -195,7 +207,11 @@ impl Work {
         } else {
             0
         };
-        let placement = if total >= STEPPED_VNODES {
+        let placement = if s.algo == Algorithm::MAGLEV && s.table as usize >= STEPPED_TABLE {
+            let servers: Vec<(ServerId, &str)> =
+                live.iter().map(|l| (l.id, l.name.as_str())).collect();
+            PlacementWork::Table(MaglevFill::new(&servers, s.table))
+        } else if total >= STEPPED_VNODES {
             // Catch the usual label errors (the identity hash wants numbers) now, while
             // nothing has started; a later label can still fail, and ends the work then.
             for l in &live {
@@ -277,6 +293,9 @@ impl Work {
         if matches!(self.placement, PlacementWork::Vnodes { .. }) {
             return self.place_vnodes(budget);
         }
+        if matches!(self.placement, PlacementWork::Table(_)) {
+            return Ok(self.fill_table(budget));
+        }
         Ok(self.find_owners(budget))
     }
 
@@ -355,6 +374,27 @@ impl Work {
         Ok(spent + sorted * SORT_COST)
     }
 
+    /// Phase 2 for Maglev: claim the next chunk of cells; the table round the circle, in a
+    /// step of its own, when it is full.
+    fn fill_table(&mut self, budget: usize) -> usize {
+        let PlacementWork::Table(fill) = &mut self.placement else {
+            return 0;
+        };
+        if !fill.is_full() {
+            let cells = (budget / CELL_COST).max(1);
+            fill.claim(cells);
+            return cells * CELL_COST;
+        }
+        let (_, size) = fill.progress();
+        let table = std::mem::replace(fill, MaglevFill::new(&[], 1)).into_table();
+        self.placement = PlacementWork::Ready(Rc::new(Maglev::from_table(
+            table,
+            self.next.settings.hash,
+            key_digest,
+        )));
+        size * SORT_COST
+    }
+
     /// Phase 3: the owners of the next chunk of keys (in arrival order under bounded
     /// loads; with their ranks for the per-key scorers).
     fn find_owners(&mut self, budget: usize) -> usize {
@@ -423,6 +463,10 @@ impl Work {
         if let PlacementWork::Vnodes { points, total, .. } = &self.placement {
             return (Phase::PlacingVnodes, points.len(), *total);
         }
+        if let PlacementWork::Table(fill) = &self.placement {
+            let (filled, size) = fill.progress();
+            return (Phase::FillingTable, filled, size);
+        }
         let needed = self.owners_needed();
         if self.owners.len() < needed {
             let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
@@ -444,6 +488,10 @@ impl Work {
         };
         let vnodes = match &self.placement {
             PlacementWork::Vnodes { points, total, .. } => total - points.len(),
+            PlacementWork::Table(fill) => {
+                let (filled, size) = fill.progress();
+                (size - filled) * CELL_COST / VNODE_COST + size * SORT_COST / VNODE_COST
+            }
             PlacementWork::Ready(_) => 0,
         };
         let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);

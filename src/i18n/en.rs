@@ -225,7 +225,7 @@ pub static WORDS: Words = Words {
         _ => ("", ""),
     },
 
-    phases: ["Hashing keys", "Placing virtual nodes", "Placing keys"],
+    phases: ["Hashing keys", "Placing virtual nodes", "Placing keys", "Filling the lookup table"],
     progress: |what, done, total| format!("{what}: {done} of {total}…"),
     added: |n| format!("Added {n}"),
     removed: |n| format!("Removed {n}"),

@@ -307,8 +307,8 @@ pub struct Words {
     pub algorithms: fn(&str) -> (&'static str, &'static str),
 
     // Progress and changes.
-    /// Progress: hashing keys, placing vnodes, placing keys.
-    pub phases: [&'static str; 3],
+    /// Progress: hashing keys, placing vnodes, placing keys, filling Maglev's table.
+    pub phases: [&'static str; 4],
     /// Progress: "{phase}: {done} of {total}…".
     pub progress: fn(&str, &str, &str) -> String,
     /// A change: added NAME.

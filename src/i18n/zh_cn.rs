@@ -221,7 +221,7 @@ pub static WORDS: Words = Words {
         _ => ("", ""),
     },
 
-    phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键"],
+    phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键", "正在填充查找表"],
     progress: |what, done, total| format!("{what}：{done} / {total}…"),
     added: |n| format!("添加了 {n}"),
     removed: |n| format!("删除了 {n}"),

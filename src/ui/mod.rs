@@ -740,7 +740,7 @@ pub fn App() -> Html {
         return html! {
             <ContextProvider<Look> context={look}>
             <div class={classes!("app", "notes", present.then_some("present"))}>
-                {notes::notes_view(w, tour.position, tour_panel, picker)}
+                {notes::notes_view(w, tour.position, tour_panel, picker, error)}
             </div>
             </ContextProvider<Look>>
         };

@@ -94,13 +94,15 @@ fn next_step_preview(w: &Words, p: Position) -> String {
     (w.notes_next)(&parts.join(w.list_separator))
 }
 
-/// The notes window: the step's panel (narration, question, Previous / Next), then what to
-/// point at and what comes next.
+/// The notes window: what is wrong with the link (the presenter must see it too), the
+/// step's panel (narration, question, Previous / Next), then what to point at and what
+/// comes next.
 pub fn notes_view(
     w: &'static Words,
     position: Option<Position>,
     panel: Option<Html>,
     picker: Html,
+    notice: Option<Html>,
 ) -> Html {
     html! {
         <main class="notes-view">
@@ -108,6 +110,7 @@ pub fn notes_view(
                 <h1>{w.notes}</h1>
                 {picker}
             </header>
+            {notice.unwrap_or_default()}
             if let (Some(p), Some(panel)) = (position, panel) {
                 {panel}
                 <ul class="notes-tips">

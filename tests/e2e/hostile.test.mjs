@@ -133,3 +133,12 @@ test('a scenario whose link is longer than a browser opens is offered as a file,
   await page.waitForSelector('.dialog[role=dialog]');
   assert.match(await page.textContent('.dialog[role=dialog]'), /too long for a QR code/);
 });
+
+test("the speaker notes window shows the link's problems too", async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&notes=1&tour=java&step=2&vnodes=0&algo=nope`);
+  await page.waitForSelector('.notes-view .narration:not(:empty)');
+  const said = await page.textContent('.notes-view .error');
+  assert.match(said, /vnodes '0' must be a whole number from 1 to 1000/);
+  assert.match(said, /unknown algorithm 'nope'/);
+});

@@ -98,6 +98,80 @@ pub fn cell_position(digest: u64, size: u32) -> u32 {
     (lo + (digest / size) % (hi - lo).max(1)) as u32
 }
 
+/// Pseudocode 1 as work that can stop and go on: each server's preferences, the next one
+/// it tries, whose turn it is and the cells claimed so far. [`Maglev::new`] runs it to the
+/// end at once; the simulation fills a table of a million cells a step at a time, so the
+/// page is never blocked for the whole fill.
+#[derive(Clone, Debug)]
+pub struct MaglevFill {
+    ids: Vec<ServerId>,
+    /// (offset, skip) of each server's permutation.
+    prefs: Vec<(u64, u64)>,
+    /// How far down its permutation each server is.
+    next: Vec<u64>,
+    table: Vec<ServerId>,
+    filled: usize,
+    /// The server whose turn it is.
+    turn: usize,
+}
+
+impl MaglevFill {
+    /// A table of `size` cells (prime) for the servers `(id, name)` in list order, empty.
+    pub fn new(servers: &[(ServerId, &str)], size: u32) -> MaglevFill {
+        let m = u64::from(size);
+        MaglevFill {
+            ids: servers.iter().map(|s| s.0).collect(),
+            prefs: servers
+                .iter()
+                .map(|(_, name)| {
+                    let h1 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 1);
+                    let h2 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 2);
+                    (h1 % m, h2 % (m - 1) + 1)
+                })
+                .collect(),
+            next: vec![0; servers.len()],
+            table: vec![NO_OWNER; size as usize],
+            filled: 0,
+            turn: 0,
+        }
+    }
+
+    /// Lets the servers claim up to `cells` more cells, taking turns in list order.
+    pub fn claim(&mut self, cells: usize) {
+        let m = self.table.len() as u64;
+        let mut left = cells;
+        while left > 0 && !self.is_full() {
+            let i = self.turn;
+            let (offset, skip) = self.prefs[i];
+            let mut c = (offset + self.next[i] * skip) % m;
+            while self.table[c as usize] != NO_OWNER {
+                self.next[i] += 1;
+                c = (offset + self.next[i] * skip) % m;
+            }
+            self.table[c as usize] = self.ids[i];
+            self.next[i] += 1;
+            self.filled += 1;
+            self.turn = (i + 1) % self.ids.len();
+            left -= 1;
+        }
+    }
+
+    /// True when every cell has its server (at once for no servers: the table stays empty).
+    pub fn is_full(&self) -> bool {
+        self.ids.is_empty() || self.filled == self.table.len()
+    }
+
+    /// (cells claimed, cells in all).
+    pub fn progress(&self) -> (usize, usize) {
+        (self.filled, self.table.len())
+    }
+
+    /// The table, filled or not.
+    pub fn into_table(self) -> Vec<ServerId> {
+        self.table
+    }
+}
+
 /// The Maglev lookup table over live servers.
 pub struct Maglev {
     /// Owner of each cell.
@@ -112,39 +186,11 @@ pub struct Maglev {
 
 impl Maglev {
     /// Fills a table of `size` cells (prime) for the servers `(id, name)` in list order —
-    /// Pseudocode 1 of the paper.
+    /// Pseudocode 1 of the paper, all at once.
     pub fn new(servers: &[(ServerId, &str)], size: u32, hash: HashFn) -> Maglev {
-        let m = u64::from(size);
-        let mut table = vec![NO_OWNER; size as usize];
-        if servers.is_empty() {
-            return Maglev::from_table(table, hash, key_digest);
-        }
-        let prefs: Vec<(u64, u64)> = servers
-            .iter()
-            .map(|(_, name)| {
-                let h1 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 1);
-                let h2 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 2);
-                (h1 % m, h2 % (m - 1) + 1)
-            })
-            .collect();
-        let mut next = vec![0u64; servers.len()];
-        let mut filled = 0u64;
-        'fill: loop {
-            for (i, &(offset, skip)) in prefs.iter().enumerate() {
-                let mut c = (offset + next[i] * skip) % m;
-                while table[c as usize] != NO_OWNER {
-                    next[i] += 1;
-                    c = (offset + next[i] * skip) % m;
-                }
-                table[c as usize] = servers[i].0;
-                next[i] += 1;
-                filled += 1;
-                if filled == m {
-                    break 'fill;
-                }
-            }
-        }
-        Maglev::from_table(table, hash, key_digest)
+        let mut fill = MaglevFill::new(servers, size);
+        fill.claim(usize::MAX);
+        Maglev::from_table(fill.into_table(), hash, key_digest)
     }
 
     /// A filled `table` (its length the size), keys looked up by `digest`.
@@ -222,6 +268,25 @@ mod tests {
             .map(|(i, n)| (i as ServerId, n.as_str()))
             .collect();
         Maglev::new(&servers, size, HashFn::Xxh3)
+    }
+
+    #[test]
+    fn a_table_filled_in_steps_is_the_table_filled_at_once() {
+        let names: Vec<String> = (0..7).map(|i| format!("s{i}")).collect();
+        let servers: Vec<(ServerId, &str)> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (i as ServerId, n.as_str()))
+            .collect();
+        let once = Maglev::new(&servers, 65537, HashFn::Xxh3).table;
+        for step in [1, 2, 7, 1000, 65536] {
+            let mut fill = MaglevFill::new(&servers, 65537);
+            while !fill.is_full() {
+                fill.claim(step);
+            }
+            assert_eq!(fill.into_table(), once, "steps of {step}");
+        }
+        assert!(MaglevFill::new(&[], 251).is_full());
     }
 
     #[test]
