@@ -31,8 +31,9 @@ pub enum KeySpec {
         /// Last integer (exclusive).
         end: u64,
     },
-    /// An explicit list of key names.
-    List(Vec<String>),
+    /// An explicit list of key names, shared: a scenario is copied with every state and
+    /// every piece of work, and a list may hold a million keys.
+    List(std::sync::Arc<[String]>),
     /// `count` pseudo-random keys, derived deterministically from the scenario seed.
     Random {
         /// How many keys.
@@ -131,7 +132,7 @@ pub fn list_from_lines(text: &str) -> Result<KeySpec, Problem> {
     if keys.is_empty() {
         return Err(Problem::KeySetEmpty);
     }
-    Ok(KeySpec::List(keys))
+    Ok(KeySpec::List(keys.into()))
 }
 
 impl KeySpec {
@@ -150,7 +151,7 @@ impl KeySpec {
                 return Err(Problem::KeyListHidden { hidden });
             }
             check_count(keys.len() as u64)?;
-            return Ok(KeySpec::List(keys));
+            return Ok(KeySpec::List(keys.into()));
         }
         if let Some(count) = text.strip_prefix("random:") {
             let count = parse_count(count, KeyNumber::Count)?;
@@ -354,7 +355,7 @@ mod pasted_tests {
         let spec = list_from_lines("user:1\r\n\n  user:2 \nuser:3\n").unwrap();
         assert_eq!(
             spec,
-            KeySpec::List(vec!["user:1".into(), "user:2".into(), "user:3".into()])
+            KeySpec::List(vec!["user:1".into(), "user:2".into(), "user:3".into()].into())
         );
         // The link's form reads back as the same set.
         assert_eq!(KeySpec::parse(&spec.to_string()).unwrap(), spec);
