@@ -95,10 +95,20 @@ pub fn top_level_fields(text: &str) -> Vec<String> {
     while let Some(c) = chars.next() {
         match c {
             '"' => {
-                let name = json_string_body(&mut chars);
                 if depth == 1 && expecting_name {
-                    names.push(name);
+                    names.push(json_string_body(&mut chars));
                     expecting_name = false;
+                } else {
+                    // A value (a million listed keys may be one string): skipped, not kept.
+                    while let Some(c) = chars.next() {
+                        match c {
+                            '"' => break,
+                            '\\' => {
+                                chars.next();
+                            }
+                            _ => {}
+                        }
+                    }
                 }
             }
             '{' | '[' => depth += 1,
