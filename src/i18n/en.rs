@@ -419,7 +419,7 @@ pub static WORDS: Words = Words {
     qr_hint: "Show this view's link as a QR code, for phones in the room (Q)",
     qr_caption: "Scan to open exactly this view:",
     qr_too_long: "This link is too long for a QR code; share it as text instead.",
-    link_too_long: |size| format!("This scenario's link would be {size}, more than a browser opens (2 MB): share it as a scenario file (Export → Scenario as JSON)."),
+    link_too_long: |size| format!("This scenario's link would be {size}, more than a browser opens (2 MB): share it as a scenario file (Export → Scenario (JSON))."),
     notes: "Speaker notes",
     notes_hint: "Opens this tour's notes in a second window (for your own screen); it follows your steps, and its buttons move both windows",
     notes_follow: "This window follows the presenting window of this browser; its ← / → and buttons move both.",

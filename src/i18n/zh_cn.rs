@@ -404,7 +404,7 @@ pub static WORDS: Words = Words {
     qr_hint: "把本视图的链接显示为二维码，方便教室里的手机打开（Q）",
     qr_caption: "扫码打开完全相同的视图：",
     qr_too_long: "链接太长，无法生成二维码；请以文本方式分享。",
-    link_too_long: |size| format!("这个场景的链接将有 {size}，超过浏览器能打开的长度（2 MB）：请以场景文件分享（导出 → 场景 JSON）。"),
+    link_too_long: |size| format!("这个场景的链接将有 {size}，超过浏览器能打开的长度（2 MB）：请以场景文件分享（导出 → 场景（JSON））。"),
     notes: "演讲者备注",
     notes_hint: "在第二个窗口打开本导览的备注（给你自己看）；它跟随你的步骤，它的按钮同时翻动两个窗口",
     notes_follow: "此窗口跟随本浏览器中正在演示的窗口；在这里按 ← / → 或按钮会同时翻动两个窗口。",
