@@ -80,23 +80,50 @@ pub fn check_file_size(bytes: f64) -> Result<(), Problem> {
     })
 }
 
+/// A scenario file's top-level field names, as [`top_level_fields`] found them.
+#[derive(Debug, Default, PartialEq)]
+pub struct FieldNames {
+    /// The names kept, in order, repeats included: the first [`MAX_FIELDS`] + 1, and past
+    /// them the first two of each name a scenario knows (enough to see it repeated).
+    pub names: Vec<String>,
+    /// Names past those that a scenario does not know: counted, not kept (a hostile file
+    /// names 100,000 fields).
+    pub unknown_unkept: usize,
+    /// Every top-level field.
+    pub count: usize,
+}
+
+/// True for a field name a scenario file may hold.
+fn known_field(name: &str) -> bool {
+    name == "format" || name == "version" || PARAMS.contains(&name)
+}
+
 /// The names of a JSON object's top-level fields in `text`, in order, repeats included
 /// (a JSON parser keeps only the last of a repeated field, so a file saying `"nodes"`
 /// twice would silently use one; the page asks this first). Empty when `text` is not an
-/// object; the parser reports that.
-pub fn top_level_fields(text: &str) -> Vec<String> {
-    let mut names = Vec::new();
+/// object; the parser reports that. Past [`MAX_FIELDS`] + 1 names, only what can still
+/// be a problem worth naming is kept.
+pub fn top_level_fields(text: &str) -> FieldNames {
+    let mut found = FieldNames::default();
     let mut chars = text.trim_start_matches('\u{FEFF}').chars().peekable();
     if chars.find(|c| !c.is_whitespace()) != Some('{') {
-        return names;
+        return found;
     }
+    let mut name = String::new();
     // Depth 1 is the top-level object; a string at depth 1 followed by `:` is a field name.
     let (mut depth, mut expecting_name) = (1usize, true);
     while let Some(c) = chars.next() {
         match c {
             '"' => {
                 if depth == 1 && expecting_name {
-                    names.push(json_string_body(&mut chars));
+                    json_string_body(&mut chars, &mut name);
+                    found.count += 1;
+                    let seen = || found.names.iter().filter(|n| **n == name).count();
+                    if found.names.len() <= MAX_FIELDS || (known_field(&name) && seen() < 2) {
+                        found.names.push(name.clone());
+                    } else if !known_field(&name) {
+                        found.unknown_unkept += 1;
+                    }
                     expecting_name = false;
                 } else {
                     // A value (a million listed keys may be one string): skipped, not kept.
@@ -122,15 +149,15 @@ pub fn top_level_fields(text: &str) -> Vec<String> {
             _ => {}
         }
     }
-    names
+    found
 }
 
 /// The rest of a JSON string literal whose opening quote was read, decoded as a JSON parser
 /// decodes it: `"nod\u0065s"` is the field `nodes` (so it is a repeat of `"nodes"`, not a
 /// name of its own that slips past the check). A broken escape is kept as written: the
 /// parser refuses the file anyway.
-fn json_string_body(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> String {
-    let mut name = String::new();
+fn json_string_body(chars: &mut std::iter::Peekable<std::str::Chars<'_>>, name: &mut String) {
+    name.clear();
     while let Some(c) = chars.next() {
         match c {
             '"' => break,
@@ -170,7 +197,6 @@ fn json_string_body(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Str
             _ => name.push(c),
         }
     }
-    name
 }
 
 /// More top-level fields than a scenario can have (it has 13 at most): such a file is
@@ -179,13 +205,11 @@ pub const MAX_FIELDS: usize = 64;
 
 /// The problems with a file's field names alone: repeats, and names a scenario does not
 /// have (the first few named, the rest counted).
-pub fn field_name_problems(names: &[String]) -> Vec<Problem> {
+pub fn field_name_problems(found: &FieldNames) -> Vec<Problem> {
+    let names = &found.names;
     let mut problems = crate::engine::scenario::repeated_names(names.iter().map(String::as_str));
-    let unknown: Vec<&String> = names
-        .iter()
-        .filter(|n| *n != "format" && *n != "version" && !PARAMS.contains(&n.as_str()))
-        .collect();
-    let total = problems.len() + unknown.len();
+    let unknown: Vec<&String> = names.iter().filter(|n| !known_field(n)).collect();
+    let total = problems.len() + unknown.len() + found.unknown_unkept;
     problems.truncate(crate::problem::MAX_NAMED);
     let room = crate::problem::MAX_NAMED - problems.len();
     problems.extend(unknown.iter().take(room).map(|name| Problem::UnknownField {
@@ -378,10 +402,22 @@ mod tests {
 
     #[test]
     fn a_file_with_too_many_fields_is_judged_by_their_names() {
-        let mut names: Vec<String> = vec!["format".into(), "version".into(), "nodes".into()];
-        names.extend((0..100_000).map(|i| format!("f{i}")));
-        names.push("nodes".into());
-        let problems = field_name_problems(&names);
+        // 100,000 unknown fields between two `nodes`: the repeat is named, every unknown field
+        // counted, and only a bounded few names are kept.
+        let fields: Vec<String> = ["\"format\": 1", "\"version\": 1", "\"nodes\": \"A\""]
+            .into_iter()
+            .map(String::from)
+            .chain((0..100_000).map(|i| format!("\"f{i}\": 1")))
+            .chain(["\"nodes\": \"B\"".to_owned()])
+            .collect();
+        let found = top_level_fields(&format!("{{{}}}", fields.join(", ")));
+        assert_eq!(found.count, 100_004);
+        assert!(
+            found.names.len() <= MAX_FIELDS + 1 + 2 * 15,
+            "{}",
+            found.names.len()
+        );
+        let problems = field_name_problems(&found);
         let text = crate::problem::english(&problems);
         assert!(
             text.starts_with(
@@ -397,18 +433,18 @@ mod tests {
         let text = r#"{"format": "x", "nodes": "A,B", "inner": {"nodes": 1, "a": [{"b": ","}]},
             "nodes": "C", "say \"hi\"": 2}"#;
         assert_eq!(
-            top_level_fields(text),
+            top_level_fields(text).names,
             ["format", "nodes", "inner", "nodes", "say \"hi\""]
         );
         // Escapes are decoded as the parser decodes them: these are all `nodes`.
         let escaped =
             r#"{"nodes": "A", "nod\u0065s": "B", "\u006eodes": "C", "x\ud83d\ude00\n": 1}"#;
         assert_eq!(
-            top_level_fields(escaped),
+            top_level_fields(escaped).names,
             ["nodes", "nodes", "nodes", "x\u{1F600}\n"]
         );
-        assert!(top_level_fields("[1, 2]").is_empty());
-        assert!(top_level_fields("").is_empty());
+        assert!(top_level_fields("[1, 2]").names.is_empty());
+        assert!(top_level_fields("").names.is_empty());
     }
 
     #[test]

@@ -148,10 +148,11 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
 fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<Problem>> {
     // A file with more fields than a scenario has is judged by their names alone, before
     // the browser parses it into 100,000 values.
-    let names = top_level_fields(text);
-    if names.len() > MAX_FIELDS {
-        return Err(field_name_problems(&names));
+    let found = top_level_fields(text);
+    if found.count > MAX_FIELDS {
+        return Err(field_name_problems(&found));
     }
+    let names = found.names;
     let value = js_sys::JSON::parse(text).map_err(|_| vec![Problem::NotJson])?;
     if !value.is_object() || js_sys::Array::is_array(&value) {
         return Err(vec![Problem::NotObject]);
