@@ -205,19 +205,10 @@ impl Link {
 /// is shared as a scenario file; writing it into text fields froze the page for seconds.
 pub const MAX_LINK_BYTES: usize = 2 * 1024 * 1024;
 
-/// The query (without `?`) for `scenario` plus the page parameters: those in `set` (a
-/// `None` value drops the parameter), then the others among `pairs`, each one's first value
-/// kept as it came. Values are percent-encoded.
-pub fn query(
-    scenario: &Scenario,
-    set: &[(&str, Option<String>)],
-    pairs: &[(String, String)],
-) -> String {
-    with_page_params(scenario.to_query(), set, pairs)
-}
-
-/// A scenario's query (`Scenario::to_query`, computed once) with the page parameters, as
-/// [`query`] adds them.
+/// The query (without `?`) for a scenario whose own query (`Scenario::to_query`, computed
+/// once per state) is `scenario_query`, plus the page parameters: those in `set` (a `None`
+/// value drops the parameter), then the others among `pairs`, each one's first value kept as
+/// it came. Values are percent-encoded.
 pub fn with_page_params(
     scenario_query: String,
     set: &[(&str, Option<String>)],
@@ -326,17 +317,20 @@ mod tests {
     fn the_query_keeps_page_parameters() {
         let s = Scenario::from_pairs([("vnodes", "20")]).unwrap();
         assert_eq!(
-            query(
-                &s,
+            with_page_params(
+                s.to_query(),
                 &[],
                 &pairs(&[("vnodes", "5"), ("freeze", "1 0"), ("x", "y")])
             ),
             "vnodes=20&freeze=1%200"
         );
-        assert_eq!(query(&Scenario::default(), &[], &[]), "");
         assert_eq!(
-            query(
-                &s,
+            with_page_params(Scenario::default().to_query(), &[], &[]),
+            ""
+        );
+        assert_eq!(
+            with_page_params(
+                s.to_query(),
                 &[("lang", Some("zh-CN".into())), ("tour", None)],
                 &pairs(&[("tour", "java"), ("lang", "en")])
             ),

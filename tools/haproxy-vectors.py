@@ -44,12 +44,14 @@ def write_cfg(root, servers):
     return path
 
 
-def ask(keys):
-    conn = http.client.HTTPConnection("127.0.0.1", PROXY, timeout=10)
+def ask(keys, port=PROXY, answer=lambda response: response.read().decode()):
+    """`GET /?key=K` on `port` for each key; what `answer` reads from each response (by
+    default its body, the answering frontend's address)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     out = []
     for key in keys:
         conn.request("GET", f"/?key={key}")
-        out.append(conn.getresponse().read().decode())
+        out.append(answer(conn.getresponse()))
     conn.close()
     return out
 

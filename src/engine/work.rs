@@ -386,7 +386,7 @@ impl Work {
             return cells * CELL_COST;
         }
         let (_, size) = fill.progress();
-        let table = std::mem::replace(fill, MaglevFill::new(&[], 1)).into_table();
+        let table = fill.take_table();
         self.placement = PlacementWork::Ready(Rc::new(Maglev::from_table(
             table,
             self.next.settings.hash,
@@ -545,31 +545,22 @@ pub(super) fn push_owners(
             return;
         }
     }
-    let mut name = String::new();
-    let named = placement.needs_key_name();
-    if let (None, true) = (placement.ring(), named) {
-        // Named in the order names are cheapest to read, answered in place order.
-        let start = range.start;
-        let mut answers = vec![NO_OWNER; range.len()];
-        for place in name_order(keys, range, spec) {
-            let place = place as usize;
-            spec.write_name(keys.ids[place], seed, &mut name);
-            answers[place - start] = placement.owner(&name, keys.positions[place]);
-        }
-        out.extend(answers);
-        return;
-    }
-    for place in range {
-        let (id, pos) = (keys.ids[place], keys.positions[place]);
-        out.push(match placement.ring() {
-            Some(r) => r.owner_of(pos),
-            None => {
-                if named {
-                    spec.write_name(id, seed, &mut name);
-                }
-                placement.owner(&name, pos)
+    match placement.ring() {
+        Some(ring) => out.extend(range.map(|place| ring.owner_of(keys.positions[place]))),
+        // Per-key algorithms that hash the name: named in the order names are cheapest to
+        // read, answered in place order.
+        None if placement.needs_key_name() => {
+            let mut name = String::new();
+            let start = range.start;
+            let mut answers = vec![NO_OWNER; range.len()];
+            for place in name_order(keys, range, spec) {
+                let place = place as usize;
+                spec.write_name(keys.ids[place], seed, &mut name);
+                answers[place - start] = placement.owner(&name, keys.positions[place]);
             }
-        });
+            out.extend(answers);
+        }
+        None => out.extend(range.map(|place| placement.owner("", keys.positions[place]))),
     }
 }
 

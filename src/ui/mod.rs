@@ -130,14 +130,14 @@ fn browser_languages() -> Vec<String> {
 /// history entry), so the page's URL always reproduces what is on screen. Not before the
 /// first change: until then the address bar keeps the link the user came with, even one
 /// that could not be loaded.
-fn sync_url(state: &PageState, params: &View, touched: bool) {
+fn sync_url(version: u64, scenario_query: &str, params: &View, touched: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
-    if state.version == 0 && !touched {
+    if version == 0 && !touched {
         return;
     }
-    let query = link::query(&state.sim.scenario(), &params.pairs(), &url_pairs());
+    let query = link::with_page_params(scenario_query.to_owned(), &params.pairs(), &url_pairs());
     if query.len() > link::MAX_LINK_BYTES {
         // Longer than a browser opens: the address keeps the last link that fits, and the
         // share card says to save the scenario as a file.
@@ -202,19 +202,33 @@ pub struct ControlProps {
     pub compact: bool,
 }
 
+/// The scenario on screen and its query, built once per state of the simulation (not at
+/// every render: a million listed keys or tokens make a query of megabytes).
+#[hook]
+fn use_shown_scenario(state: &PageState) -> Rc<(Rc<Scenario>, String)> {
+    use_memo(Rc::as_ptr(&state.sim) as usize, {
+        let sim = state.sim.clone();
+        move |_| {
+            let scenario = Rc::new(sim.scenario());
+            let query = scenario.to_query();
+            (scenario, query)
+        }
+    })
+}
+
 /// Writes the scenario and page parameters into the address bar after every change, and
 /// keeps `<html lang>` and the title in the page's language.
 #[hook]
-fn use_url_sync(state: &PageState, params: View) {
-    let state = state.clone();
+fn use_url_sync(version: u64, shown: &Rc<(Rc<Scenario>, String)>, params: View) {
+    let shown = shown.clone();
     let first = use_mut_ref(|| Some(params));
-    use_effect_with((state.version, params), move |_| {
+    use_effect_with((version, params), move |_| {
         // The page parameters count as a change once they differ from the link's.
         let touched = first.borrow().is_some_and(|p| p != params);
         if touched {
             *first.borrow_mut() = None;
         }
-        sync_url(&state, &params, first.borrow().is_none());
+        sync_url(version, &shown.1, &params, first.borrow().is_none());
     });
     // Only when the language changes: setting `<html lang>` restyles the whole page.
     use_effect_with(params.lang.unwrap_or_default(), |lang| {
@@ -483,7 +497,8 @@ pub fn App() -> Html {
         notes: link.view.notes,
     };
     notes::use_tour_channel(link.view.notes || *notes_opened, tour.position, &tour.go);
-    use_url_sync(state, params);
+    let shown = use_shown_scenario(state);
+    use_url_sync(state.version, &shown, params);
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
     use_stepper(state, &dispatch);
     let on_key = {
@@ -573,16 +588,6 @@ pub fn App() -> Html {
     let focused = |f: Focus| focus == Some(f);
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
-    // The scenario and its query, once per state of the simulation (not per render: a
-    // million listed keys or tokens make a query of megabytes).
-    let shown = use_memo(Rc::as_ptr(&state.sim) as usize, {
-        let sim = state.sim.clone();
-        move |_| {
-            let scenario = Rc::new(sim.scenario());
-            let query = scenario.to_query();
-            (scenario, query)
-        }
-    });
     let (scenario, scenario_query) = (&shown.0, &shown.1);
     // Longer than a browser opens: offered as a scenario file instead (the links are empty).
     let too_long = (scenario_query.len() > link::MAX_LINK_BYTES).then_some(scenario_query.len());

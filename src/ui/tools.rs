@@ -459,19 +459,19 @@ pub fn ShareCard(props: &ShareProps) -> Html {
                     {(w.link_too_long)(&format!("{} MB", crate::engine::text::Fixed(bytes as f64 / 1048576.0, 1)))}
                 </p>
             } else {
-            <label for="share-link">{w.link_field}</label>
-            <div class="pair">
-                <input id="share-link" type="text" readonly=true value={props.link.clone()} />
-                <button type="button" onclick={copy("link", props.link.clone())}>{w.copy_link}</button>
-                <button type="button" title={w.qr_hint} onclick={props.on_qr.reform(|_| ())}>{w.qr_code}</button>
-                {mark("link")}
-            </div>
-            <label for="embed-code">{w.embed_field}</label>
-            <textarea id="embed-code" readonly=true rows="3" value={code.clone()} />
-            <div class="pair">
-                <button type="button" onclick={copy("embed", code)}>{w.copy_embed}</button>
-                {mark("embed")}
-            </div>
+                <label for="share-link">{w.link_field}</label>
+                <div class="pair">
+                    <input id="share-link" type="text" readonly=true value={props.link.clone()} />
+                    <button type="button" onclick={copy("link", props.link.clone())}>{w.copy_link}</button>
+                    <button type="button" title={w.qr_hint} onclick={props.on_qr.reform(|_| ())}>{w.qr_code}</button>
+                    {mark("link")}
+                </div>
+                <label for="embed-code">{w.embed_field}</label>
+                <textarea id="embed-code" readonly=true rows="3" value={code.clone()} />
+                <div class="pair">
+                    <button type="button" onclick={copy("embed", code)}>{w.copy_embed}</button>
+                    {mark("embed")}
+                </div>
             }
         </details>
     }

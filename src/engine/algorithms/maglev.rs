@@ -167,8 +167,13 @@ impl MaglevFill {
     }
 
     /// The table, filled or not.
-    pub fn into_table(self) -> Vec<ServerId> {
-        self.table
+    pub fn into_table(mut self) -> Vec<ServerId> {
+        self.take_table()
+    }
+
+    /// The table, filled or not, taken out (the fill is left empty).
+    pub fn take_table(&mut self) -> Vec<ServerId> {
+        std::mem::take(&mut self.table)
     }
 }
 
