@@ -12,6 +12,7 @@
 //! are accepted too. The page parses the text with the browser's own `JSON.parse` and
 //! hands the fields here, so no JSON library ships in the page.
 
+use crate::engine::pace::{run_to_end, Pace};
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{Scenario, PARAMS};
 use crate::engine::sim::Simulation;
@@ -226,6 +227,14 @@ pub fn field_name_problems(found: &FieldNames) -> Vec<Problem> {
 
 /// The scenario in a file's fields, or every problem with it (the first few named).
 pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Problem>> {
+    run_to_end(read_scenario_paced(fields, &mut Pace::unlimited()))
+}
+
+/// [`read_scenario`] at `pace`: the page reads a file's million tokens or keys in steps.
+pub async fn read_scenario_paced(
+    fields: &[(String, FieldValue)],
+    pace: &mut Pace,
+) -> Result<Scenario, Vec<Problem>> {
     let mut problems = Vec::new();
     let field = |name: &str| fields.iter().find(|(k, _)| k == name).map(|(_, v)| v);
     match field("format") {
@@ -264,7 +273,13 @@ pub fn read_scenario(fields: &[(String, FieldValue)]) -> Result<Scenario, Vec<Pr
     if !problems.is_empty() {
         return Err(crate::problem::capped(problems));
     }
-    Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str()))).map_err(|e| e.0)
+    let pairs: Vec<(&str, &str)> = pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    Scenario::from_pairs_paced(&pairs, pace)
+        .await
+        .map_err(|e| e.0)
 }
 
 /// A CSV field: quoted when it holds a comma, a quote or a line break.

@@ -51,8 +51,6 @@ pub enum Action {
         /// The key name pattern, as typed.
         pattern: String,
     },
-    /// Replace the keys with the user's own, pasted one per line.
-    PasteKeys(String),
     /// Reload the scenario with another seed for random keys, as typed.
     SetSeed(String),
     /// Look one key up, as typed.
@@ -351,10 +349,6 @@ impl PageState {
                 Goal::Change(Change::add(name))
             }
             Action::SetKeys { count, pattern } => match keys_from_form(&count, &pattern) {
-                Ok(spec) => Goal::Change(Change::SetKeys(spec)),
-                Err(e) => return self.rejected(e),
-            },
-            Action::PasteKeys(text) => match crate::engine::keys::list_from_lines(&text) {
                 Ok(spec) => Goal::Change(Change::SetKeys(spec)),
                 Err(e) => return self.rejected(e),
             },
@@ -785,7 +779,8 @@ mod tests {
         );
         assert_eq!(state.count_before(1), Some(11834));
         // Pasting other keys leaves no ghosts: the old counts were of other keys.
-        let pasted = state.reduce(Action::PasteKeys("user:1\nuser:2\n".into()));
+        let keys = crate::engine::keys::list_from_lines("user:1\nuser:2\n").unwrap();
+        let pasted = state.reduce(Action::Apply(Change::SetKeys(keys)));
         assert_eq!(pasted.sim.keys().len(), 2);
         assert_eq!(pasted.count_before(1), None);
     }

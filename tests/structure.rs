@@ -126,6 +126,7 @@ const LAYERS: &[&[&str]] = &[
     &[
         "engine::text",
         "engine::order",
+        "engine::pace",
         "engine::crc",
         "engine::hash",
         "engine::ring",

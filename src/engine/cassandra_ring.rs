@@ -15,10 +15,14 @@
 //! takes over); `Leaving` and `Moving` nodes still own their current tokens. The command line
 //! says each of these in a note (`cli::cassandra`).
 
+use super::pace::{run_to_end, Pace};
 use super::scenario::MAX_SERVERS;
 use super::text::{list_safe, quote};
 use super::tokens::parse_token;
 use crate::problem::{Expected, Problem};
+
+/// The most words a row is read with (it has 7, or 8 when its load is `1.2 KiB`).
+const MAX_ROW_WORDS: usize = 12;
 
 /// One node of the ring as `nodetool ring` prints it (its words borrowed from the text).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,14 +56,22 @@ pub struct ClusterTokens<'a> {
 /// Reads `nodetool ring` output. Tokens held twice are refused by the scenario's own check,
 /// which names both nodes.
 pub fn read(text: &str) -> Result<ClusterTokens<'_>, Problem> {
+    run_to_end(read_paced(text, &mut Pace::unlimited()))
+}
+
+/// [`read`] at `pace` (a 15 MB ring is read by the page in steps).
+pub async fn read_paced<'a>(text: &'a str, pace: &mut Pace) -> Result<ClusterTokens<'a>, Problem> {
     let mut cluster = ClusterTokens {
         nodes: Vec::new(),
         datacenters: 0,
     };
     // Each node's place in `nodes`: a node's rows are spread over the whole ring.
     let mut place: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    pace.begin(text.len());
     for (n, line) in text.lines().enumerate() {
-        let fields: Vec<&str> = line.split_whitespace().collect();
+        pace.tick(line.len() + 1).await;
+        // A row has 7 or 8 words: a longer line is no row, and is not split in full.
+        let fields: Vec<&str> = line.split_whitespace().take(MAX_ROW_WORDS + 1).collect();
         // Where `field` starts in the line, 1-based.
         let wrong = |field: &str, expected| Problem::ConfigSyntax {
             line: n + 1,
@@ -78,7 +90,9 @@ pub fn read(text: &str) -> Result<ClusterTokens<'_>, Problem> {
             _ if ["Warning:", "To view", "Note:"]
                 .iter()
                 .any(|p| trimmed.starts_with(p)) => {}
-            [name, _rack, status, state, .., token] if fields.len() >= 7 => {
+            [name, _rack, status, state, .., token]
+                if (7..=MAX_ROW_WORDS).contains(&fields.len()) =>
+            {
                 if !matches!(*status, "Up" | "Down" | "?") {
                     return Err(wrong(status, Expected::RingStatus));
                 }

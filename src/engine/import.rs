@@ -29,7 +29,8 @@
 use super::algorithms::Algorithm;
 use super::cassandra_ring::ClusterTokens;
 use super::note::{keep, Note};
-use super::redis_cluster::{read_nodes, ClusterSlots};
+use super::pace::{run_to_end, Pace};
+use super::redis_cluster::{read_nodes_paced, ClusterSlots};
 use super::scenario::MAX_VNODES;
 use super::slots::SlotMap;
 pub use super::text::list_safe;
@@ -66,14 +67,24 @@ pub struct Imported {
 /// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool, a Redis
 /// Cluster's `CLUSTER NODES` output or a Cassandra cluster's `nodetool ring` output.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
+    run_to_end(read_config_paced(text, &mut Pace::unlimited()))
+}
+
+/// [`read_config`] at `pace`: the page reads a long paste in steps (each pass over the
+/// text — telling its kind, then reading it — ticks as it goes).
+pub async fn read_config_paced(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     let text = without_bom(text);
     // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
     if text.contains("lb_endpoints") {
         return Err(Problem::ConfigNeedsCommandLine { what: "Envoy" });
     }
-    match ClusterLayout::of(text) {
-        Some(ClusterLayout::Nodes) => return redis_cluster(read_nodes(text)?),
-        Some(ClusterLayout::Ring) => return Ok(cassandra_ring(super::cassandra_ring::read(text)?)),
+    match ClusterLayout::of_paced(text, pace).await {
+        Some(ClusterLayout::Nodes) => return redis_cluster(read_nodes_paced(text, pace).await?),
+        Some(ClusterLayout::Ring) => {
+            return Ok(cassandra_ring(
+                super::cassandra_ring::read_paced(text, pace).await?,
+            ))
+        }
         Some(layout) => {
             return Err(Problem::ConfigNeedsCommandLine {
                 what: layout.command(),
@@ -81,14 +92,13 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
         }
         None => {}
     }
-    if text
-        .lines()
-        .any(|l| strip_yaml_comment(l).trim() == "servers:")
-    {
-        return twemproxy(text);
+    if any_line(text, pace, |l| strip_yaml_comment(l).trim() == "servers:").await {
+        return twemproxy(text, pace).await;
     }
-    if Words::new(text, Dialect::Nginx).any(|w| w.text == "upstream") {
-        return nginx(text);
+    pace.begin(text.len());
+    let mut words = Words::new(text, Dialect::Nginx);
+    if words.find_paced("upstream", pace).await.is_some() {
+        return nginx(text, pace).await;
     }
     // HAProxy's proxies: `backend NAME` or `listen NAME` lines (nginx's `listen 80;` ends
     // with a semicolon).
@@ -96,10 +106,22 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
         let mut w = l.split_whitespace();
         matches!(w.next(), Some("backend" | "listen")) && !l.contains(';')
     };
-    if text.lines().any(haproxy_section) {
-        return haproxy(text);
+    if any_line(text, pace, haproxy_section).await {
+        return haproxy(text, pace).await;
     }
     Err(Problem::ConfigNotRecognized)
+}
+
+/// Whether a line of `text` is one `is` looks for (a pass at `pace`).
+async fn any_line(text: &str, pace: &mut Pace, is: impl Fn(&str) -> bool) -> bool {
+    pace.begin(text.len());
+    for line in text.lines() {
+        pace.tick(line.len() + 1).await;
+        if is(line) {
+            return true;
+        }
+    }
+    false
 }
 
 /// `text` without the byte-order mark an editor may put before it (Windows' Notepad saves
@@ -178,28 +200,44 @@ impl ClusterLayout {
 
     /// The layout `text` holds, told by its first line that only that output has.
     pub fn of(text: &str) -> Option<ClusterLayout> {
-        text.lines().find_map(|line| {
-            let fields: Vec<&str> = line.split_whitespace().collect();
-            match fields.as_slice() {
-                ["Address", .., "Token"] => Some(ClusterLayout::Ring),
-                [_, address, flags, _, _, _, _, _, ..]
-                    if address.contains('@')
-                        && ["master", "slave", "myself"]
-                            .iter()
-                            .any(|f| flags.contains(f)) =>
-                {
-                    Some(ClusterLayout::Nodes)
-                }
-                _ if line
-                    .trim_start_matches(|c: char| c.is_ascii_digit() || c == ')' || c == ' ')
-                    .trim_matches('"')
-                    == "slots" =>
-                {
-                    Some(ClusterLayout::Shards)
-                }
-                _ => None,
+        run_to_end(ClusterLayout::of_paced(text, &mut Pace::unlimited()))
+    }
+
+    /// [`ClusterLayout::of`] at `pace`.
+    async fn of_paced(text: &str, pace: &mut Pace) -> Option<ClusterLayout> {
+        pace.begin(text.len());
+        for line in text.lines() {
+            pace.tick(line.len() + 1).await;
+            if let Some(layout) = ClusterLayout::of_line(line) {
+                return Some(layout);
             }
-        })
+        }
+        None
+    }
+
+    /// The layout a line says (its first eight words and its last are all it needs: a
+    /// 16 MB line is not split into millions of words).
+    fn of_line(line: &str) -> Option<ClusterLayout> {
+        let mut words = line.split_whitespace();
+        let first: Vec<&str> = words.by_ref().take(8).collect();
+        let last = words.next_back().or(first.last().copied());
+        if first.first() == Some(&"Address") && last == Some("Token") {
+            return Some(ClusterLayout::Ring);
+        }
+        if let [_, address, flags, _, _, _, _, _] = first.as_slice() {
+            if address.contains('@')
+                && ["master", "slave", "myself"]
+                    .iter()
+                    .any(|f| flags.contains(f))
+            {
+                return Some(ClusterLayout::Nodes);
+            }
+        }
+        (line
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == ')' || c == ' ')
+            .trim_matches('"')
+            == "slots")
+            .then_some(ClusterLayout::Shards)
     }
 }
 
@@ -235,6 +273,9 @@ struct Words<'a> {
     column: usize,
     /// A `;`, `{` or `}` that ended the word just given: the next word.
     sign: Option<Word<'a>>,
+    /// Bytes of the text passed so far, and those already counted to a pace.
+    passed: usize,
+    ticked: usize,
 }
 
 impl<'a> Words<'a> {
@@ -247,7 +288,28 @@ impl<'a> Words<'a> {
             chars: "".char_indices(),
             column: 0,
             sign: None,
+            passed: 0,
+            ticked: 0,
         }
+    }
+
+    /// The next word that is `text`, the words before it read at `pace`.
+    async fn find_paced(&mut self, text: &str, pace: &mut Pace) -> Option<Word<'a>> {
+        while let Some(w) = self.next_paced(pace).await {
+            if w.text == text {
+                return Some(w);
+            }
+        }
+        None
+    }
+
+    /// The next word, its reading counted to `pace`.
+    async fn next_paced(&mut self, pace: &mut Pace) -> Option<Word<'a>> {
+        let word = self.next();
+        let read = self.passed - self.ticked;
+        self.ticked = self.passed;
+        pace.tick(read).await;
+        word
     }
 
     fn word(&self, (from, column): (usize, usize), to: usize) -> Word<'a> {
@@ -271,6 +333,7 @@ impl<'a> Iterator for Words<'a> {
             let mut start: Option<(usize, usize)> = None;
             while let Some((i, c)) = self.chars.next() {
                 self.column += 1;
+                self.passed += c.len_utf8();
                 if c == '#' && (self.dialect == Dialect::Haproxy || start.is_none()) {
                     self.chars = "".char_indices();
                     if let Some(from) = start {
@@ -296,6 +359,7 @@ impl<'a> Iterator for Words<'a> {
                 return Some(self.word(from, self.line.len()));
             }
             let (n, line) = self.lines.next()?;
+            self.passed += 1;
             (self.number, self.line, self.chars, self.column) =
                 (n + 1, line, line.char_indices(), 0);
         }
@@ -319,9 +383,10 @@ fn syntax(at: Option<&Word<'_>>, expected: Expected) -> Problem {
     }
 }
 
-fn nginx(text: &str) -> Result<Imported, Problem> {
+async fn nginx(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
+    pace.begin(text.len());
     let mut words = Words::new(text, Dialect::Nginx);
-    let _upstream = words.by_ref().find(|w| w.text == "upstream");
+    words.find_paced("upstream", pace).await;
     // `upstream NAME {`
     let name = words.next();
     if name.is_none_or(|w| matches!(w.text, "{" | "}" | ";")) {
@@ -334,7 +399,7 @@ fn nginx(text: &str) -> Result<Imported, Problem> {
     let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
     let mut consistent = None;
     loop {
-        let Some(directive) = words.next() else {
+        let Some(directive) = words.next_paced(pace).await else {
             return Err(syntax(None, Expected::CloseBrace));
         };
         match directive.text {
@@ -350,7 +415,7 @@ fn nginx(text: &str) -> Result<Imported, Problem> {
         let (mut weight, mut is_down, mut backup) = (1u32, false, false);
         let mut hashes_consistently = false;
         loop {
-            let Some(arg) = words.next() else {
+            let Some(arg) = words.next_paced(pace).await else {
                 return Err(syntax(None, Expected::Semicolon));
             };
             match arg.text {
@@ -393,14 +458,11 @@ fn nginx(text: &str) -> Result<Imported, Problem> {
             _ => {}
         }
     }
-    let mut left_out = Vec::new();
-    let others = words.filter(|w| w.text == "upstream").count();
-    if others > 0 {
-        keep(&mut left_out, || Note::OtherSections {
-            more: others,
-            read: quote(name.map_or("", |w| w.text)),
-        });
+    let mut others = 0;
+    while words.find_paced("upstream", pace).await.is_some() {
+        others += 1;
     }
+    let left_out = others_note(others, name.map_or("", |w| w.text));
     if consistent != Some(true) {
         return Err(Problem::ConfigNotConsistent {
             system: "nginx",
@@ -419,6 +481,18 @@ fn nginx(text: &str) -> Result<Imported, Problem> {
     )?;
     imported.backups = backups;
     Ok(imported)
+}
+
+/// The note that `more` other blocks than the one `read` are left out (none when none are).
+fn others_note(more: usize, read: &str) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if more > 0 {
+        keep(&mut notes, || Note::OtherSections {
+            more,
+            read: quote(read),
+        });
+    }
+    notes
 }
 
 /// What a `defaults`, `backend` or `listen` section says about hashing, as HAProxy's
@@ -489,7 +563,7 @@ const HAPROXY_SECTIONS: [&str; 14] = [
     "fcgi-app",
 ];
 
-fn haproxy(text: &str) -> Result<Imported, Problem> {
+async fn haproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     let mut defaults = HashSettings::default();
     let mut sections: Vec<HaproxySection<'_>> = Vec::new();
     // Which section the lines belong to: a `defaults`, a proxy (index in `sections`), or
@@ -500,7 +574,9 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
         Other,
     }
     let mut now = In::Other;
+    pace.begin(text.len());
     for (l, line) in text.lines().enumerate() {
+        pace.tick(line.len() + 1).await;
         // HAProxy refuses a line of more than 64 words (MAX_LINE_ARGS): so does the reader,
         // before it holds them.
         let words: Vec<Word<'_>> = Words::new(line, Dialect::Haproxy)
@@ -555,14 +631,7 @@ fn haproxy(text: &str) -> Result<Imported, Problem> {
         .or_else(|| with_servers().next())
         .ok_or(Problem::ConfigNoServers { system: "haproxy" })?;
     haproxy_modelled(chosen)?;
-    let mut left_out = Vec::new();
-    let others = sections.len() - 1;
-    if others > 0 {
-        keep(&mut left_out, || Note::OtherSections {
-            more: others,
-            read: quote(chosen.name),
-        });
-    }
+    let left_out = others_note(sections.len() - 1, chosen.name);
     let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
     for (name, weight, backup, disabled) in &chosen.servers {
         if *backup {
@@ -756,12 +825,14 @@ fn strip_yaml_comment(line: &str) -> &str {
 /// The first pool of a twemproxy (nutcracker) YAML config: `hash`, `distribution`,
 /// `hash_tag` and its `servers:` list, each `host:port:weight [name]` or
 /// `/path:weight [name]`, parsed from the end as `conf_add_server` does.
-fn twemproxy(text: &str) -> Result<Imported, Problem> {
+async fn twemproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     let mut pools: Vec<&str> = Vec::new();
     let (mut nodes, mut left_out) = (Vec::new(), Vec::new());
     let mut hash = "fnv1a_64";
     let mut in_servers = false;
+    pace.begin(text.len());
     for (l, raw) in text.lines().enumerate() {
+        pace.tick(raw.len() + 1).await;
         let line = strip_yaml_comment(raw);
         let trimmed = line.trim();
         if trimmed.is_empty() {

@@ -9,6 +9,7 @@
 use std::fmt;
 
 use super::hash::HashError;
+use super::pace::{run_to_end, Pace};
 use super::text::{first_hidden, quote};
 use crate::problem::{KeyNumber, Problem};
 
@@ -99,8 +100,15 @@ pub const MAX_PASTED_KEYS: usize = 10_000;
 /// A pasted key list, one key per line (spaces around a key and blank lines dropped), as
 /// the `list:` key set the page's link carries: what is wrong is said with its line.
 pub fn list_from_lines(text: &str) -> Result<KeySpec, Problem> {
+    run_to_end(list_from_lines_paced(text, &mut Pace::unlimited()))
+}
+
+/// [`list_from_lines`] at `pace` (the page reads a long paste in steps).
+pub async fn list_from_lines_paced(text: &str, pace: &mut Pace) -> Result<KeySpec, Problem> {
     let mut keys = Vec::new();
+    pace.begin(text.len());
     for (n, line) in text.lines().enumerate() {
+        pace.tick(line.len() + 1).await;
         let key = line.trim();
         if key.is_empty() {
             continue;
@@ -123,8 +131,15 @@ pub fn list_from_lines(text: &str) -> Result<KeySpec, Problem> {
         }
         keys.push(key.to_owned());
         if keys.len() > MAX_PASTED_KEYS {
+            // The count said is the paste's (its lines from here are only counted).
+            let rest = text[line_end(text, line)..].lines();
+            let mut count = keys.len();
+            for more in rest {
+                pace.tick(more.len() + 1).await;
+                count += usize::from(!more.trim().is_empty());
+            }
             return Err(Problem::TooManyKeys {
-                count: text.lines().filter(|l| !l.trim().is_empty()).count() as u64,
+                count: count as u64,
                 max: MAX_PASTED_KEYS as u64,
             });
         }
@@ -135,20 +150,47 @@ pub fn list_from_lines(text: &str) -> Result<KeySpec, Problem> {
     Ok(KeySpec::List(keys.into()))
 }
 
+/// The byte offset in `text` just past `line`, a line `text.lines()` gave.
+fn line_end(text: &str, line: &str) -> usize {
+    let start = line.as_ptr() as usize - text.as_ptr() as usize;
+    let end = start + line.len();
+    // Past the line break too (`\n` or `\r\n`).
+    match text[end..].find('\n') {
+        Some(i) => end + i + 1,
+        None => text.len(),
+    }
+}
+
 impl KeySpec {
     /// Parses the text form.
     pub fn parse(text: &str) -> Result<KeySpec, Problem> {
+        run_to_end(KeySpec::parse_paced(text, &mut Pace::unlimited()))
+    }
+
+    /// [`KeySpec::parse`] at `pace` (a scenario file's list of a million keys is read in
+    /// steps by the page).
+    pub async fn parse_paced(text: &str, pace: &mut Pace) -> Result<KeySpec, Problem> {
         let text = text.trim();
         if let Some(list) = text.strip_prefix("list:") {
-            let keys: Vec<String> = list.split(',').map(str::to_owned).collect();
-            if let Some(bad) = keys.iter().find(|k| k.is_empty() || k.len() > MAX_KEY_LEN) {
-                return Err(Problem::KeyListItem {
-                    max: MAX_KEY_LEN,
-                    given: quote(bad),
-                });
+            pace.begin(list.len());
+            let mut keys: Vec<String> = Vec::new();
+            // Every item's length is checked before any is searched for hidden characters
+            // (the first problem said is the same whatever the list's size).
+            for key in list.split(',') {
+                pace.tick(key.len() + 1).await;
+                if key.is_empty() || key.len() > MAX_KEY_LEN {
+                    return Err(Problem::KeyListItem {
+                        max: MAX_KEY_LEN,
+                        given: quote(key),
+                    });
+                }
+                keys.push(key.to_owned());
             }
-            if let Some(hidden) = keys.iter().find_map(|k| first_hidden(k)) {
-                return Err(Problem::KeyListHidden { hidden });
+            for key in &keys {
+                pace.tick(key.len() + 1).await;
+                if let Some(hidden) = first_hidden(key) {
+                    return Err(Problem::KeyListHidden { hidden });
+                }
             }
             check_count(keys.len() as u64)?;
             return Ok(KeySpec::List(keys.into()));

@@ -23,6 +23,7 @@
 //! are held twice or by no master.
 
 use super::note::{keep, Note};
+use super::pace::{run_to_end, Pace};
 use super::scenario::MAX_SERVERS;
 use super::slots::{slot_range, SlotMap};
 use super::text::{list_safe, quote};
@@ -93,12 +94,19 @@ fn wrong(line: usize, text: &str, part: &str, expected: Expected) -> Problem {
 
 /// Reads `CLUSTER NODES` output.
 pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
-    let lines: Vec<(usize, &str, Vec<&str>)> = text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(n, l)| (n + 1, l, l.split_whitespace().collect()))
-        .collect();
+    run_to_end(read_nodes_paced(text, &mut Pace::unlimited()))
+}
+
+/// [`read_nodes`] at `pace` (two passes over the text).
+pub async fn read_nodes_paced(text: &str, pace: &mut Pace) -> Result<ClusterSlots, Problem> {
+    pace.begin(text.len());
+    let mut lines: Vec<(usize, &str, Vec<&str>)> = Vec::new();
+    for (n, l) in text.lines().enumerate() {
+        pace.tick(l.len() + 1).await;
+        if !l.trim().is_empty() {
+            lines.push((n + 1, l, l.split_whitespace().collect()));
+        }
+    }
     // Every node's id → its `ip:port`, for the moving slots' notes.
     let mut names: Vec<(&str, &str)> = Vec::new();
     for (n, line, f) in &lines {
@@ -123,7 +131,9 @@ pub fn read_nodes(text: &str) -> Result<ClusterSlots, Problem> {
             .map_or(id, |i| names[i].1)
     }
     let mut layout = Layout::new();
+    pace.begin(text.len());
     for (n, line, f) in &lines {
+        pace.tick(line.len() + 1).await;
         let flags: Vec<&str> = f[2].split(',').collect();
         if !flags.contains(&"master") {
             layout.replicas += 1;

@@ -87,7 +87,11 @@ impl Ring {
     pub fn new<'a>(mut points: Vec<VNode>, tiebreak: impl Fn(ServerId) -> &'a str) -> Ring {
         // A linear radix sort by position (a million vnodes in a few tens of ms, even in
         // the browser), then the rare runs of equal positions ordered by the tiebreak.
-        radsort::sort_by_key(&mut points, |p| p.position);
+        // (Points that come sorted — a 64-bit ring's, drawn at its top bits — are not sorted
+        // again.)
+        if !points.windows(2).all(|w| w[0].position <= w[1].position) {
+            radsort::sort_by_key(&mut points, |p| p.position);
+        }
         // Each server's place in tiebreak order, computed once when any two points share a
         // position: a run is then sorted by numbers, not by comparing names (a million
         // tokens that a 32-bit picture puts on a few positions took a second by names).

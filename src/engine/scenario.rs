@@ -32,6 +32,7 @@ pub const MAX_VNODES: u32 = 1000;
 pub const MAX_WEIGHT: f64 = 100.0;
 /// The most vnodes on one ring, after weighting.
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
+use super::pace::{run_to_end, Pace};
 use super::slots::SlotMap;
 use super::spec::{Check, Memory, Params};
 use super::tokens::TokenMap;
@@ -412,17 +413,28 @@ impl Scenario {
         pairs: impl IntoIterator<Item = (&'a str, &'a str)>,
     ) -> Result<Scenario, ScenarioError> {
         let pairs: Vec<(&str, &str)> = pairs.into_iter().collect();
+        run_to_end(Scenario::from_pairs_paced(&pairs, &mut Pace::unlimited()))
+    }
+
+    /// [`Scenario::from_pairs`] at `pace`: a file's million tokens or keys are read, and
+    /// the tokens checked, in steps by the page.
+    pub async fn from_pairs_paced(
+        pairs: &[(&str, &str)],
+        pace: &mut Pace,
+    ) -> Result<Scenario, ScenarioError> {
         let mut errors = repeated_names(pairs.iter().map(|p| p.0));
         let mut s = Scenario::default();
         let mut down: Option<&str> = None;
-        for &(name, value) in &pairs {
+        for &(name, value) in pairs {
             let result = match name {
                 "algo" => parse_algorithm(value).map(|a| s.settings.algo = a),
                 "hash" => parse_hash(value).map(|h| s.settings.hash = h),
                 "nodes" => parse_nodes(value).map(|n| s.nodes = n),
                 "vnodes" => parse_vnodes(value).map(|v| s.settings.vnodes = v),
                 "label" => LabelTemplate::parse(value).map(|l| s.settings.label = l),
-                "keys" => KeySpec::parse(value).map(|k| s.settings.keys = k),
+                "keys" => KeySpec::parse_paced(value, pace)
+                    .await
+                    .map(|k| s.settings.keys = k),
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
                 "table" => parse_table(value).map(|v| s.settings.table = v),
@@ -430,7 +442,9 @@ impl Scenario {
                 "slotmap" if value.trim().is_empty() => Ok(()),
                 "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
                 "tokens" if value.trim().is_empty() => Ok(()),
-                "tokens" => TokenMap::parse(value).map(|m| s.tokens = Some(m)),
+                "tokens" => TokenMap::parse_paced(value, pace)
+                    .await
+                    .map(|m| s.tokens = Some(m)),
                 "down" => {
                     down = Some(value);
                     Ok(())
@@ -459,7 +473,7 @@ impl Scenario {
             }
         }
         if errors.is_empty() {
-            if let Err(e) = s.validate() {
+            if let Err(e) = s.validate_paced(pace).await {
                 errors.push(e);
             }
         }
@@ -473,6 +487,11 @@ impl Scenario {
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
     pub fn validate(&self) -> Result<(), Problem> {
+        run_to_end(self.validate_paced(&mut Pace::unlimited()))
+    }
+
+    /// [`Scenario::validate`] at `pace` (given tokens are checked in steps).
+    async fn validate_paced(&self, pace: &mut Pace) -> Result<(), Problem> {
         // Only a scenario with a given table or tokens needs its names listed (a change
         // validates the scenario it makes).
         let names = || -> Vec<&str> { self.nodes.iter().map(|n| n.name.as_str()).collect() };
@@ -492,7 +511,8 @@ impl Scenario {
                     algo: "cassandra",
                 });
             }
-            map.check(&names(), MAX_TOTAL_VNODES as usize)?;
+            map.check_paced(&names(), MAX_TOTAL_VNODES as usize, pace)
+                .await?;
         }
         let servers: Vec<(&str, f64)> = self
             .nodes
@@ -540,20 +560,40 @@ impl Scenario {
     /// The canonical query string (without `?`), listing only what differs from the
     /// defaults, so that shared links stay short.
     pub fn to_query(&self) -> String {
+        self.to_query_within(usize::MAX).unwrap_or_default()
+    }
+
+    /// [`Scenario::to_query`], or None as soon as it would pass `limit` bytes: a link
+    /// longer than a browser opens is not written out (a million tokens made 9.8 MB at
+    /// every load, to be thrown away).
+    pub fn to_query_within(&self, limit: usize) -> Option<String> {
+        let mut out = Capped {
+            text: String::new(),
+            limit,
+        };
+        self.write_query(&mut out).ok()?;
+        Some(out.text)
+    }
+
+    fn write_query(&self, out: &mut Capped) -> std::fmt::Result {
         let d = Scenario::default();
         let (s, ds) = (&self.settings, &d.settings);
-        let mut out = String::new();
-        let mut put = |name: &str, value: &str| {
-            if !out.is_empty() {
-                out.push('&');
-            }
-            let _ = write!(out, "{name}={}", utf8_percent_encode(value, QUERY_VALUE));
+        let mut started = false;
+        // `name=` (after `&` from the second on).
+        let mut name_of = |out: &mut Capped, name: &str| {
+            let amp = if started { "&" } else { "" };
+            started = true;
+            write!(out, "{amp}{name}=")
+        };
+        let mut put = |out: &mut Capped, name: &str, value: &str| {
+            name_of(out, name)?;
+            write!(out, "{}", utf8_percent_encode(value, QUERY_VALUE))
         };
         if s.algo != ds.algo {
-            put("algo", s.algo.name());
+            put(out, "algo", s.algo.name())?;
         }
         if s.hash != ds.hash {
-            put("hash", s.hash.name());
+            put(out, "hash", s.hash.name())?;
         }
         if self
             .nodes
@@ -561,40 +601,56 @@ impl Scenario {
             .map(|n| (&n.name, n.weight))
             .ne(d.nodes.iter().map(|n| (&n.name, n.weight)))
         {
-            put("nodes", &nodes_text(&self.nodes));
+            put(out, "nodes", &nodes_text(&self.nodes))?;
         }
         if s.vnodes != ds.vnodes {
-            put("vnodes", &s.vnodes.to_string());
+            put(out, "vnodes", &s.vnodes.to_string())?;
         }
         if s.label != ds.label {
-            put("label", s.label.as_str());
+            put(out, "label", s.label.as_str())?;
         }
         if s.keys != ds.keys {
-            put("keys", &s.keys.to_string());
+            match &s.keys {
+                // A list is written a key at a time (a million keys stop at the limit).
+                KeySpec::List(keys) => {
+                    put(out, "keys", "list:")?;
+                    for (i, key) in keys.iter().enumerate() {
+                        let comma = if i > 0 { "," } else { "" };
+                        write!(out, "{comma}{}", utf8_percent_encode(key, QUERY_VALUE))?;
+                    }
+                }
+                other => put(out, "keys", &other.to_string())?,
+            }
         }
         if s.seed != ds.seed {
-            put("seed", &s.seed.to_string());
+            put(out, "seed", &s.seed.to_string())?;
         }
         if s.probes != ds.probes {
-            put("probes", &s.probes.to_string());
+            put(out, "probes", &s.probes.to_string())?;
         }
         if s.table != ds.table {
-            put("table", &s.table.to_string());
+            put(out, "table", &s.table.to_string())?;
         }
         if s.c != ds.c {
-            put("c", &Shortest(s.c).to_string());
+            put(out, "c", &Shortest(s.c).to_string())?;
         }
         let down = self.down_text();
         if !down.is_empty() {
-            put("down", &down);
+            put(out, "down", &down)?;
         }
         if let Some(map) = &self.slots {
-            put("slotmap", &map.to_string());
+            put(out, "slotmap", &map.to_string())?;
         }
         if let Some(map) = &self.tokens {
-            put("tokens", &map.to_string());
+            // A server's tokens at a time.
+            name_of(out, "tokens")?;
+            for (i, entry) in map.entries().iter().enumerate() {
+                let comma = if i > 0 { "," } else { "" };
+                let text = TokenMap::entry_text(entry);
+                write!(out, "{comma}{}", utf8_percent_encode(&text, QUERY_VALUE))?;
+            }
         }
-        out
+        Ok(())
     }
 
     /// `B,C`: the failed servers, the `down` value.
@@ -606,6 +662,22 @@ impl Scenario {
             .map(|n| n.name.as_str())
             .collect();
         down.join(",")
+    }
+}
+
+/// A query being written, refused past `limit` bytes.
+struct Capped {
+    text: String,
+    limit: usize,
+}
+
+impl Write for Capped {
+    fn write_str(&mut self, piece: &str) -> std::fmt::Result {
+        if self.text.len().saturating_add(piece.len()) > self.limit {
+            return Err(std::fmt::Error);
+        }
+        self.text.push_str(piece);
+        Ok(())
     }
 }
 

@@ -9,26 +9,50 @@
 //! removed takes its entry along (added again, it draws new tokens, as a node that rejoins
 //! does).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::order;
+use super::pace::{run_to_end, Pace};
 use super::text::quote;
 use crate::problem::Problem;
 
 /// Each server's given tokens, by its place in the server list (shared: a change copies
 /// the configuration, not the tokens).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TokenMap(Arc<Vec<Vec<i64>>>);
+#[derive(Clone, Debug)]
+pub struct TokenMap(Arc<Tokens>);
+
+#[derive(Debug)]
+struct Tokens {
+    entries: Vec<Vec<i64>>,
+    /// The first token held twice (with the places of its two holders), once looked for:
+    /// a million tokens are sorted once, not at every change that checks the scenario.
+    held_twice: OnceLock<Option<(i64, usize, usize)>>,
+}
+
+impl PartialEq for TokenMap {
+    fn eq(&self, other: &TokenMap) -> bool {
+        self.0.entries == other.0.entries
+    }
+}
+
+impl Eq for TokenMap {}
 
 impl TokenMap {
     /// Reads a `tokens=` value (syntax only: [`TokenMap::check`] checks it against the
     /// servers).
     pub fn parse(text: &str) -> Result<TokenMap, Problem> {
+        run_to_end(TokenMap::parse_paced(text, &mut Pace::unlimited()))
+    }
+
+    /// [`TokenMap::parse`] at `pace` (a file's million tokens are read in steps by the page).
+    pub async fn parse_paced(text: &str, pace: &mut Pace) -> Result<TokenMap, Problem> {
+        pace.begin(text.len());
         let mut entries = Vec::new();
         for entry in text.split(',') {
             let mut tokens = Vec::new();
             if !entry.trim().is_empty() {
                 for t in entry.split('+') {
+                    pace.tick(t.len() + 1).await;
                     let t = t.trim();
                     tokens.push(
                         parse_token(t).ok_or_else(|| Problem::TokensSyntax { given: quote(t) })?,
@@ -42,40 +66,75 @@ impl TokenMap {
 
     /// A map of these entries, one per server in list order.
     pub fn new(entries: Vec<Vec<i64>>) -> TokenMap {
-        TokenMap(Arc::new(entries))
+        TokenMap(Arc::new(Tokens {
+            entries,
+            held_twice: OnceLock::new(),
+        }))
     }
 
     /// Checks the map against the servers (`names`, in list order): one entry each, at most
     /// `limit` tokens in all, no token held twice.
     pub fn check(&self, names: &[&str], limit: usize) -> Result<(), Problem> {
-        if self.0.len() != names.len() {
+        run_to_end(self.check_paced(names, limit, &mut Pace::unlimited()))
+    }
+
+    /// [`TokenMap::check`] at `pace`.
+    pub async fn check_paced(
+        &self,
+        names: &[&str],
+        limit: usize,
+        pace: &mut Pace,
+    ) -> Result<(), Problem> {
+        let entries = &self.0.entries;
+        if entries.len() != names.len() {
             return Err(Problem::EntriesPerServer {
                 param: "tokens",
-                given: self.0.len(),
+                given: entries.len(),
                 servers: names.len(),
             });
         }
-        let mut all: Vec<(i64, usize)> = Vec::new();
-        for (server, tokens) in self.0.iter().enumerate() {
-            all.extend(tokens.iter().map(|&t| (t, server)));
-        }
-        if all.len() > limit {
+        let count: usize = entries.iter().map(Vec::len).sum();
+        if count > limit {
             return Err(Problem::TooManyTokens { limit });
         }
-        order::sort_by_key(&mut all, |p| p.0 as u64);
-        match all.windows(2).find(|w| w[0].0 == w[1].0) {
-            Some(w) => Err(Problem::TokenHeldTwice {
-                token: w[0].0,
-                first: quote(names[w[0].1]),
-                second: quote(names[w[1].1]),
+        let held_twice = match self.0.held_twice.get() {
+            Some(found) => *found,
+            None => {
+                let found = first_held_twice(entries, count, pace).await;
+                *self.0.held_twice.get_or_init(|| found)
+            }
+        };
+        match held_twice {
+            Some((token, first, second)) => Err(Problem::TokenHeldTwice {
+                token,
+                first: quote(names[first]),
+                second: quote(names[second]),
             }),
             None => Ok(()),
         }
     }
 
+    /// Every server's entry, in list order.
+    pub fn entries(&self) -> &[Vec<i64>] {
+        &self.0.entries
+    }
+
+    /// One server's entry as the `tokens=` value writes it (`-12+40`).
+    pub fn entry_text(tokens: &[i64]) -> String {
+        let mut text = String::new();
+        for (i, token) in tokens.iter().enumerate() {
+            if i > 0 {
+                text.push('+');
+            }
+            text.push_str(&token.to_string());
+        }
+        text
+    }
+
     /// The tokens given to the server at `index` of the list (None: it draws its own).
     pub fn of(&self, index: usize) -> Option<&[i64]> {
         self.0
+            .entries
             .get(index)
             .filter(|t| !t.is_empty())
             .map(Vec::as_slice)
@@ -86,7 +145,7 @@ impl TokenMap {
     pub fn common_count(&self) -> Option<usize> {
         // (count, nodes with it): clusters have one count or a few.
         let mut seen: Vec<(usize, usize)> = Vec::new();
-        for n in self.0.iter().map(Vec::len).filter(|&n| n > 0) {
+        for n in self.0.entries.iter().map(Vec::len).filter(|&n| n > 0) {
             match seen.iter_mut().find(|s| s.0 == n) {
                 Some(s) => s.1 += 1,
                 None => seen.push((n, 1)),
@@ -98,7 +157,7 @@ impl TokenMap {
 
     /// The map after a server is added at the end of the list (it draws its tokens).
     pub fn pushed(&self) -> TokenMap {
-        let mut entries = self.0.to_vec();
+        let mut entries = self.0.entries.to_vec();
         entries.push(Vec::new());
         TokenMap::new(entries)
     }
@@ -106,7 +165,7 @@ impl TokenMap {
     /// The map after the server at `index` has left the list; None once no server has given
     /// tokens.
     pub fn removed(&self, index: usize) -> Option<TokenMap> {
-        let mut entries = self.0.to_vec();
+        let mut entries = self.0.entries.to_vec();
         if index < entries.len() {
             entries.remove(index);
         }
@@ -115,6 +174,26 @@ impl TokenMap {
             .any(|t| !t.is_empty())
             .then(|| TokenMap::new(entries))
     }
+}
+
+/// The first token (in ring order) that two entries hold, with the places of the two.
+async fn first_held_twice(
+    entries: &[Vec<i64>],
+    count: usize,
+    pace: &mut Pace,
+) -> Option<(i64, usize, usize)> {
+    pace.begin(count * 3);
+    let mut all: Vec<(i64, u32)> = Vec::with_capacity(count);
+    for (server, tokens) in entries.iter().enumerate() {
+        pace.tick(tokens.len()).await;
+        all.extend(tokens.iter().map(|&t| (t, server as u32)));
+    }
+    // The one long step: a linear radix sort (a million tokens: ~20 ms of the page).
+    order::sort_by_key(&mut all, |p| p.0 as u64);
+    pace.tick(count).await;
+    let twice = all.windows(2).find(|w| w[0].0 == w[1].0);
+    pace.tick(count).await;
+    twice.map(|w| (w[0].0, w[0].1 as usize, w[1].1 as usize))
 }
 
 /// A token as `nodetool ring` prints it: a signed 64-bit decimal number (read through the
@@ -138,16 +217,11 @@ pub fn parse_token(text: &str) -> Option<i64> {
 impl std::fmt::Display for TokenMap {
     /// The `tokens=` value.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        for (server, tokens) in self.0.iter().enumerate() {
+        for (server, tokens) in self.0.entries.iter().enumerate() {
             if server > 0 {
                 f.write_str(",")?;
             }
-            for (i, token) in tokens.iter().enumerate() {
-                if i > 0 {
-                    f.write_str("+")?;
-                }
-                write!(f, "{token}")?;
-            }
+            f.write_str(&TokenMap::entry_text(tokens))?;
         }
         Ok(())
     }

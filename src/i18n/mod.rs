@@ -472,6 +472,13 @@ pub struct Words {
     pub use_keys: &'static str,
     /// Progress of the key export: done, total.
     pub exporting: fn(&str, &str) -> String,
+    /// The progress line while a pasted text or an opened file is read (percent of the
+    /// pass under way).
+    pub reading: fn(&str) -> String,
+    /// A long paste held by the page, not shown in its box: its size and line count.
+    pub held_paste: fn(&str, &str) -> String,
+    /// Drops a held paste.
+    pub forget_paste: &'static str,
     /// A scenario file was refused: the reasons.
     pub bad_file: fn(&str) -> String,
     /// Joins the reasons of one message.
@@ -551,8 +558,8 @@ pub struct Words {
     pub qr_caption: &'static str,
     /// The link is too long for a QR code.
     pub qr_too_long: &'static str,
-    /// The scenario's link would be this long (`8.4 MB`): more than a browser opens.
-    pub link_too_long: fn(&str) -> String,
+    /// The scenario's link would be longer than a browser opens.
+    pub link_too_long: &'static str,
     /// The speaker-notes button and the notes window's heading.
     pub notes: &'static str,
     /// The speaker-notes button's tooltip.

@@ -205,12 +205,13 @@ pub struct ControlProps {
 /// The scenario on screen and its query, built once per state of the simulation (not at
 /// every render: a million listed keys or tokens make a query of megabytes).
 #[hook]
-fn use_shown_scenario(state: &PageState) -> Rc<(Rc<Scenario>, String)> {
+fn use_shown_scenario(state: &PageState) -> Rc<(Rc<Scenario>, Option<String>)> {
     use_memo(Rc::as_ptr(&state.sim) as usize, {
         let sim = state.sim.clone();
         move |_| {
             let scenario = Rc::new(sim.scenario());
-            let query = scenario.to_query();
+            // None: longer than a browser opens (not written out past that).
+            let query = scenario.to_query_within(link::MAX_LINK_BYTES);
             (scenario, query)
         }
     })
@@ -219,7 +220,7 @@ fn use_shown_scenario(state: &PageState) -> Rc<(Rc<Scenario>, String)> {
 /// Writes the scenario and page parameters into the address bar after every change, and
 /// keeps `<html lang>` and the title in the page's language.
 #[hook]
-fn use_url_sync(version: u64, shown: &Rc<(Rc<Scenario>, String)>, params: View) {
+fn use_url_sync(version: u64, shown: &Rc<(Rc<Scenario>, Option<String>)>, params: View) {
     let shown = shown.clone();
     let first = use_mut_ref(|| Some(params));
     use_effect_with((version, params), move |_| {
@@ -228,7 +229,11 @@ fn use_url_sync(version: u64, shown: &Rc<(Rc<Scenario>, String)>, params: View) 
         if touched {
             *first.borrow_mut() = None;
         }
-        sync_url(version, &shown.1, &params, first.borrow().is_none());
+        // A link longer than a browser opens is not written: the address keeps the last
+        // one that fits, and the share card says to save the scenario as a file.
+        if let Some(query) = &shown.1 {
+            sync_url(version, query, &params, first.borrow().is_none());
+        }
     });
     // Only when the language changes: setting `<html lang>` restyles the whole page.
     use_effect_with(params.lang.unwrap_or_default(), |lang| {
@@ -588,14 +593,14 @@ pub fn App() -> Html {
     let focused = |f: Focus| focus == Some(f);
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
     let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
-    let (scenario, scenario_query) = (&shown.0, &shown.1);
+    let scenario = &shown.0;
     // Longer than a browser opens: offered as a scenario file instead (the links are empty).
-    let too_long = (scenario_query.len() > link::MAX_LINK_BYTES).then_some(scenario_query.len());
+    let too_long = shown.1.is_none();
     // The address of this scenario shown another way (the animation clock left out).
     let link_to = |view: View| {
-        if too_long.is_some() {
+        let Some(scenario_query) = &shown.1 else {
             return String::new();
-        }
+        };
         let mut set = view.pairs();
         set.push(("freeze", None));
         address(&link::with_page_params(scenario_query.clone(), &set, &[]))
@@ -687,7 +692,7 @@ pub fn App() -> Html {
             on_open: tour.open.clone(),
             guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
             on_guess,
-            on_notes: (!link.view.notes && too_long.is_none()).then(|| open_notes.clone()),
+            on_notes: (!link.view.notes && !too_long).then(|| open_notes.clone()),
             on_print: (!link.view.notes).then(|| {
                 let handout = handout.clone();
                 Callback::from(move |()| {

@@ -4,6 +4,9 @@
 //! keys never block the page — and the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
 //! Files are made in the browser and saved through a `blob:` link: no request leaves it.
 
+use std::cell::RefCell;
+use std::rc::Rc;
+
 use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -15,10 +18,14 @@ use yew::prelude::*;
 
 use super::stepped::Stepped;
 use super::use_lang;
-use crate::engine::scenario::repeated_names;
+use crate::engine::change::Change;
+use crate::engine::keys::list_from_lines_paced;
+use crate::engine::pace::{Pace, Paused, Progress};
+use crate::engine::scenario::{repeated_names, Scenario};
 use crate::file::{
-    check_file_size, counts_csv, field_name_problems, key_rows, moved_in_key_order, read_scenario,
-    scenario_json, top_level_fields, write_moved_rows, FieldValue, MAX_FIELDS, MOVED_HEADER,
+    check_file_size, counts_csv, field_name_problems, key_rows, moved_in_key_order,
+    read_scenario_paced, scenario_json, top_level_fields, write_moved_rows, FieldValue, MAX_FIELDS,
+    MOVED_HEADER,
 };
 use crate::i18n::Words;
 use crate::problem::{JsonKind, Problem};
@@ -29,12 +36,66 @@ use crate::words::group_thousands;
 /// Rows of the key export written per step (a step stays well under 50 ms).
 const ROWS_PER_STEP: usize = 40_000;
 
+/// What the export card is doing in steps, for its progress line.
+#[derive(Clone, Copy, PartialEq)]
+enum Busy {
+    /// Writing rows of a CSV: done of total.
+    Writing(usize, usize),
+    /// Reading a pasted text or an opened file: the pass under way, done of total units.
+    Reading(Progress),
+}
+
+/// How far a reading's pass has come, as a whole percentage.
+fn percent_read(p: Progress) -> String {
+    (p.done.saturating_mul(100) / p.total.max(1))
+        .min(100)
+        .to_string()
+}
+
+/// A reading step's budget in [`Pace`] units (about a byte each: ~40 ms of the page).
+const READ_STEP: usize = 1_000_000;
+
+/// Runs the reading `read` makes of a pace, a step per browser task with its progress in
+/// `busy` meanwhile, and hands its answer to `done`. A reading already under way is not
+/// started twice.
+fn read_in_steps<T: 'static>(
+    job: &Rc<RefCell<Stepped>>,
+    busy: &UseStateHandle<Option<Busy>>,
+    read: impl FnOnce(Pace) -> Paused<T>,
+    done: impl FnOnce(T) + 'static,
+) {
+    if job.borrow().is_running() {
+        return;
+    }
+    let pace = Pace::per_step(READ_STEP);
+    let progress = pace.progress();
+    let mut reading = read(pace);
+    let (mut done, mut answer) = (Some(done), None);
+    let busy = busy.clone();
+    busy.set(Some(Busy::Reading(progress.get())));
+    // The answer is handed over in a task of its own (loading what was read is work too).
+    *job.borrow_mut() = Stepped::start(move || {
+        if let Some(answer) = answer.take() {
+            if let Some(done) = done.take() {
+                done(answer);
+            }
+            return false;
+        }
+        answer = reading.step();
+        busy.set(match answer {
+            Some(_) => None,
+            None => Some(Busy::Reading(progress.get())),
+        });
+        true
+    });
+}
+
 /// Saves a CSV written a slice of rows per task (`rows(from, to)` writes rows `from..to` of
 /// `total`), so a million rows never block the page; the progress shows meanwhile. Work
 /// under way is not started twice.
 fn export_csv(
-    job: &std::rc::Rc<std::cell::RefCell<Stepped>>,
-    progress: &UseStateHandle<Option<(usize, usize)>>,
+    job: &Rc<RefCell<Stepped>>,
+    progress: &UseStateHandle<Option<Busy>>,
     name: &'static str,
     header: &'static str,
     total: usize,
@@ -46,7 +107,7 @@ fn export_csv(
     let progress = progress.clone();
     let parts = js_sys::Array::of1(&JsValue::from_str(header));
     let mut done = 0;
-    progress.set(Some((0, total)));
+    progress.set(Some(Busy::Writing(0, total)));
     *job.borrow_mut() = Stepped::start(move || {
         let to = (done + ROWS_PER_STEP).min(total);
         parts.push(&JsValue::from_str(&rows(done, to)));
@@ -56,7 +117,7 @@ fn export_csv(
             progress.set(None);
             return false;
         }
-        progress.set(Some((to, total)));
+        progress.set(Some(Busy::Writing(to, total)));
         true
     });
 }
@@ -144,25 +205,33 @@ fn save_png(name: &str, selector: &str, overlay: Option<&str>) {
     }
 }
 
-/// Reads a scenario file's text: the browser parses the JSON, [`read_scenario`] checks it.
-fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, Vec<Problem>> {
+/// Reads a scenario file's text: the browser parses the JSON, [`read_scenario_paced`]
+/// checks it. The field names are scanned, the JSON parsed and its values copied each in a
+/// step of its own; a million tokens or keys are then read a step at a time.
+async fn scenario_from_text(
+    text: js_sys::JsString,
+    mut pace: Pace,
+) -> Result<Scenario, Vec<Problem>> {
+    let text = text_in_steps(text, &mut pace).await;
     // A file with more fields than a scenario has is judged by their names alone, before
     // the browser parses it into 100,000 values.
-    let found = top_level_fields(text);
+    let found = top_level_fields(&text);
     if found.count > MAX_FIELDS {
         return Err(field_name_problems(&found));
     }
-    let names = found.names;
-    let value = js_sys::JSON::parse(text).map_err(|_| vec![Problem::NotJson])?;
+    pace.pause().await;
+    let value = js_sys::JSON::parse(&text).map_err(|_| vec![Problem::NotJson])?;
+    drop(text);
     if !value.is_object() || js_sys::Array::is_array(&value) {
         return Err(vec![Problem::NotObject]);
     }
     // JSON.parse keeps the last of a repeated field: refuse the file instead (the URL
     // refuses repeats too).
-    let repeated = repeated_names(names.iter().map(String::as_str));
+    let repeated = repeated_names(found.names.iter().map(String::as_str));
     if !repeated.is_empty() {
         return Err(crate::problem::capped(repeated));
     }
+    pace.pause().await;
     let object: js_sys::Object = value.unchecked_into();
     let fields: Vec<(String, FieldValue)> = js_sys::Object::entries(&object)
         .iter()
@@ -186,7 +255,8 @@ fn scenario_from_text(text: &str) -> Result<crate::engine::scenario::Scenario, V
             Some((key, value))
         })
         .collect();
-    read_scenario(&fields)
+    pace.pause().await;
+    read_scenario_paced(&fields, &mut pace).await
 }
 
 /// A scenario value's text, empty when there is none.
@@ -194,14 +264,16 @@ fn text_of(value: Option<&impl std::fmt::Display>) -> String {
     value.map_or_else(String::new, ToString::to_string)
 }
 
-/// The scenario a pasted config describes over `state`'s other settings, and the backup
-/// servers it leaves out.
-fn scenario_from_config(
-    state: &PageState,
-    text: &str,
-) -> Result<(crate::engine::scenario::Scenario, Vec<String>), Problem> {
-    let imported = crate::engine::import::read_config(text)?;
-    let mut pairs = state.sim.scenario().to_pairs();
+/// The scenario a pasted config describes over the current scenario's other settings
+/// (`current`, as pairs), and the backup servers it leaves out: the config is read, and
+/// the scenario made, at `pace`.
+async fn scenario_from_config(
+    mut pairs: Vec<(&'static str, String)>,
+    text: js_sys::JsString,
+    mut pace: Pace,
+) -> Result<(Scenario, Vec<String>), Problem> {
+    let text = text_in_steps(text, &mut pace).await;
+    let imported = crate::engine::import::read_config_paced(&text, &mut pace).await?;
     for (name, value) in &mut pairs {
         match *name {
             "algo" => *value = imported.algo.name().to_owned(),
@@ -218,7 +290,9 @@ fn scenario_from_config(
             _ => {}
         }
     }
-    crate::engine::scenario::Scenario::from_pairs(pairs.iter().map(|(k, v)| (*k, v.as_str())))
+    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    Scenario::from_pairs_paced(&pairs, &mut pace)
+        .await
         .map(|scenario| (scenario, imported.backups))
         .map_err(|e| {
             e.0.into_iter()
@@ -240,7 +314,7 @@ pub struct ExportProps {
 #[component]
 pub fn ExportCard(props: &ExportProps) -> Html {
     let w = use_lang().words();
-    let progress = use_state(|| None::<(usize, usize)>);
+    let progress = use_state(|| None::<Busy>);
     let job = use_mut_ref(Stepped::default);
     let state = props.state.clone();
     let counts = {
@@ -308,7 +382,7 @@ pub fn ExportCard(props: &ExportProps) -> Html {
         })
     };
     let open = {
-        let on_action = props.on_action.clone();
+        let (on_action, job, progress) = (props.on_action.clone(), job.clone(), progress.clone());
         Callback::from(move |e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
             let Some(file) = input.files().and_then(|f| f.get(0)) else {
@@ -316,26 +390,36 @@ pub fn ExportCard(props: &ExportProps) -> Html {
             };
             input.set_value("");
             if let Err(too_large) = check_file_size(file.size()) {
-                on_action.emit(Action::Notify(Notice::BadFile(std::rc::Rc::from([
-                    too_large,
-                ]))));
+                on_action.emit(Action::Notify(Notice::BadFile(Rc::from([too_large]))));
                 return;
             }
             let Ok(reader) = web_sys::FileReader::new() else {
                 return;
             };
-            let on_action = on_action.clone();
+            let (on_action, job, progress) = (on_action.clone(), job.clone(), progress.clone());
             let reader_in = reader.clone();
             let onload = Closure::once_into_js(move || {
-                let text = reader_in.result().ok().and_then(|r| r.as_string());
-                let action = match text.map(|t| scenario_from_text(&t)) {
-                    Some(Ok(scenario)) => Action::Load(scenario),
-                    Some(Err(reason)) => Action::Notify(Notice::BadFile(reason.into())),
-                    None => {
-                        Action::Notify(Notice::BadFile(std::rc::Rc::from([Problem::Unreadable])))
-                    }
+                let Some(text) = reader_in
+                    .result()
+                    .ok()
+                    .and_then(|r| r.dyn_into::<js_sys::JsString>().ok())
+                else {
+                    on_action.emit(Action::Notify(Notice::BadFile(Rc::from([
+                        Problem::Unreadable,
+                    ]))));
+                    return;
                 };
-                on_action.emit(action);
+                read_in_steps(
+                    &job,
+                    &progress,
+                    |pace| Paused::new(scenario_from_text(text, pace)),
+                    move |read| {
+                        on_action.emit(match read {
+                            Ok(scenario) => Action::Load(scenario),
+                            Err(reason) => Action::Notify(Notice::BadFile(reason.into())),
+                        })
+                    },
+                );
             });
             reader.set_onload(Some(onload.unchecked_ref()));
             let _ = reader.read_as_text(&file);
@@ -343,28 +427,47 @@ pub fn ExportCard(props: &ExportProps) -> Html {
     };
     // A pasted nginx upstream or HAProxy backend: its system, servers, weights and down
     // ones over the current scenario's other settings.
-    let config_text = use_node_ref();
     let use_config = {
-        let (on_action, state, config_text) =
-            (props.on_action.clone(), state.clone(), config_text.clone());
-        Callback::from(move |_: MouseEvent| {
-            let Some(area) = config_text.cast::<HtmlTextAreaElement>() else {
-                return;
-            };
-            on_action.emit(match scenario_from_config(&state, &area.value()) {
-                Ok((scenario, backups)) => Action::LoadConfig(scenario, backups.into()),
-                Err(problem) => Action::Reject(problem),
-            });
+        let (on_action, state) = (props.on_action.clone(), state.clone());
+        let (job, progress) = (job.clone(), progress.clone());
+        Callback::from(move |text: js_sys::JsString| {
+            let pairs = state.sim.scenario().to_pairs();
+            let on_action = on_action.clone();
+            read_in_steps(
+                &job,
+                &progress,
+                |pace| Paused::new(scenario_from_config(pairs, text, pace)),
+                move |read| {
+                    on_action.emit(match read {
+                        Ok((scenario, backups)) => Action::LoadConfig(scenario, backups.into()),
+                        Err(problem) => Action::Reject(problem),
+                    })
+                },
+            );
         })
     };
     // The user's own keys, one per line: they replace the key set (and go into the link).
-    let keys_text = use_node_ref();
     let use_keys = {
-        let (on_action, keys_text) = (props.on_action.clone(), keys_text.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Some(area) = keys_text.cast::<HtmlTextAreaElement>() {
-                on_action.emit(Action::PasteKeys(area.value()));
-            }
+        let on_action = props.on_action.clone();
+        let (job, progress) = (job.clone(), progress.clone());
+        Callback::from(move |text: js_sys::JsString| {
+            let on_action = on_action.clone();
+            read_in_steps(
+                &job,
+                &progress,
+                |mut pace| {
+                    Paused::new(async move {
+                        let text = text_in_steps(text, &mut pace).await;
+                        list_from_lines_paced(&text, &mut pace).await
+                    })
+                },
+                move |read| {
+                    on_action.emit(match read {
+                        Ok(keys) => Action::Apply(Change::SetKeys(keys)),
+                        Err(problem) => Action::Reject(problem),
+                    })
+                },
+            );
         })
     };
     let png = |name: &'static str, selector: &'static str, overlay: Option<&'static str>| {
@@ -392,19 +495,160 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                     <input type="file" id="open-scenario" accept=".json,application/json" onchange={open} />
                 </label>
             </div>
-            <label for="config-text">{w.paste_config}</label>
-            <textarea id="config-text" rows="4" spellcheck="false" ref={config_text} />
-            <button type="button" class="use-config" onclick={use_config}>{w.use_config}</button>
-            <label for="keys-text">{w.paste_keys}</label>
-            <textarea id="keys-text" rows="4" spellcheck="false" placeholder="user:42" ref={keys_text} />
-            <button type="button" class="use-keys" onclick={use_keys}>{w.use_keys}</button>
-            if let Some((done, total)) = *progress {
+            <PasteBox id="config-text" label={w.paste_config} placeholder="" button_class="use-config"
+                button={w.use_config} busy={progress.is_some()} on_use={use_config} />
+            <PasteBox id="keys-text" label={w.paste_keys} placeholder="user:42" button_class="use-keys"
+                button={w.use_keys} busy={progress.is_some()} on_use={use_keys} />
+            if let Some(busy) = *progress {
                 <p class="export-progress" role="status">
-                    {(w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64))}
-                    <progress max={total.to_string()} value={done.to_string()}></progress>
+                    {match busy {
+                        Busy::Writing(done, total) => (w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64)),
+                        Busy::Reading(p) => (w.reading)(&percent_read(p)),
+                    }}
+                    {match busy {
+                        Busy::Writing(done, total) => html! { <progress max={total.to_string()} value={done.to_string()}></progress> },
+                        Busy::Reading(p) => html! { <progress max={p.total.max(1).to_string()} value={p.done.to_string()}></progress> },
+                    }}
                 </p>
             }
         </details>
+    }
+}
+
+/// A paste longer than this is held by the page instead of shown in the box: a browser
+/// lays out every character a text box holds, again whenever the page around it changes
+/// (a 15 MB paste took seconds per layout).
+const HELD_PASTE_BYTES: usize = 64 * 1024;
+
+/// Props of [`PasteBox`].
+#[derive(Properties, PartialEq)]
+pub struct PasteBoxProps {
+    /// The text box's id (its label points at it).
+    pub id: &'static str,
+    /// What to paste.
+    pub label: &'static str,
+    /// An example, shown while the box is empty.
+    pub placeholder: &'static str,
+    /// The button's words and class.
+    pub button: &'static str,
+    pub button_class: &'static str,
+    /// True while a reading is under way (the button waits).
+    pub busy: bool,
+    /// Takes the text when the button is pressed.
+    pub on_use: Callback<js_sys::JsString>,
+}
+
+/// A text box for a pasted config or key list, and its button. A long paste is kept out
+/// of the box — held here and said in a line with its size — so that no layout of the
+/// page has to shape megabytes of text; typing in the box lets it go.
+#[component]
+pub fn PasteBox(props: &PasteBoxProps) -> Html {
+    let w = use_lang().words();
+    let area = use_node_ref();
+    let held = use_state(|| None::<Held>);
+    let onpaste = {
+        let held = held.clone();
+        Callback::from(move |e: Event| {
+            let Some(data) = e
+                .dyn_ref::<web_sys::ClipboardEvent>()
+                .and_then(web_sys::ClipboardEvent::clipboard_data)
+            else {
+                return;
+            };
+            // The text stays a JavaScript string until it is read, in steps.
+            let text = clipboard_text(&data);
+            if text.length() as usize > HELD_PASTE_BYTES {
+                e.prevent_default();
+                let box_: HtmlTextAreaElement = e.target_unchecked_into();
+                box_.set_value("");
+                let lines = text.split("\n").length() as u64;
+                held.set(Some(Held { text, lines }));
+            } else {
+                held.set(None);
+            }
+        })
+    };
+    let oninput = {
+        let held = held.clone();
+        Callback::from(move |_: InputEvent| held.set(None))
+    };
+    let onclick = {
+        let (area, held, on_use) = (area.clone(), held.clone(), props.on_use.clone());
+        Callback::from(move |_: MouseEvent| match &*held {
+            Some(held) => on_use.emit(held.text.clone()),
+            None => {
+                if let Some(area) = area.cast::<HtmlTextAreaElement>() {
+                    on_use.emit(js_sys::JsString::from(area.value()));
+                }
+            }
+        })
+    };
+    let forget = {
+        let held = held.clone();
+        Callback::from(move |_: MouseEvent| held.set(None))
+    };
+    html! {
+        <>
+            <label for={props.id}>{props.label}</label>
+            <textarea id={props.id} rows="4" spellcheck="false" placeholder={props.placeholder}
+                ref={area} onpaste={onpaste} oninput={oninput} />
+            if let Some(held) = &*held {
+                <p class="held-paste" aria-live="polite">
+                    {(w.held_paste)(&size_text(held.text.length() as usize), &group_thousands(held.lines))}
+                    {" "}
+                    <button type="button" class="forget-paste" onclick={forget}>{w.forget_paste}</button>
+                </p>
+            }
+            <button type="button" class={props.button_class} onclick={onclick} disabled={props.busy}>{props.button}</button>
+        </>
+    }
+}
+
+/// A long paste held out of its box: the text, and its line count.
+#[derive(Clone, PartialEq)]
+struct Held {
+    text: js_sys::JsString,
+    lines: u64,
+}
+
+/// `DataTransfer.getData('text/plain')` as a JavaScript string (web-sys's `get_data` copies
+/// it into the module at once: megabytes in the paste's own task).
+fn clipboard_text(data: &web_sys::DataTransfer) -> js_sys::JsString {
+    js_sys::Reflect::get(data, &JsValue::from_str("getData"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call1(data, &JsValue::from_str("text/plain")).ok())
+        .and_then(|t| t.dyn_into::<js_sys::JsString>().ok())
+        .unwrap_or_default()
+}
+
+/// Copies a JavaScript string into the module a slice per step (a 15 MB text took ~130 ms
+/// in one piece).
+async fn text_in_steps(text: js_sys::JsString, pace: &mut Pace) -> String {
+    const SLICE: u32 = 1 << 20;
+    let len = text.length();
+    let mut out = String::with_capacity(len as usize);
+    pace.begin(len as usize);
+    let mut at = 0;
+    while at < len {
+        let mut end = at.saturating_add(SLICE).min(len);
+        // Not between the two halves of a surrogate pair.
+        if end < len && (0xD800..0xDC00).contains(&(text.char_code_at(end - 1) as u32)) {
+            end -= 1;
+        }
+        out.push_str(&String::from(text.slice(at, end)));
+        pace.tick((end - at) as usize).await;
+        at = end;
+    }
+    out
+}
+
+/// A size in bytes as people say it: `820 KB`, `14.6 MB`.
+fn size_text(bytes: usize) -> String {
+    if bytes >= 1024 * 1024 {
+        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
     }
 }
 
@@ -419,9 +663,9 @@ pub struct ShareProps {
     pub title: String,
     /// Shows the link as a QR code.
     pub on_qr: Callback<()>,
-    /// The link's length in bytes when it is longer than a browser opens (the links are
-    /// then empty, and the card says to share a scenario file).
-    pub too_long: Option<usize>,
+    /// True when the link is longer than a browser opens (the links are then empty, and
+    /// the card says to share a scenario file).
+    pub too_long: bool,
 }
 
 /// Copy the link or the `<iframe>` code for the current view.
@@ -454,10 +698,8 @@ pub fn ShareCard(props: &ShareProps) -> Html {
     html! {
         <details class="card tools share">
             <summary><h2>{w.share}</h2></summary>
-            if let Some(bytes) = props.too_long {
-                <p class="error link-too-long">
-                    {(w.link_too_long)(&format!("{} MB", crate::engine::text::Fixed(bytes as f64 / 1048576.0, 1)))}
-                </p>
+            if props.too_long {
+                <p class="error link-too-long">{w.link_too_long}</p>
             } else {
                 <label for="share-link">{w.link_field}</label>
                 <div class="pair">

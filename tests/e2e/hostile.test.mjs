@@ -125,7 +125,7 @@ test('a scenario whose link is longer than a browser opens is offered as a file,
   assert.equal(total, 300000);
   await page.evaluate(() => document.querySelector('details.share').setAttribute('open', ''));
   const said = await page.textContent('.link-too-long');
-  assert.match(said, /^This scenario's link would be 2\.\d MB, more than a browser opens \(2 MB\): share it as a scenario file/);
+  assert.match(said, /^This scenario's link would be longer than a browser opens \(2 MB\): share it as a scenario file/);
   assert.equal(await page.$('#share-link'), null, 'no link field');
   assert.equal(await page.evaluate(() => location.search), before, 'the address keeps the last link that fits');
   // The QR code says the same, not a code of an empty link.
@@ -141,4 +141,69 @@ test("the speaker notes window shows the link's problems too", async () => {
   const said = await page.textContent('.notes-view .error');
   assert.match(said, /vnodes '0' must be a whole number from 1 to 1000/);
   assert.match(said, /unknown algorithm 'nope'/);
+});
+
+/** Pastes `text` into the box `selector` as a user's paste does (a paste event with the text). */
+async function paste(page, selector, text) {
+  await page.$eval(selector, (el, t) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', t);
+    el.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, text);
+}
+
+/** `nodetool ring` output: `nodes` nodes × `perNode` tokens, spread over the ring. */
+function nodetoolRing(nodes, perNode) {
+  const rows = ['Datacenter: dc1', '==========', 'Address    Rack   Status State   Load     Owns   Token'];
+  const count = nodes * perNode;
+  const step = 18000000000000000000n / BigInt(count);
+  let t = -9000000000000000000n;
+  for (let i = 0; i < count; i++, t += step) {
+    const n = i % nodes;
+    rows.push(`10.0.${n >> 8}.${n & 255}  rack1  Up  Normal  1 KiB  1%  ${t}`);
+  }
+  return `${rows.join('\n')}\n`;
+}
+
+test('a long paste is held out of its box, read in steps with progress, and answered in full', async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C&keys=0..300`);
+  await ready(page);
+  await page.click('details.export summary');
+  // 10,000 nodes × 30 tokens: 14 MB, more servers than the page takes.
+  const big = nodetoolRing(10000, 30);
+  await paste(page, '#config-text', big);
+  const held = await page.textContent('.held-paste');
+  assert.match(held, /^Pasted 1\d\.\d MB \(300,003 lines\): kept aside, not shown in the box/);
+  assert.equal(await page.$eval('#config-text', (el) => el.value), '', 'the box holds none of it');
+  await screenshot(page, '90-held-paste');
+  const before = await page.evaluate(() => location.search);
+  await page.click('button.use-config');
+  // Read in steps: the progress line shows (and the button waits) while it is read.
+  await page.waitForSelector('.export-progress progress');
+  assert.match(await page.textContent('.export-progress'), /^Reading: \d+%/);
+  assert.ok(await page.$eval('button.use-config', (b) => b.disabled));
+  await page.waitForFunction(() => document.querySelector('.error'), null, { timeout: 60000 });
+  assert.match(await page.textContent('.error'), /10000 servers is more than the page's limit of 100/);
+  assert.equal(await page.evaluate(() => location.search), before, 'nothing changed');
+  assert.equal(await page.$('.export-progress'), null);
+  // Typing in the box lets the held paste go.
+  await page.fill('#config-text', 'upstream u {');
+  assert.equal(await page.$('.held-paste'), null);
+  // A legal long paste — 20 nodes × 1,500 tokens, 1.4 MB — becomes the cluster.
+  await paste(page, '#config-text', nodetoolRing(20, 1500));
+  await page.waitForSelector('.held-paste');
+  await page.click('button.use-config');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('algo') === 'cassandra', null, { timeout: 60000 });
+  await ready(page, 60000);
+  const tokens = new URL(page.url()).searchParams.get('tokens').split(',');
+  assert.equal(tokens.length, 20);
+  assert.ok(tokens.every((t) => t.split('+').length === 1500));
+  assert.equal((await tableCounts(page)).length, 20);
+  // 20,000 pasted keys (a limit of 10,000): held, read, and refused with their count.
+  await paste(page, '#keys-text', Array.from({ length: 20000 }, (_, i) => `user:${i}`).join('\n'));
+  await page.waitForSelector('#keys-text + .held-paste');
+  await page.click('button.use-keys');
+  await page.waitForFunction(() => /20000 keys is more than the limit of 10000/.test(document.querySelector('.error')?.textContent || ''), null, { timeout: 60000 });
+  assert.deepEqual(consoleLines.filter((l) => /RuntimeError|unreachable|panicked/.test(l)), []);
 });
