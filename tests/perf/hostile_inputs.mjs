@@ -22,6 +22,19 @@ function ring(nodes, perNode) {
   tokens.forEach((tok, i) => { const n = i % nodes; rows.push(`10.0.${n >> 8}.${n & 255}  rack1  Up  Normal  1 KiB  1%  ${tok}`); });
   return rows.join('\n') + '\n';
 }
+function clusterNodes(masters) {
+  const rows = [];
+  for (let i = 0; i < masters; i++) {
+    const id = i.toString(16).padStart(40, '0');
+    rows.push(`${id} 10.${i >> 16}.${(i >> 8) & 255}.${i & 255}:6379@16379 master - 0 0 ${i + 1} connected ${i % 16384}`);
+  }
+  return rows.join('\n') + '\n';
+}
+// One line of 16 MB: an upstream of `servers` servers, then a directive of millions of words.
+function nginxLine(servers) {
+  const head = `upstream u { hash $k consistent; ${Array.from({ length: servers }, (_, i) => `server 10.0.${i >> 8}.${i & 255};`).join(' ')} x`;
+  return `${head}${' word'.repeat(Math.floor((16 * 1024 * 1024 - head.length - 4) / 5))}; }`;
+}
 const file = (fields) => JSON.stringify({ format: 'hashring-lab scenario', version: 1, ...fields });
 function tokensFile(nodes, perNode) {
   // Small tokens (up to 7 digits), so that a million fit a file under the 16 MB limit.
@@ -35,6 +48,10 @@ function tokensFile(nodes, perNode) {
 const CASES = [
   ['paste ring 15,000 tokens', { paste: '#config-text', button: '.use-config', text: () => ring(100, 150) }],
   ['paste ring 300,000 tokens', { paste: '#config-text', button: '.use-config', text: () => ring(10000, 30) }],
+  ['paste nodetool ring 100,000 nodes', { paste: '#config-text', button: '.use-config', text: () => ring(100000, 1) }],
+  ['paste CLUSTER NODES 100,000 masters', { paste: '#config-text', button: '.use-config', text: () => clusterNodes(100000) }],
+  ['paste nginx 16 MB one line, 100 servers', { paste: '#config-text', button: '.use-config', text: () => nginxLine(100) }],
+  ['paste nginx 16 MB one line, 9,000 servers', { paste: '#config-text', button: '.use-config', text: () => nginxLine(9000) }],
   ['paste 1,000,000 keys', { paste: '#keys-text', button: '.use-keys', text: () => Array.from({ length: 1000000 }, (_, i) => `user:${i}`).join('\n') }],
   ['file 1,000,000 tokens', { file: () => tokensFile(100, 10000) }],
   ['file 1,000,000 listed keys', { file: () => file({ keys: `list:${Array.from({ length: 1000000 }, (_, i) => `k${i}`).join(',')}` }) }],
