@@ -685,3 +685,39 @@ fn a_large_maglev_table_filled_in_steps_places_keys_as_one_filled_at_once() {
         assert_eq!(owner, once.owner(&key, position), "{key}");
     }
 }
+
+/// The per-key algorithms that read one 64-bit value of a key's name read it once, when the
+/// keys are hashed, and place keys from it at every change: the owners equal the lookup of
+/// each name, before and after servers are added, failed and removed (identity hash too).
+#[test]
+fn keys_placed_from_their_values_are_placed_as_their_names_are() {
+    let with_values: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.spec().key_value.is_some())
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(with_values.len(), 10, "{with_values:?}");
+    for algo in with_values {
+        for (hash, keys) in [("xxh3", "key-{i}:0..3000"), ("identity", "0..3000")] {
+            let mut s = sim(&[
+                ("algo", algo),
+                ("hash", hash),
+                ("nodes", "1,2,3,4,5"),
+                ("keys", keys),
+            ]);
+            assert!(!s.keys().values.is_empty(), "{algo}: values kept");
+            for change in ["add:6", "fail:2", "remove:6", "recover:2", "remove:1"] {
+                let check = |s: &Simulation| {
+                    for (place, &id) in s.keys().ids.iter().enumerate() {
+                        let name = s.key_name(id);
+                        let by_name = s.explain(&name).unwrap().owner;
+                        assert_eq!(by_name, s.owners()[place], "{algo} {hash} {name}");
+                    }
+                };
+                check(&s);
+                s.apply(&Change::parse(change).unwrap()).unwrap();
+                check(&s);
+            }
+        }
+    }
+}

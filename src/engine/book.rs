@@ -59,11 +59,15 @@ impl BucketBook {
 }
 
 impl<E: BucketChain> Placement for BookPlacement<E> {
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
+    fn owner(&self, key: &str, position: u32) -> ServerId {
+        self.owner_of_value(key_digest(self.hash, key), position)
+    }
+
+    fn owner_of_value(&self, digest: u64, _position: u32) -> ServerId {
         if !self.engine.any_working() {
             return NO_OWNER;
         }
-        self.holders[self.engine.walk(key_digest(self.hash, key), |_| {}) as usize]
+        self.holders[self.engine.walk(digest, |_| {}) as usize]
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {

@@ -6,7 +6,7 @@
 
 use std::any::Any;
 
-use super::ring::{Ring, ServerId, VNode};
+use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 
 /// A live server as the placements see it.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +34,13 @@ pub trait Placement {
     /// The ring of boundary points, for algorithms that have one.
     fn ring(&self) -> Option<&Ring> {
         None
+    }
+
+    /// The owner of a key whose value (its [`crate::engine::keys::KeyValue`], the registry's `key_value`) is
+    /// `value`, at `position`: the same as [`Placement::owner`] of its name. Only the
+    /// placements of algorithms with a key value answer it.
+    fn owner_of_value(&self, _value: u64, _position: u32) -> ServerId {
+        NO_OWNER
     }
 
     /// False when [`Placement::owner`] reads only the position, so callers may skip

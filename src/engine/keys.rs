@@ -8,7 +8,7 @@
 
 use std::fmt;
 
-use super::hash::HashError;
+use super::hash::{HashError, HashFn};
 use super::pace::{run_to_end, Pace};
 use super::text::{first_hidden, quote};
 use crate::problem::{KeyNumber, Problem};
@@ -329,6 +329,32 @@ mod random_names {
     }
 }
 
+/// What a per-key algorithm reads of a key's name: a 64-bit value, the same for every
+/// placement of the algorithm (whatever its servers). Two are the same value when their
+/// ids are.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyValue {
+    /// Which value it is (`digest`, `xxh64`, …).
+    pub id: &'static str,
+    /// The value of a key under the scenario's hash.
+    pub of: fn(crate::engine::hash::HashFn, &str) -> u64,
+}
+
+impl PartialEq for KeyValue {
+    fn eq(&self, other: &KeyValue) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for KeyValue {}
+
+/// The scenario hash's digest ([`crate::engine::hash::key_digest`]): xxh3-64, or the key's
+/// own number under the identity hash — what the bucket algorithms and Maglev read.
+pub const DIGEST: KeyValue = KeyValue {
+    id: "digest",
+    of: crate::engine::hash::key_digest,
+};
+
 /// Keys sorted by ring position: `positions[k]` is the position of key `ids[k]`.
 /// Ties keep index order, so the layout is a pure function of the spec and the hash.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -337,6 +363,11 @@ pub struct KeySet {
     pub positions: Vec<u32>,
     /// The key index (into the spec) at each sorted place.
     pub ids: Vec<u32>,
+    /// Each key's value by sorted place, when an algorithm reads one 64-bit value of a
+    /// key's name (empty otherwise), and which value under which hash it is.
+    pub values: Vec<u64>,
+    /// Which value `values` holds, under which hash.
+    pub value_of: Option<(KeyValue, HashFn)>,
 }
 
 impl KeySet {
@@ -361,7 +392,24 @@ impl KeySet {
         // Stable radix sort: equal positions keep index order.
         radsort::sort_by_key(&mut pairs, |&(position, _)| position);
         let (positions, ids) = pairs.into_iter().unzip();
-        KeySet { positions, ids }
+        KeySet {
+            positions,
+            ids,
+            values: Vec::new(),
+            value_of: None,
+        }
+    }
+
+    /// The layout with each key's value (given by key index) kept by place.
+    pub fn with_values(mut self, by_index: &[u64], value_of: (KeyValue, HashFn)) -> KeySet {
+        self.values = self.ids.iter().map(|&id| by_index[id as usize]).collect();
+        self.value_of = Some(value_of);
+        self
+    }
+
+    /// The keys' values by place, when they are `wanted`'s.
+    pub fn values_of(&self, wanted: Option<(KeyValue, HashFn)>) -> Option<&[u64]> {
+        (wanted.is_some() && wanted == self.value_of).then_some(self.values.as_slice())
     }
 
     /// Number of keys.

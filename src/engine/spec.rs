@@ -59,6 +59,11 @@ pub struct Spec {
     /// The system's own key hash, when it has one (a real system hashes keys its way,
     /// whatever the scenario's hash): keys then sit at this hash on the ring.
     pub key_hash: Option<KeyHash>,
+    /// What a per-key algorithm reads of a key's name, when one 64-bit number says it all:
+    /// a key's value is then computed once, when the keys are hashed, and its owner found
+    /// from it ([`crate::engine::contract::Placement::owner_of_value`]) — no name is read
+    /// again at a change (a key file's ten million lines, above all).
+    pub key_value: Option<super::keys::KeyValue>,
     /// Cost of assigning one key an owner, in the units of [`KEY_COST`].
     pub cost: fn(&CostInput) -> usize,
     /// The rules for a scenario under this algorithm beyond each value's own range.

@@ -107,6 +107,8 @@ pub(super) enum KeyWork {
     Hashing {
         settings: Settings,
         pairs: Chunks<(u32, u32)>,
+        /// Each key's value by index, when the algorithm reads one ([`KeySet::values`]).
+        values: Chunks<u64>,
     },
 }
 
@@ -115,6 +117,7 @@ impl KeyWork {
         KeyWork::Hashing {
             settings: settings.clone(),
             pairs: Chunks::new(),
+            values: Chunks::new(),
         }
     }
 }
@@ -310,7 +313,12 @@ impl Work {
 
     /// Phase 1: hash the next chunk of keys; the closing sort, when all are hashed.
     fn hash_keys(&mut self, budget: usize) -> Result<usize, Problem> {
-        let KeyWork::Hashing { settings, pairs } = &mut self.keys else {
+        let KeyWork::Hashing {
+            settings,
+            pairs,
+            values,
+        } = &mut self.keys
+        else {
             return Ok(0);
         };
         let n = settings.keys.len();
@@ -318,18 +326,29 @@ impl Work {
         let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
         let mut name = String::new();
         let mut chunk = Vec::with_capacity(end - start);
+        // The algorithm's key value, read from the name while it is at hand.
+        let value = settings.algo.spec().key_value;
+        let mut value_chunk = Vec::with_capacity(if value.is_some() { end - start } else { 0 });
         for index in start as u32..end as u32 {
             settings.keys.write_name(index, settings.seed, &mut name);
             let p = key_position(settings, &name).map_err(|e| Problem::from(e).of(Field::Keys))?;
             chunk.push((p, index));
+            if let Some(value) = value {
+                value_chunk.push((value.of)(settings.hash, &name));
+            }
         }
         pairs.push(chunk);
+        values.push(value_chunk);
         let spent = (end - start) * KEY_COST;
         // The closing sort gets a step of its own unless it fits in what is left.
         if pairs.len() < n || (spent > 0 && n * SORT_COST > budget.saturating_sub(spent)) {
             return Ok(spent);
         }
-        let done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
+        let mut done = KeySet::from_pairs(std::mem::replace(pairs, Chunks::new()).concat());
+        if let Some(value) = settings.algo.spec().key_value {
+            let by_index = std::mem::replace(values, Chunks::new()).concat();
+            done = done.with_values(&by_index, (value, settings.hash));
+        }
         self.keys = KeyWork::Ready(Arc::new(done));
         Ok(spent + n * SORT_COST)
     }
@@ -450,7 +469,16 @@ impl Work {
                 );
                 self.ranks.push(ranks);
             }
-            None => push_owners(keys, range, &s.keys, s.seed, placement.as_ref(), &mut chunk),
+            None => {
+                let values = keys.values_of(s.algo.spec().key_value.map(|v| (v, s.hash)));
+                let names = KeyNames {
+                    keys,
+                    spec: &s.keys,
+                    seed: s.seed,
+                    values,
+                };
+                push_owners(&names, range, placement.as_ref(), &mut chunk);
+            }
         }
         self.owners.push(chunk);
         count * self.cost_per_key()
@@ -466,7 +494,10 @@ impl Work {
 
     /// What is under way and how far it is: (phase, units done, units in all).
     pub fn progress(&self) -> (Phase, usize, usize) {
-        if let KeyWork::Hashing { pairs, settings } = &self.keys {
+        if let KeyWork::Hashing {
+            pairs, settings, ..
+        } = &self.keys
+        {
             return (Phase::HashingKeys, pairs.len(), settings.keys.len());
         }
         if let PlacementWork::Vnodes { points, total, .. } = &self.placement {
@@ -495,7 +526,9 @@ impl Work {
     /// Hash evaluations left, roughly: what a page weighs to decide whether to step.
     pub fn remaining_cost(&self) -> usize {
         let keys = match &self.keys {
-            KeyWork::Hashing { pairs, settings } => settings.keys.len() - pairs.len(),
+            KeyWork::Hashing {
+                pairs, settings, ..
+            } => settings.keys.len() - pairs.len(),
             KeyWork::Ready(_) => 0,
         };
         let vnodes = match &self.placement {
@@ -558,13 +591,24 @@ impl Arrivals {
 /// one linear merge for a ring covering every key, otherwise a lookup per key (by name for
 /// the per-key algorithms).
 pub(super) fn push_owners(
-    keys: &KeySet,
+    names: &KeyNames<'_>,
     range: std::ops::Range<usize>,
-    spec: &KeySpec,
-    seed: u64,
     placement: &dyn Placement,
     out: &mut Vec<ServerId>,
 ) {
+    let KeyNames {
+        keys,
+        spec,
+        seed,
+        values,
+    } = *names;
+    if let (None, Some(values)) = (placement.ring(), values) {
+        // Each key's value was read with its name: no name is read again.
+        out.extend(
+            range.map(|place| placement.owner_of_value(values[place], keys.positions[place])),
+        );
+        return;
+    }
     if let Some(ring) = placement.ring() {
         if range == (0..keys.len()) && out.is_empty() {
             ring.assign_sorted(&keys.positions, out);
@@ -588,6 +632,16 @@ pub(super) fn push_owners(
         }
         None => out.extend(range.map(|place| placement.owner("", keys.positions[place]))),
     }
+}
+
+/// The keys of a piece of work and how to name them: their layout, their set, the seed
+/// (random keys), and their values when the algorithm reads one.
+#[derive(Clone, Copy)]
+pub(super) struct KeyNames<'a> {
+    pub(super) keys: &'a KeySet,
+    pub(super) spec: &'a KeySpec,
+    pub(super) seed: u64,
+    pub(super) values: Option<&'a [u64]>,
 }
 
 /// A per-key scorer placing keys with their [`Rank`]s.

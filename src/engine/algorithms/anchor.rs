@@ -21,6 +21,7 @@
 
 use crate::engine::book::BucketChain;
 use crate::engine::contract::Placement;
+use crate::engine::keys::DIGEST;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
 
@@ -33,6 +34,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_value: Some(DIGEST),
     key_hash: None,
     cost: super::jump::key_cost,
     check: no_check,

@@ -31,6 +31,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_value: None,
     key_hash: None,
     // A walk past full servers: a few points more than the ring's one.
     cost: |_| 2 * LOOKUP_COST,

@@ -37,6 +37,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: Some(KeyHash {
         name: "murmur3 token (top 32 bits)",
         hash: |key, _| (ring_value(token(key.as_bytes())) >> 32) as u32,

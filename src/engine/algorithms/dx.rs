@@ -17,6 +17,7 @@
 
 use crate::engine::book::BucketChain;
 use crate::engine::contract::Placement;
+use crate::engine::keys::DIGEST;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
 
@@ -29,6 +30,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_value: Some(DIGEST),
     key_hash: None,
     cost: // About capacity / working draws of the generator per key.
     |c| crate::engine::spec::KEY_COST + c.book_capacity / c.live,

@@ -37,6 +37,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: Some(KeyHash {
         name: "xxh64",
         hash: key_cell_position,

@@ -36,6 +36,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: Some(KeyHash {
         name: "xxh64 (top 32 bits)",
         hash: |key, _| (xxh64(key) >> 32) as u32,

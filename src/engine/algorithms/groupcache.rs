@@ -26,6 +26,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: Some(KeyHash {
         name: "crc32",
         hash: |key, _| crc32(key),

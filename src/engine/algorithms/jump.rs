@@ -12,6 +12,7 @@
 //! the ones after it, and their keys move — the cost a real deployment of jump pays, which
 //! the page shows rather than hides.
 
+use crate::engine::keys::DIGEST;
 use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
@@ -39,6 +40,7 @@ pub const fn bucket_spec(
         shrinks_only_at_end: true,
         arcs: false,
         scores_every_server: false,
+        key_value: Some(DIGEST),
         key_hash: None,
         cost: key_cost,
         check: no_check,
@@ -130,10 +132,14 @@ impl Placement for Buckets {
         Some((&self.servers, self.servers.len() as u32))
     }
 
-    fn owner(&self, key: &str, _position: u32) -> ServerId {
+    fn owner(&self, key: &str, position: u32) -> ServerId {
+        self.owner_of_value(key_digest(self.hash, key), position)
+    }
+
+    fn owner_of_value(&self, digest: u64, _position: u32) -> ServerId {
         match self.servers.len() {
             0 => NO_OWNER,
-            n => self.servers[(self.bucket)(key_digest(self.hash, key), n as u32) as usize],
+            n => self.servers[(self.bucket)(digest, n as u32) as usize],
         }
     }
 

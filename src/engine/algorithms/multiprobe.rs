@@ -14,10 +14,18 @@
 
 pub use crate::engine::contract::Probe;
 use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::keys::KeyValue;
 use crate::engine::ring::VNode;
 use crate::engine::ring::{Ring, ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, KEY_COST, LOOKUP_COST};
 use std::rc::Rc;
+
+/// Multi-probe's key value: xxh3-64 of the name, whatever the scenario's hash (its probe
+/// step).
+pub const PROBE_VALUE: KeyValue = KeyValue {
+    id: "xxh3",
+    of: |_, key| xxhash_rust::xxh3::xxh3_64(key.as_bytes()),
+};
 
 /// The registry's entry. Source: Appleton & O'Reilly 2015.
 pub static SPEC: Spec = Spec {
@@ -32,6 +40,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: false,
+    key_value: Some(PROBE_VALUE),
     key_hash: None,
     cost: |c| KEY_COST + LOOKUP_COST * c.probes as usize,
     check: no_check,
@@ -98,7 +107,11 @@ impl Placement for MultiProbe {
     }
 
     fn owner(&self, key: &str, position: u32) -> ServerId {
-        let step = ((xxhash_rust::xxh3::xxh3_64(key.as_bytes()) >> 32) as u32) | 1;
+        self.owner_of_value(xxhash_rust::xxh3::xxh3_64(key.as_bytes()), position)
+    }
+
+    fn owner_of_value(&self, value: u64, position: u32) -> ServerId {
+        let step = ((value >> 32) as u32) | 1;
         let mut best: Option<(u32, ServerId)> = None;
         for i in 0..self.probes {
             let p = position.wrapping_add(i.wrapping_mul(step));

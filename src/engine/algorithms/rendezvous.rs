@@ -27,6 +27,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: false,
     scores_every_server: true,
+    key_value: None,
     key_hash: None,
     cost,
     check,

@@ -34,6 +34,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: None,
     cost: lookup_cost,
     check: check_vnodes,

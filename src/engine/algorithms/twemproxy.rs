@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
     shrinks_only_at_end: false,
     arcs: true,
     scores_every_server: false,
+    key_value: None,
     key_hash: Some(KeyHash {
         name: "fnv1a_64 (twemproxy)",
         hash: |key, _| fnv1a_64_twemproxy(key.as_bytes()),
