@@ -561,7 +561,9 @@ pub fn PasteBox(props: &PasteBoxProps) -> Html {
                 e.prevent_default();
                 let box_: HtmlTextAreaElement = e.target_unchecked_into();
                 box_.set_value("");
-                let lines = text.split("\n").length() as u64;
+                // Lines as a reader counts them (a last line break ends a line, starts none).
+                let breaks = text.split("\n").length() as u64;
+                let lines = breaks - u64::from(text.ends_with("\n", text.length() as i32));
                 held.set(Some(Held { text, lines }));
             } else {
                 held.set(None);
