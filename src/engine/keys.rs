@@ -349,7 +349,7 @@ impl PartialEq for KeyValue {
 impl Eq for KeyValue {}
 
 /// The scenario hash's digest ([`crate::engine::hash::key_digest`]): xxh3-64, or the key's
-/// own number under the identity hash — what the bucket algorithms and Maglev read.
+/// own number under the identity hash — what the bucket algorithms read.
 pub const DIGEST: KeyValue = KeyValue {
     id: "digest",
     of: crate::engine::hash::key_digest,

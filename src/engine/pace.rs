@@ -72,9 +72,7 @@ impl Pace {
             YieldOnce(false).await;
         }
     }
-}
 
-impl Pace {
     /// Ends the step here (unless the pace is unlimited): a long piece of work that cannot
     /// tick as it goes (the browser parsing a file's JSON) gets a step of its own.
     pub async fn pause(&mut self) {

@@ -231,8 +231,8 @@ impl Work {
                 points: Vec::with_capacity(total),
                 total,
             }
-        } else if given_tokens(&next) >= STEPPED_VNODES {
-            PlacementWork::Deferred(given_tokens(&next))
+        } else if let Some(entries) = Some(given_tokens(&next)).filter(|&n| n >= STEPPED_VNODES) {
+            PlacementWork::Deferred(entries)
         } else {
             // Small rings, slot tables and per-key algorithms build in well under a step.
             PlacementWork::Ready(next.placement()?)
@@ -451,15 +451,16 @@ impl Work {
         let s = &self.next.settings;
         let mut chunk = Vec::with_capacity(end - self.owners.len());
         let range = self.owners.len()..end;
+        let names = KeyNames {
+            keys,
+            spec: &s.keys,
+            seed: s.seed,
+            values: keys.values_of(s.algo.spec().key_value.map(|v| (v, s.hash))),
+        };
         match placement.ranked() {
             Some(ranked) => {
                 let mut ranks = Vec::with_capacity(chunk.capacity());
-                let scoring = Scoring {
-                    keys,
-                    spec: &s.keys,
-                    seed: s.seed,
-                    ranked,
-                };
+                let scoring = Scoring { names, ranked };
                 scoring.push(
                     range,
                     self.mode,
@@ -469,16 +470,7 @@ impl Work {
                 );
                 self.ranks.push(ranks);
             }
-            None => {
-                let values = keys.values_of(s.algo.spec().key_value.map(|v| (v, s.hash)));
-                let names = KeyNames {
-                    keys,
-                    spec: &s.keys,
-                    seed: s.seed,
-                    values,
-                };
-                push_owners(&names, range, placement.as_ref(), &mut chunk);
-            }
+            None => push_owners(&names, range, placement.as_ref(), &mut chunk),
         }
         self.owners.push(chunk);
         count * self.cost_per_key()
@@ -646,9 +638,7 @@ pub(super) struct KeyNames<'a> {
 
 /// A per-key scorer placing keys with their [`Rank`]s.
 pub(super) struct Scoring<'a> {
-    pub(super) keys: &'a KeySet,
-    pub(super) spec: &'a KeySpec,
-    pub(super) seed: u64,
+    pub(super) names: KeyNames<'a>,
     pub(super) ranked: &'a dyn Ranked,
 }
 
@@ -668,8 +658,11 @@ impl Scoring<'_> {
         owners: &mut Vec<ServerId>,
         ranks: &mut Vec<Rank>,
     ) {
+        let KeyNames {
+            keys, spec, seed, ..
+        } = self.names;
         let scale = Some(self.ranked.scale());
-        let previous = previous.filter(|p| p.scale == scale && p.ranks.len() == self.keys.len());
+        let previous = previous.filter(|p| p.scale == scale && p.ranks.len() == keys.len());
         let departed = match (mode, previous) {
             (WorkMode::Departed(gone), Some(p)) => Some((gone, p)),
             _ => None,
@@ -681,7 +674,7 @@ impl Scoring<'_> {
         let mut scored: Vec<usize> = Vec::with_capacity(KEYS_PER_BATCH);
         let mut held = Vec::with_capacity(KEYS_PER_BATCH);
         let mut found = Vec::with_capacity(KEYS_PER_BATCH);
-        let order = name_order(self.keys, range.clone(), self.spec);
+        let order = name_order(keys, range.clone(), spec);
         for batch in order.chunks(KEYS_PER_BATCH) {
             scored.clear();
             for &place in batch {
@@ -694,9 +687,9 @@ impl Scoring<'_> {
                 }
             }
             for (name, &place) in names.iter_mut().zip(&scored) {
-                self.spec.write_name(self.keys.ids[place], self.seed, name);
+                spec.write_name(keys.ids[place], seed, name);
             }
-            let keys: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
+            let named: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
             found.clear();
             match (mode, previous) {
                 (WorkMode::Joined(new), Some(p)) => {
@@ -706,9 +699,9 @@ impl Scoring<'_> {
                             .iter()
                             .map(|&place| (p.owners[place], p.ranks[place])),
                     );
-                    self.ranked.challenges(&keys, &held, new, &mut found);
+                    self.ranked.challenges(&named, &held, new, &mut found);
                 }
-                _ => self.ranked.owners_ranked(&keys, &mut found),
+                _ => self.ranked.owners_ranked(&named, &mut found),
             }
             for (&place, &answer) in scored.iter().zip(&found) {
                 answers[place - range.start] = answer;

@@ -45,11 +45,37 @@ enum Busy {
     Reading(Progress),
 }
 
-/// How far a reading's pass has come, as a whole percentage.
-fn percent_read(p: Progress) -> String {
-    (p.done.saturating_mul(100) / p.total.max(1))
-        .min(100)
-        .to_string()
+impl Busy {
+    /// Units done, of [`Busy::total`].
+    fn done(self) -> usize {
+        match self {
+            Busy::Writing(done, _) => done,
+            Busy::Reading(p) => p.done,
+        }
+    }
+
+    fn total(self) -> usize {
+        match self {
+            Busy::Writing(_, total) => total,
+            Busy::Reading(p) => p.total,
+        }
+    }
+}
+
+/// The progress line's words: rows written of all, or the percentage of the pass read.
+fn busy_line(w: &Words, busy: Busy) -> String {
+    let (done, total) = (busy.done(), busy.total());
+    match busy {
+        Busy::Writing(..) => (w.exporting)(
+            &group_thousands(done as u64),
+            &group_thousands(total as u64),
+        ),
+        Busy::Reading(_) => (w.reading)(
+            &(done.saturating_mul(100) / total.max(1))
+                .min(100)
+                .to_string(),
+        ),
+    }
 }
 
 /// A reading step's budget in [`Pace`] units (about a byte each: ~40 ms of the page).
@@ -501,14 +527,8 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 button={w.use_keys} busy={progress.is_some()} on_use={use_keys} />
             if let Some(busy) = *progress {
                 <p class="export-progress" role="status">
-                    {match busy {
-                        Busy::Writing(done, total) => (w.exporting)(&group_thousands(done as u64), &group_thousands(total as u64)),
-                        Busy::Reading(p) => (w.reading)(&percent_read(p)),
-                    }}
-                    {match busy {
-                        Busy::Writing(done, total) => html! { <progress max={total.to_string()} value={done.to_string()}></progress> },
-                        Busy::Reading(p) => html! { <progress max={p.total.max(1).to_string()} value={p.done.to_string()}></progress> },
-                    }}
+                    {busy_line(w, busy)}
+                    <progress max={busy.total().max(1).to_string()} value={busy.done().to_string()}></progress>
                 </p>
             }
         </details>
