@@ -56,6 +56,16 @@ pub trait KeySource: fmt::Debug + Send + Sync {
     /// Writes the name of key `index` into `out` (cleared first); names are asked for in
     /// increasing order most of the time, which a source may make cheap.
     fn write_name(&self, index: u32, out: &mut String);
+    /// Calls `each` with the name of every key in `indices`, in that order: a run of keys
+    /// asked for at once, which a source may read in one sweep (a key file forward, with
+    /// no lock or copy per key).
+    fn for_each_name(&self, indices: &mut dyn Iterator<Item = u32>, each: &mut dyn FnMut(&str)) {
+        let mut name = String::new();
+        for index in indices {
+            self.write_name(index, &mut name);
+            each(&name);
+        }
+    }
     /// How the set is written back (`@FILE`).
     fn describe(&self) -> &str;
 }
@@ -279,6 +289,24 @@ impl KeySpec {
                 }
                 out.push_str(std::str::from_utf8(&name).unwrap_or_default());
             }
+        }
+    }
+
+    /// Calls `each` with the name of every key in `indices`, in that order (a key file
+    /// reads such a run in one sweep).
+    pub fn for_each_name(
+        &self,
+        mut indices: impl Iterator<Item = u32>,
+        seed: u64,
+        mut each: impl FnMut(&str),
+    ) {
+        if let KeySpec::External(source) = self {
+            return source.0.for_each_name(&mut indices, &mut each);
+        }
+        let mut name = String::new();
+        for index in indices {
+            self.write_name(index, seed, &mut name);
+            each(&name);
         }
     }
 

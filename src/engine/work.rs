@@ -161,6 +161,69 @@ pub struct Work {
     pub(super) previous: Option<Previous>,
     /// Bounded loads: the keys placed so far, one after another in arrival order.
     pub(super) arrivals: Option<Arrivals>,
+    /// A key file's keys named by line, when owners come from names.
+    pub(super) lines: Option<LinePass>,
+}
+
+/// A key file's keys given owners in line order, a run of lines a step: the file is read
+/// forward once however the steps cut it (cut by sorted place, every step's keys are spread
+/// over the whole file, and each step read all of it). Answers are kept by place until the
+/// last line.
+#[derive(Clone)]
+pub(super) struct LinePass {
+    /// `place_of[id]`: where key `id` sits in the sorted layout.
+    place_of: Vec<u32>,
+    /// Keys (ids `0..done`) answered so far.
+    done: usize,
+    /// Owners by place.
+    owners: Vec<ServerId>,
+    /// Ranks by place (per-key scorers; empty otherwise).
+    ranks: Vec<Rank>,
+}
+
+impl LinePass {
+    fn new(keys: &KeySet, ranked: bool) -> LinePass {
+        let mut place_of = vec![0u32; keys.len()];
+        for (place, &id) in keys.ids.iter().enumerate() {
+            place_of[id as usize] = place as u32;
+        }
+        LinePass {
+            place_of,
+            done: 0,
+            owners: vec![NO_OWNER; keys.len()],
+            ranks: if ranked {
+                vec![0; keys.len()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// Answers the next `count` lines' keys under `placement` (scored in `mode` against
+    /// `previous` by a per-key scorer); true once every key has its owner.
+    fn advance(
+        &mut self,
+        count: usize,
+        names: &KeyNames,
+        (placement, mode, previous): (&dyn Placement, WorkMode, Option<&Previous>),
+    ) -> bool {
+        let ids = self.done..self.done.saturating_add(count).min(self.place_of.len());
+        let place_of = &self.place_of;
+        let order = ids.clone().map(|id| (place_of[id] as usize, id as u32));
+        match placement.ranked() {
+            Some(ranked) => {
+                let answers = (&mut self.owners[..], &mut self.ranks[..]);
+                Scoring {
+                    names: *names,
+                    ranked,
+                }
+                .score_into(order, 0, mode, previous, answers);
+            }
+            None => owners_by_name(names, order, 0, placement, &mut self.owners),
+        }
+        self.done = ids.end;
+        self.done == self.place_of.len()
+    }
 }
 
 /// Owners and ranks by place before a change, and the scale of those ranks.
@@ -247,6 +310,7 @@ impl Work {
             ranks: Chunks::new(),
             previous: None,
             arrivals: None,
+            lines: None,
         })
     }
 
@@ -324,18 +388,28 @@ impl Work {
         let n = settings.keys.len();
         let start = pairs.len();
         let end = start.saturating_add((budget / KEY_COST).max(1)).min(n);
-        let mut name = String::new();
         let mut chunk = Vec::with_capacity(end - start);
         // The algorithm's key value, read from the name while it is at hand.
         let value = settings.algo.spec().key_value;
         let mut value_chunk = Vec::with_capacity(if value.is_some() { end - start } else { 0 });
-        for index in start as u32..end as u32 {
-            settings.keys.write_name(index, settings.seed, &mut name);
-            let p = key_position(settings, &name).map_err(|e| Problem::from(e).of(Field::Keys))?;
-            chunk.push((p, index));
-            if let Some(value) = value {
-                value_chunk.push((value.of)(settings.hash, &name));
-            }
+        let mut failed = None;
+        let mut index = start as u32;
+        settings
+            .keys
+            .for_each_name(start as u32..end as u32, settings.seed, |name| {
+                match key_position(settings, name) {
+                    Ok(p) => chunk.push((p, index)),
+                    Err(e) => {
+                        failed.get_or_insert(e);
+                    }
+                }
+                if let Some(value) = value {
+                    value_chunk.push((value.of)(settings.hash, name));
+                }
+                index += 1;
+            });
+        if let Some(e) = failed {
+            return Err(Problem::from(e).of(Field::Keys));
         }
         pairs.push(chunk);
         values.push(value_chunk);
@@ -434,7 +508,8 @@ impl Work {
         else {
             return 0;
         };
-        let count = (budget / self.cost_per_key()).max(1);
+        let cost = self.cost_per_key();
+        let count = (budget / cost).max(1);
         if let Some(bounded) = Bounded::of(placement.as_ref()) {
             let arrivals = self
                 .arrivals
@@ -445,7 +520,7 @@ impl Work {
                     self.placement = PlacementWork::Ready(Rc::new(done.bounded));
                 }
             }
-            return count * self.cost_per_key();
+            return count * cost;
         }
         let end = self.owners.len().saturating_add(count).min(needed);
         let s = &self.next.settings;
@@ -457,6 +532,22 @@ impl Work {
             seed: s.seed,
             values: keys.values_of(s.algo.spec().key_value.map(|v| (v, s.hash))),
         };
+        if matches!(s.keys, KeySpec::External(_)) && reads_names(placement.as_ref(), &names) {
+            let ranked = placement.ranked().is_some();
+            let lines = self
+                .lines
+                .get_or_insert_with(|| LinePass::new(keys, ranked));
+            let at = (placement.as_ref(), self.mode, self.previous.as_ref());
+            if lines.advance(count, &names, at) {
+                if let Some(done) = self.lines.take() {
+                    self.owners.push(done.owners);
+                    if ranked {
+                        self.ranks.push(done.ranks);
+                    }
+                }
+            }
+            return count * cost;
+        }
         match placement.ranked() {
             Some(ranked) => {
                 let mut ranks = Vec::with_capacity(chunk.capacity());
@@ -473,7 +564,17 @@ impl Work {
             None => push_owners(&names, range, placement.as_ref(), &mut chunk),
         }
         self.owners.push(chunk);
-        count * self.cost_per_key()
+        count * cost
+    }
+
+    /// Keys given owners so far (in arrival order under bounded loads, by line for a key
+    /// file's names).
+    fn owners_done(&self) -> usize {
+        match (&self.arrivals, &self.lines) {
+            (Some(arrivals), _) => arrivals.done,
+            (_, Some(lines)) => lines.done,
+            _ => self.owners.len(),
+        }
     }
 
     /// Does all the work that is left.
@@ -504,7 +605,7 @@ impl Work {
         }
         let needed = self.owners_needed();
         if self.owners.len() < needed {
-            let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+            let done = self.owners_done();
             return (Phase::AssigningKeys, done, needed);
         }
         (Phase::Done, needed, needed)
@@ -532,7 +633,7 @@ impl Work {
             PlacementWork::Deferred(entries) => entries * SORT_COST / VNODE_COST,
             PlacementWork::Ready(_) => 0,
         };
-        let done = self.arrivals.as_ref().map_or(self.owners.len(), |a| a.done);
+        let done = self.owners_done();
         let owners = self.owners_needed().saturating_sub(done);
         (keys.saturating_mul(KEY_COST))
             .saturating_add(vnodes.saturating_mul(VNODE_COST))
@@ -589,10 +690,7 @@ pub(super) fn push_owners(
     out: &mut Vec<ServerId>,
 ) {
     let KeyNames {
-        keys,
-        spec,
-        seed,
-        values,
+        keys, spec, values, ..
     } = *names;
     if let (None, Some(values)) = (placement.ring(), values) {
         // Each key's value was read with its name: no name is read again.
@@ -612,18 +710,44 @@ pub(super) fn push_owners(
         // Per-key algorithms that hash the name: named in the order names are cheapest to
         // read, answered in place order.
         None if placement.needs_key_name() => {
-            let mut name = String::new();
-            let start = range.start;
-            let mut answers = vec![NO_OWNER; range.len()];
-            for place in name_order(keys, range, spec) {
-                let place = place as usize;
-                spec.write_name(keys.ids[place], seed, &mut name);
-                answers[place - start] = placement.owner(&name, keys.positions[place]);
-            }
-            out.extend(answers);
+            let (start, from) = (range.start, out.len());
+            out.resize(from + range.len(), NO_OWNER);
+            let order = name_order(keys, range, spec);
+            owners_by_name(names, order, start, placement, &mut out[from..]);
         }
         None => out.extend(range.map(|place| placement.owner("", keys.positions[place]))),
     }
+}
+
+/// Whether owners come from keys' names read again (not from their ring positions or their
+/// kept values).
+fn reads_names(placement: &dyn Placement, names: &KeyNames) -> bool {
+    placement.ranked().is_some()
+        || (placement.ring().is_none() && names.values.is_none() && placement.needs_key_name())
+}
+
+/// The owners of the keys `order` gives (place, key id), each named in that order and put
+/// at `out[place - base]`.
+fn owners_by_name(
+    names: &KeyNames,
+    order: impl Iterator<Item = (usize, u32)>,
+    base: usize,
+    placement: &dyn Placement,
+    out: &mut [ServerId],
+) {
+    let KeyNames {
+        keys, spec, seed, ..
+    } = *names;
+    // Each name comes right after its id is taken: the place is passed alongside.
+    let at = std::cell::Cell::new(base);
+    let ids = order.map(|(place, id)| {
+        at.set(place);
+        id
+    });
+    spec.for_each_name(ids, seed, |name| {
+        let place = at.get();
+        out[place - base] = placement.owner(name, keys.positions[place]);
+    });
 }
 
 /// The keys of a piece of work and how to name them: their layout, their set, the seed
@@ -658,37 +782,63 @@ impl Scoring<'_> {
         owners: &mut Vec<ServerId>,
         ranks: &mut Vec<Rank>,
     ) {
+        let (from, ranked) = (owners.len(), ranks.len());
+        owners.resize(from + range.len(), NO_OWNER);
+        ranks.resize(ranked + range.len(), 0);
+        let order = name_order(self.names.keys, range.clone(), self.names.spec);
+        let answers = (&mut owners[from..], &mut ranks[ranked..]);
+        self.score_into(order, range.start, mode, previous, answers);
+    }
+
+    /// Scores the keys `order` gives (place, key id), as [`Scoring::push`] does, and puts
+    /// each key's owner and rank at `place - base` in `answers`.
+    pub(super) fn score_into(
+        &self,
+        mut order: impl Iterator<Item = (usize, u32)>,
+        base: usize,
+        mode: WorkMode,
+        previous: Option<&Previous>,
+        answers: (&mut [ServerId], &mut [Rank]),
+    ) {
         let KeyNames {
             keys, spec, seed, ..
         } = self.names;
+        let (owners, ranks) = answers;
         let scale = Some(self.ranked.scale());
         let previous = previous.filter(|p| p.scale == scale && p.ranks.len() == keys.len());
         let departed = match (mode, previous) {
             (WorkMode::Departed(gone), Some(p)) => Some((gone, p)),
             _ => None,
         };
-        // Each place's answer, by its offset in `range`.
-        let mut answers: Vec<(ServerId, Rank)> = vec![(NO_OWNER, 0); range.len()];
         let mut names = vec![String::new(); KEYS_PER_BATCH];
-        // The places scored in this batch: every key, or a departed server's.
-        let mut scored: Vec<usize> = Vec::with_capacity(KEYS_PER_BATCH);
+        // The (place, key id) pairs scored in this batch: every key, or a departed server's.
+        let mut scored: Vec<(usize, u32)> = Vec::with_capacity(KEYS_PER_BATCH);
         let mut held = Vec::with_capacity(KEYS_PER_BATCH);
         let mut found = Vec::with_capacity(KEYS_PER_BATCH);
-        let order = name_order(keys, range.clone(), spec);
-        for batch in order.chunks(KEYS_PER_BATCH) {
+        loop {
             scored.clear();
-            for &place in batch {
-                let place = place as usize;
+            let mut taken = 0;
+            for (place, id) in order.by_ref().take(KEYS_PER_BATCH) {
+                taken += 1;
                 match departed {
                     Some((gone, p)) if p.owners[place] != gone => {
-                        answers[place - range.start] = (p.owners[place], p.ranks[place]);
+                        owners[place - base] = p.owners[place];
+                        ranks[place - base] = p.ranks[place];
                     }
-                    _ => scored.push(place),
+                    _ => scored.push((place, id)),
                 }
             }
-            for (name, &place) in names.iter_mut().zip(&scored) {
-                spec.write_name(keys.ids[place], seed, name);
+            if taken == 0 {
+                break;
             }
+            let mut slots = names.iter_mut();
+            let ids = scored.iter().map(|&(_, id)| id);
+            spec.for_each_name(ids, seed, |name| {
+                if let Some(slot) = slots.next() {
+                    slot.clear();
+                    slot.push_str(name);
+                }
+            });
             let named: Vec<&str> = names[..scored.len()].iter().map(String::as_str).collect();
             found.clear();
             match (mode, previous) {
@@ -697,29 +847,79 @@ impl Scoring<'_> {
                     held.extend(
                         scored
                             .iter()
-                            .map(|&place| (p.owners[place], p.ranks[place])),
+                            .map(|&(place, _)| (p.owners[place], p.ranks[place])),
                     );
                     self.ranked.challenges(&named, &held, new, &mut found);
                 }
                 _ => self.ranked.owners_ranked(&named, &mut found),
             }
-            for (&place, &answer) in scored.iter().zip(&found) {
-                answers[place - range.start] = answer;
+            for (&(place, _), &(owner, rank)) in scored.iter().zip(&found) {
+                owners[place - base] = owner;
+                ranks[place - base] = rank;
             }
         }
-        owners.extend(answers.iter().map(|a| a.0));
-        ranks.extend(answers.iter().map(|a| a.1));
     }
 }
 
-/// The places of `range` in the order their keys are cheapest to name: a key file's keys
-/// by their line (the file is then read forward, not sought back and forth for every key:
-/// a million file keys through jump took 15 s in place order); generated names cost the
-/// same in any order, so other key sets keep place order.
-pub(super) fn name_order(keys: &KeySet, range: std::ops::Range<usize>, spec: &KeySpec) -> Vec<u32> {
-    let mut order: Vec<u32> = range.map(|place| place as u32).collect();
-    if matches!(spec, KeySpec::External(_)) {
-        super::order::sort_by_key(&mut order, |&place| u64::from(keys.ids[place as usize]));
+/// The keys at places `range` in the order their names are cheapest to read, as (place,
+/// key id) pairs: a key file's keys by their line (the file is then read forward, not
+/// sought back and forth for every key: a million file keys through jump took 15 s in place
+/// order); generated names cost the same in any order, so other key sets keep place order.
+pub(super) fn name_order<'a>(
+    keys: &'a KeySet,
+    range: std::ops::Range<usize>,
+    spec: &KeySpec,
+) -> NameOrder<'a> {
+    if !matches!(spec, KeySpec::External(_)) {
+        return NameOrder::Places { keys, range };
     }
-    order
+    if range.len() >= keys.len() / 16 {
+        // Much of the set: a key's place by its line, the inverse of `ids` — one scan, not
+        // a sort, and the ids come in order without a random read each.
+        let mut place_of = vec![u32::MAX; keys.len()];
+        for place in range {
+            place_of[keys.ids[place] as usize] = place as u32;
+        }
+        return NameOrder::Lines { place_of, next: 0 };
+    }
+    let mut pairs: Vec<(u32, u32)> = range.map(|place| (keys.ids[place], place as u32)).collect();
+    super::order::sort_by_key(&mut pairs, |&(id, _)| u64::from(id));
+    NameOrder::Pairs { pairs, next: 0 }
+}
+
+/// (place, key id) pairs in the order of [`name_order`].
+pub(super) enum NameOrder<'a> {
+    /// The places in order, each key's id read from the layout.
+    Places {
+        keys: &'a KeySet,
+        range: std::ops::Range<usize>,
+    },
+    /// Every key by line: `place_of[id]` is key `id`'s place, `u32::MAX` outside the range.
+    Lines { place_of: Vec<u32>, next: usize },
+    /// A few keys, as (id, place) sorted by id.
+    Pairs { pairs: Vec<(u32, u32)>, next: usize },
+}
+
+impl Iterator for NameOrder<'_> {
+    type Item = (usize, u32);
+
+    fn next(&mut self) -> Option<(usize, u32)> {
+        match self {
+            NameOrder::Places { keys, range } => range.next().map(|place| (place, keys.ids[place])),
+            NameOrder::Lines { place_of, next } => {
+                while let Some(&place) = place_of.get(*next) {
+                    *next += 1;
+                    if place != u32::MAX {
+                        return Some((place as usize, (*next - 1) as u32));
+                    }
+                }
+                None
+            }
+            NameOrder::Pairs { pairs, next } => {
+                let &(id, place) = pairs.get(*next)?;
+                *next += 1;
+                Some((place as usize, id))
+            }
+        }
+    }
 }
