@@ -1,5 +1,5 @@
 # hashring-lab: every target installs what is missing first (tools/setup.sh), then runs.
-#   make serve   build and serve the app on http://127.0.0.1:8080
+#   make serve   build and serve the app on http://127.0.0.1:8080 (HOST=0.0.0.0: to the network)
 #   make build   release build into dist/, then print the gzip size of wasm + js
 #   make test    fmt, clippy, native tests, wasm build, browser tests, end-to-end tests
 #   make bench   criterion benchmarks (native) and the in-browser page measurement
@@ -39,8 +39,16 @@ dist: dist/index.html
 
 build: setup-build dist
 
+# HOST=0.0.0.0 serves the page to the other machines on the network (a class's phones, by
+# the QR code), and prints the address they use.
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
 serve: setup-build
-	$(PAGE_ENV) trunk serve --release --address 127.0.0.1 --port 8080
+	@case "$(HOST)" in 127.*|localhost) ;; *) \
+	  for a in $$(hostname -I 2>/dev/null); do case "$$a" in *:*) ;; *) \
+	    echo "Other machines open: http://$$a:$(PORT)/";; esac; done;; esac
+	$(PAGE_ENV) trunk serve --release --address $(HOST) --port $(PORT)
 
 lint:
 	cargo fmt --all --check

@@ -232,9 +232,58 @@ pub fn with_page_params(
     query
 }
 
+/// The host a link points at, when only the machine that opened it can reach it:
+/// `localhost`, `127.x.x.x`, `[::1]` or `0.0.0.0` (what `make serve` listens on unless told
+/// otherwise). A QR code of such a link sends every phone in the room to itself.
+pub fn loopback_host(link: &str) -> Option<&str> {
+    let rest = link.split_once("://").map_or(link, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = if host_port.starts_with('[') {
+        host_port.split_inclusive(']').next().unwrap_or(host_port)
+    } else {
+        host_port.split(':').next().unwrap_or(host_port)
+    };
+    let lower = host.to_ascii_lowercase();
+    let loopback = lower == "localhost"
+        || lower.ends_with(".localhost")
+        || lower == "[::1]"
+        || lower == "0.0.0.0"
+        || lower.strip_prefix("127.").is_some_and(|rest| {
+            rest.split('.').count() == 3 && rest.split('.').all(|p| p.parse::<u8>().is_ok())
+        });
+    loopback.then_some(host)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn loopback_links_are_told_apart_from_links_a_room_can_open() {
+        for link in [
+            "http://127.0.0.1:8080/?nodes=A,B",
+            "http://localhost:8080/",
+            "https://LOCALHOST/x",
+            "http://[::1]:8080/?a=b",
+            "http://0.0.0.0:8080/",
+            "http://127.1.2.3/",
+            "http://app.localhost/",
+        ] {
+            assert!(loopback_host(link).is_some(), "{link}");
+        }
+        for link in [
+            "http://192.168.1.20:8080/?nodes=A,B",
+            "https://example.org/hashring/?x=127.0.0.1",
+            "http://127.0.0.1.example.org/",
+            "http://[2001:db8::1]:8080/",
+            "http://user@10.0.0.5/",
+            "",
+        ] {
+            assert_eq!(loopback_host(link), None, "{link}");
+        }
+        assert_eq!(loopback_host("http://127.0.0.1:8080/"), Some("127.0.0.1"));
+    }
 
     #[test]
     fn conflicting_view_parameters_resolve_by_precedence_and_say_so() {

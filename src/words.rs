@@ -170,10 +170,22 @@ pub fn summarize(
     }
     s.push_str(w.close_paren);
     if m.moved > 0 {
-        // Name the side that has several servers: sources on add, targets on remove.
+        // Name the side the title does not already name: where an added or recovered
+        // server's keys came from, where a removed or failed server's went — else the side
+        // that has several servers.
         let sources = dedup(m.flows.iter().map(|f| f.from));
         let targets = dedup(m.flows.iter().map(|f| f.to));
-        let by_source = targets.len() == 1 && sources.len() > 1;
+        let named = match change {
+            Change::Add { name, .. } | Change::Recover(name) => Some((name, true)),
+            Change::Remove(name) | Change::Fail(name) => Some((name, false)),
+            _ => None,
+        };
+        let only = |side: &[ServerId], who: &str| side.len() == 1 && name(side[0]) == who;
+        let by_source = match named {
+            Some((who, true)) if only(&targets, who) => true,
+            Some((who, false)) if only(&sources, who) => false,
+            _ => targets.len() == 1 && sources.len() > 1,
+        };
         let side = if by_source { &sources } else { &targets };
         let list: Vec<String> = side
             .iter()
@@ -507,14 +519,31 @@ mod tests {
         assert_eq!(group_thousands(1_234_567), "1,234,567");
     }
 
+    /// The summary names the side its title does not: where an added server's keys came
+    /// from (even when one server gave them all: "Added B … — to B" said nothing new),
+    /// where a removed server's went, and the side with several servers otherwise.
     #[test]
-    fn a_new_server_is_named_in_the_summary() {
+    fn the_summary_names_the_side_its_title_does_not() {
         let mut s = sim(&[("nodes", "A")]);
         let m = s.apply(&Change::add("B")).unwrap();
         let name = |id| s.server(id).map(|s| s.name.clone()).unwrap_or_default();
         let text = summarize(&EN, &Change::add("B"), &m, &name);
-        assert!(text.contains("— to B "), "{text}");
+        assert!(text.contains("— from A "), "{text}");
         assert!(!text.contains('#'), "{text}");
+        let remove = Change::Remove("B".to_owned());
+        let m = s.apply(&remove).unwrap();
+        let name = |id| s.server(id).map(|s| s.name.clone()).unwrap_or_default();
+        let text = summarize(&EN, &remove, &m, &name);
+        assert!(text.contains("— to A "), "{text}");
+        // Several givers: each is named.
+        let mut s = sim(&[("nodes", "A,B,C")]);
+        let m = s.apply(&Change::add("D")).unwrap();
+        let name = |id| s.server(id).map(|s| s.name.clone()).unwrap_or_default();
+        let text = summarize(&EN, &Change::add("D"), &m, &name);
+        assert!(
+            text.contains("— from A ") && text.contains(", C "),
+            "{text}"
+        );
     }
 
     #[test]

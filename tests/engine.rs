@@ -803,3 +803,19 @@ fn keys_from_a_source_read_in_small_steps_are_placed_as_generated_names() {
         );
     }
 }
+
+/// The README counts the algorithms in words ("Twenty-six algorithms"): the count is the
+/// registry's, so adding an algorithm without saying so fails here.
+#[test]
+fn the_readme_counts_the_algorithms_there_are() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).unwrap();
+    let units = [
+        "", "-one", "-two", "-three", "-four", "-five", "-six", "-seven", "-eight", "-nine",
+    ];
+    let n = Algorithm::ALL.len();
+    assert!((20..40).contains(&n), "{n}: extend the words");
+    let tens = if n < 30 { "Twenty" } else { "Thirty" };
+    let said = format!("**{tens}{} algorithms**", units[n % 10]);
+    assert!(readme.contains(&said), "the README should say {said}");
+}

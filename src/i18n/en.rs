@@ -96,8 +96,8 @@ pub static WORDS: Words = Words {
     share_caption: "Ring share per server",
     no_arcs: "This algorithm has no ring arcs: each key is placed on its own, so only the key counts above apply.",
 
-    ring_label: |servers, keys| {
-        format!("Hash ring: {servers} servers, {keys} keys. Scroll or pinch to zoom, drag to pan.")
+    ring_label: |algorithm, servers, keys| {
+        format!("{algorithm}: {servers} servers, {keys} keys. Scroll or pinch to zoom, drag to pan.")
     },
     zoom: "Zoom",
     zoom_in: "Zoom in (+)",
@@ -422,6 +422,7 @@ pub static WORDS: Words = Words {
     qr_hint: "Show this view's link as a QR code, for phones in the room (Q)",
     qr_caption: "Scan to open exactly this view:",
     qr_too_long: "This link is too long for a QR code; share it as text instead.",
+    qr_loopback: |host| format!("This link points at this computer only ({host}): the phones in the room cannot open it. Serve the page on the network — make serve HOST=0.0.0.0 prints the address to use — and open it by that address before showing the code."),
     link_too_long: "This scenario's link would be longer than a browser opens (2 MB): share it as a scenario file (Export → Scenario (JSON)).",
     notes: "Speaker notes",
     notes_hint: "Opens this tour's notes in a second window (for your own screen); it follows your steps, and its buttons move both windows",

@@ -266,8 +266,8 @@ pub struct Words {
     pub no_arcs: &'static str,
 
     // The ring.
-    /// The ring's description: servers, keys.
-    pub ring_label: fn(usize, &str) -> String,
+    /// The picture's accessible name: the algorithm's title, servers, keys.
+    pub ring_label: fn(&str, usize, &str) -> String,
     /// The zoom buttons' group.
     pub zoom: &'static str,
     /// Zoom in.
@@ -558,6 +558,8 @@ pub struct Words {
     pub qr_caption: &'static str,
     /// The link is too long for a QR code.
     pub qr_too_long: &'static str,
+    /// The QR code's link points at this machine only (its host).
+    pub qr_loopback: fn(&str) -> String,
     /// The scenario's link would be longer than a browser opens.
     pub link_too_long: &'static str,
     /// The speaker-notes button and the notes window's heading.

@@ -9,6 +9,7 @@ use crate::math;
 use std::f64::consts::TAU;
 
 use crate::engine::ring::{ServerId, NO_OWNER};
+use crate::render::palette::Palette;
 
 /// 2^32 as a float.
 pub const RING_SPAN: f64 = 4_294_967_296.0;
@@ -227,35 +228,30 @@ pub fn circular_distance(a: u32, b: u32) -> u32 {
     d.min(d.wrapping_neg())
 }
 
-/// Server colours. The first twelve stay apart for readers with normal vision and with
-/// each of the three colour-vision deficiencies (CIELAB ΔE ≥ 20, and ≥ 12 once simulated;
-/// a test checks it): Okabe & Ito's seven, then wine, rust, brown, silver and purple, picked
-/// greedily for the largest smallest distance. Then four more; beyond those, golden-angle
-/// hues. Ids are never reused within a session, so neither are colours.
-pub const PALETTE: [&str; 16] = [
-    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#882255",
-    "#B15928", "#8C564B", "#BBBBBB", "#7F3C8D", "#999933", "#EE6677", "#5D3A9B", "#228833",
-];
-
-/// The colour of server `id` as a CSS colour.
-pub fn server_colour(id: ServerId) -> String {
-    match PALETTE.get(usize::from(id)) {
+/// The colour of server `id` on palette `p`'s backgrounds, as a CSS colour.
+pub fn server_colour(id: ServerId, p: &Palette) -> String {
+    match p.servers.get(usize::from(id)) {
         Some(c) => (*c).to_owned(),
         None => format!(
-            "hsl({} 70% 60%)",
-            crate::engine::text::Fixed(math::wrap(f64::from(id) * 137.508, 360.0), 0)
+            "hsl({} 70% {}%)",
+            crate::engine::text::Fixed(math::wrap(f64::from(id) * 137.508, 360.0), 0),
+            crate::engine::text::Fixed(p.server_lightness * 100.0, 0)
         ),
     }
 }
 
-/// The colour of server `id` as RGB.
-pub fn server_rgb(id: ServerId) -> (u8, u8, u8) {
-    match PALETTE.get(usize::from(id)) {
+/// The colour of server `id` on palette `p`'s backgrounds, as RGB.
+pub fn server_rgb(id: ServerId, p: &Palette) -> (u8, u8, u8) {
+    match p.servers.get(usize::from(id)) {
         Some(c) => {
             let v = u32::from_str_radix(&c[1..], 16).unwrap_or(0x999999);
             ((v >> 16) as u8, (v >> 8) as u8, v as u8)
         }
-        None => hsl_to_rgb(math::wrap(f64::from(id) * 137.508, 360.0), 0.7, 0.6),
+        None => hsl_to_rgb(
+            math::wrap(f64::from(id) * 137.508, 360.0),
+            0.7,
+            p.server_lightness,
+        ),
     }
 }
 
@@ -427,8 +423,10 @@ mod tests {
 
     #[test]
     fn palette_is_stable_and_parses() {
-        assert_eq!(server_colour(0), "#E69F00");
-        assert_eq!(server_rgb(0), (0xE6, 0x9F, 0x00));
-        assert!(server_colour(40).starts_with("hsl("));
+        let dark = &crate::render::palette::DARK;
+        assert_eq!(server_colour(0, dark), "#E69F00");
+        assert_eq!(server_rgb(0, dark), (0xE6, 0x9F, 0x00));
+        assert_eq!(server_colour(40, dark), "hsl(100 70% 65%)");
+        assert_eq!(server_rgb(40, dark), hsl_to_rgb(100.32, 0.7, 0.65));
     }
 }

@@ -1,6 +1,9 @@
 //! The page's two colour themes for what is drawn on canvases (the HTML follows the same
-//! choice through CSS variables on `<html data-theme>`). Server colours are the same in
-//! both: the Okabe–Ito and Tol palettes read on dark and light backgrounds alike.
+//! choice through CSS variables on `<html data-theme>`), server colours included: a server's
+//! colour must stand out 3:1 from the background it is drawn on (WCAG 2.2 SC 1.4.11) —
+//! yellow and sky blue cannot on white, wine and purple cannot on the dark ground — so each
+//! theme has its own twelve (and four more), and the first twelve stay apart for readers
+//! with each colour-vision deficiency. Both tests below check it.
 
 use crate::chart;
 
@@ -54,7 +57,27 @@ pub struct Palette {
     pub outline: &'static str,
     /// The charts' chrome.
     pub chart: chart::Theme,
+    /// Server colours by id (`#RRGGBB`); later ids get golden-angle hues.
+    pub servers: &'static [&'static str; 16],
+    /// The HSL lightness of the golden-angle hues (0..1).
+    pub server_lightness: f64,
 }
+
+/// Server colours on the dark ground: Okabe & Ito's seven, then rust, brown, silver and
+/// purple picked greedily for the largest smallest distance, then four more; wine, brown,
+/// purple and indigo lightened until they stand 3:1 from every dark surface.
+pub const SERVERS_DARK: [&str; 16] = [
+    "#E69F00", "#56B4E9", "#009E73", "#F0E442", "#0072B2", "#D55E00", "#CC79A7", "#C32D87",
+    "#B15928", "#965A4B", "#BBBBBB", "#785AD2", "#999933", "#EE6677", "#7887E1", "#228833",
+];
+
+/// Server colours on the light ground: the dark set, with each colour that stands under 3:1
+/// from a light surface (orange, sky blue, yellow, pink, silver, olive, rose) replaced by the
+/// nearest colour (CIELAB) that reaches 3:1 and keeps the set apart for every reader.
+pub const SERVERS_LIGHT: [&str; 16] = [
+    "#96875A", "#7887A5", "#009678", "#3C4B00", "#0072B2", "#D55E00", "#C35AD2", "#882255",
+    "#B15928", "#8C564B", "#4B3C2D", "#7F3C8D", "#002D00", "#4B0F2D", "#5D3A9B", "#228833",
+];
 
 /// The dark "scope" look.
 pub const DARK: Palette = Palette {
@@ -64,6 +87,8 @@ pub const DARK: Palette = Palette {
     muted: "#7d879c",
     outline: "#ffffff",
     chart: chart::DARK,
+    servers: &SERVERS_DARK,
+    server_lightness: 0.65,
 };
 
 /// A light look for printed handouts and bright rooms.
@@ -74,6 +99,8 @@ pub const LIGHT: Palette = Palette {
     muted: "#5b6577",
     outline: "#111827",
     chart: chart::LIGHT,
+    servers: &SERVERS_LIGHT,
+    server_lightness: 0.32,
 };
 
 /// The WCAG 2 contrast ratio of two `#rrggbb` colours (1 to 21).
@@ -158,9 +185,42 @@ mod tests {
         ]
     }
 
+    /// The surfaces a server colour is drawn on in each theme (presentation mode draws on
+    /// the same): the canvases' ground and the page's background, panels and tour card
+    /// (`static/style.css`), where swatches sit.
+    const SURFACES: [(Theme, &[&str]); 2] = [
+        (Theme::Dark, &["#0f1420", "#0b0f17", "#121722", "#171d2a"]),
+        (Theme::Light, &["#ffffff", "#f4f6fa", "#eef1f6", "#e8f2fb"]),
+    ];
+
+    /// WCAG 2.2 SC 1.4.11: every server colour — the sixteen and the golden-angle hues
+    /// after them — stands 3:1 or better from each surface it is drawn on, in both themes.
+    #[test]
+    fn server_colours_stand_three_to_one_from_their_background_in_both_themes() {
+        for (theme, surfaces) in SURFACES {
+            let p = theme.palette();
+            for id in 0..400u16 {
+                let (r, g, b) = crate::render::server_rgb(id, p);
+                let colour = format!("#{r:02x}{g:02x}{b:02x}");
+                for surface in surfaces {
+                    let c = contrast(&colour, surface);
+                    assert!(
+                        c >= 3.0,
+                        "{theme:?} server {id} {colour} on {surface}: {c:.2}"
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_first_twelve_server_colours_stay_apart_also_for_colour_blind_readers() {
-        use crate::render::PALETTE;
+        for theme in [Theme::Dark, Theme::Light] {
+            twelve_apart(theme.palette().servers);
+        }
+    }
+
+    fn twelve_apart(palette: &[&str; 16]) {
         let deficiencies = [
             ("normal", None, 20.0),
             (
@@ -192,7 +252,7 @@ mod tests {
             ),
         ];
         for (who, cvd, least) in deficiencies {
-            let labs: Vec<[f64; 3]> = PALETTE[..12].iter().map(|c| lab(c, cvd)).collect();
+            let labs: Vec<[f64; 3]> = palette[..12].iter().map(|c| lab(c, cvd)).collect();
             for i in 0..12 {
                 for j in i + 1..12 {
                     let d = labs[i]
@@ -204,8 +264,8 @@ mod tests {
                     assert!(
                         d >= least,
                         "{who}: {} and {} are {d:.1} apart",
-                        PALETTE[i],
-                        PALETTE[j]
+                        palette[i],
+                        palette[j]
                     );
                 }
             }

@@ -12,6 +12,7 @@ use super::use_look;
 use super::ViewProps;
 use crate::chart::{draw_bar_chart, LoadBar, Unit};
 use crate::engine::text::Fixed;
+use crate::render::palette::Palette;
 use crate::render::server_rgb;
 use crate::words::group_thousands;
 
@@ -102,7 +103,7 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
 }
 
 /// Keys per server, with the previous counts as ghosts, and the balance figures.
-pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
+pub fn load_chart(w: &'static Words, p: &Palette, props: &ViewProps) -> Html {
     let state = &props.state;
     let mut bars: Vec<LoadBar> = state
         .sim
@@ -112,7 +113,7 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
             label: s.name.clone(),
             count: state.sim.count(s.id),
             before: state.count_before(s.id),
-            rgb: server_rgb(s.id),
+            rgb: server_rgb(s.id, p),
         })
         .collect();
     // A server the last change took away keeps its "before" outline (and no bar), so the
@@ -122,7 +123,7 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
             label: format!("{name} ✕"),
             count: 0,
             before: state.count_before(*id),
-            rgb: server_rgb(*id),
+            rgb: server_rgb(*id, p),
         }));
     }
     let stats = state.sim.stats();
@@ -160,7 +161,7 @@ pub fn load_chart(w: &'static Words, props: &ViewProps) -> Html {
 type ShareRow = (String, f64, f64, (u8, u8, u8));
 
 /// Each server's share of the ring (vnode arcs or slot ranges) against its ideal share.
-pub fn share_chart(w: &'static Words, props: &ViewProps) -> Html {
+pub fn share_chart(w: &'static Words, p: &Palette, props: &ViewProps) -> Html {
     let sim = &props.state.sim;
     let Some(shares) = sim.ring_shares() else {
         return html! {
@@ -186,7 +187,7 @@ pub fn share_chart(w: &'static Words, props: &ViewProps) -> Html {
             } else {
                 0.0
             };
-            (s.name.clone(), share, ideal, server_rgb(s.id))
+            (s.name.clone(), share, ideal, server_rgb(s.id, p))
         })
         .collect();
     let bars: Vec<LoadBar> = rows

@@ -18,6 +18,7 @@ use crate::engine::scenario::{
 use crate::engine::sim::{Change, Server, Simulation};
 use crate::engine::text::parse_decimal;
 use crate::engine::text::{Fixed, Shortest};
+use crate::render::palette::Palette;
 use crate::render::server_colour;
 use crate::state::{Action, Lookup, PageState};
 use crate::words::change_title;
@@ -61,7 +62,7 @@ pub struct ServerRowProps {
 }
 
 /// One row of the "Keys per server" table: weight, vnodes, keys, share, fail/recover, remove.
-pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
+pub fn server_row(w: &'static Words, colours: &Palette, props: &ServerRowProps) -> Html {
     let s = &props.server;
     let name = s.name.clone();
     let act = |make: fn(String) -> Change| {
@@ -83,7 +84,7 @@ pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
     };
     html! {
         <tr class={classes!((!s.up).then_some("down"))}>
-            <td>{swatch(server_colour(s.id))}</td>
+            <td>{swatch(server_colour(s.id, colours))}</td>
             <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{w.badge_down}</span> } } }</th>
             if props.weighted {
                 <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={Shortest(s.weight).to_string()}
@@ -104,7 +105,7 @@ pub fn server_row(w: &'static Words, props: &ServerRowProps) -> Html {
 }
 
 /// Server list (the "Keys per server" table), add and remove.
-pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
+pub fn server_controls(w: &'static Words, colours: &Palette, props: &ControlProps) -> Html {
     let state = &props.state;
     let sim = &state.sim;
     let total = sim.keys().len().max(1) as f64;
@@ -118,7 +119,7 @@ pub fn server_controls(w: &'static Words, props: &ControlProps) -> Html {
     let rows = sim.servers().iter().map(|s| {
         let count = sim.count(s.id);
         html! {
-            {server_row(w, &ServerRowProps {
+            {server_row(w, colours, &ServerRowProps {
                 server: s.clone(),
                 count,
                 share: count as f64 / total,

@@ -167,8 +167,9 @@ pub fn use_print_when_done(handout: &Option<Handout>) {
     });
 }
 
-/// The handout's pages (hidden on screen; the print stylesheet shows them alone).
-pub fn handout_view(w: &'static Words, h: &Handout) -> Html {
+/// The handout's pages (hidden on screen; the print stylesheet shows them alone), in the
+/// colours of the theme its rings were photographed in.
+pub fn handout_view(w: &'static Words, theme: Theme, h: &Handout) -> Html {
     let tour = Tour::get(h.tour);
     let words = &w.tour_words[h.tour.index()];
     html! {
@@ -181,7 +182,7 @@ pub fn handout_view(w: &'static Words, h: &Handout) -> Html {
                         <h1>{words.title}<span class="step-count">{(w.step_of)(page.step, tour.len())}</span></h1>
                         <img src={page.image.clone()} alt="" />
                         <p class="narration">{narration}</p>
-                        {readout_card(w, &page.state, false, (false, &Callback::noop()))}
+                        {readout_card(w, theme.palette(), &page.state, false, (false, &Callback::noop()))}
                     </article>
                 }
             }) }

@@ -718,6 +718,7 @@ pub fn App() -> Html {
     );
     let servers = server_controls(
         w,
+        theme.palette(),
         &ControlProps {
             state: state.clone(),
             on_action: dispatch.clone(),
@@ -781,11 +782,11 @@ pub fn App() -> Html {
                     </section>
                     <aside class="panel">
                         {for error}
-                        {readout_card(w, state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
-                        {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                        {readout_card(w, theme.palette(), state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
+                        {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                         <details class="card folded">
                             <summary><h2>{w.keys_per_server}</h2></summary>
-                            {server_controls(w, &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
+                            {server_controls(w, theme.palette(), &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
                         </details>
                     </aside>
                 </main>
@@ -845,8 +846,8 @@ pub fn App() -> Html {
                             {server_actions(w, state, &dispatch)}
                             {status}
                             {for error.clone()}
-                            {readout_card(w, state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
-                            {load_chart(w, &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                            {readout_card(w, theme.palette(), state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
+                            {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                         </div>
                     </section>
                 }
@@ -856,7 +857,7 @@ pub fn App() -> Html {
                     if !beside(Focus::Table) { {servers} }
                     {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
                         on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
-                    {share_chart(w, &ViewProps { state: state.clone(), focused: false })}
+                    {share_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: false })}
                     if state.sim.settings().algo == Algorithm::RING && !sweep_tour {
                         <SweepPanel scenario={Rc::clone(scenario)} />
                     }
@@ -869,7 +870,7 @@ pub fn App() -> Html {
                 {shortcuts_dialog(w, {let help = help.clone(); Callback::from(move |()| help.set(false))})}
             }
             if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
-                {handout::handout_view(w, h)}
+                {handout::handout_view(w, theme, h)}
             }
             if *qr {
                 {qr_dialog(w, &phone_link, {let qr = qr.clone(); Callback::from(move |()| qr.set(false))})}

@@ -8,14 +8,15 @@ use yew::prelude::*;
 use super::swatch;
 use crate::i18n::Words;
 use crate::readout::{Party, Readout};
+use crate::render::palette::Palette;
 use crate::render::server_colour;
 use crate::state::PageState;
 use crate::words::{change_title, group_thousands, name_in_text, percent};
 
 /// A party's name and swatch.
-fn party(w: &Words, p: &Party) -> (String, Html) {
+fn party(w: &Words, colours: &Palette, p: &Party) -> (String, Html) {
     match p {
-        Party::Server { id, name, .. } => (name.clone(), swatch(server_colour(*id))),
+        Party::Server { id, name, .. } => (name.clone(), swatch(server_colour(*id, colours))),
         Party::Nobody => (w.nobody.to_owned(), Html::default()),
         Party::Others(n) => ((w.flows_others)(*n), Html::default()),
     }
@@ -25,9 +26,9 @@ fn party(w: &Words, p: &Party) -> (String, Html) {
 /// removal or failure (every key from one server), where the receivers are listed down and
 /// the one sender heads the column: the side with several servers always runs down, which
 /// fits beside the ring and on a phone.
-fn flows_table(w: &'static Words, r: &Readout) -> Html {
+fn flows_table(w: &'static Words, colours: &Palette, r: &Readout) -> Html {
     let head = |p: &Party, scope: &'static str| {
-        let (name, colour) = party(w, p);
+        let (name, colour) = party(w, colours, p);
         html! { <th scope={scope} title={name.clone()}>{colour}<span class="name-text">{name}</span></th> }
     };
     let cell = |row: usize, col: usize| {
@@ -70,8 +71,8 @@ fn flows_table(w: &'static Words, r: &Readout) -> Html {
             let n = r.cell(row, col);
             if n > 0 {
                 spoken.push((w.flow_words)(
-                    &name_in_text(&party(w, from).0),
-                    &name_in_text(&party(w, to).0),
+                    &name_in_text(&party(w, colours, from).0),
+                    &name_in_text(&party(w, colours, to).0),
                     &group_thousands(n),
                 ));
             }
@@ -94,6 +95,7 @@ fn flows_table(w: &'static Words, r: &Readout) -> Html {
 /// What the last change moved, or what this panel will show once something changes.
 pub fn readout_card(
     w: &'static Words,
+    colours: &Palette,
     state: &PageState,
     focused: bool,
     marks: (bool, &Callback<()>),
@@ -118,7 +120,7 @@ pub fn readout_card(
                         if let Some(ideal) = ideal { <span class="ideal">{ideal}</span> }
                         <span class={classes!("between", (r.between_survivors > 0).then_some("bad"))}>{between}</span>
                     </p>
-                    if !r.cells.is_empty() { {flows_table(w, &r)} }
+                    if !r.cells.is_empty() { {flows_table(w, colours, &r)} }
                     if r.moved > 0 {
                         <label class="mark-moved">
                             <input type="checkbox" checked={marks.0} onchange={marks.1.reform(|_| ())} />

@@ -68,7 +68,7 @@ pub fn draw_static(
                 let (x, y) = g.point(point.position, g.radius);
                 ctx.begin_path();
                 let _ = ctx.arc(x, y, (s.band * 0.32).max(2.5), 0.0, TAU);
-                ctx.set_fill_style_str(&server_colour(point.server));
+                ctx.set_fill_style_str(&server_colour(point.server, p));
                 ctx.fill();
                 ctx.set_line_width(1.5);
                 ctx.set_stroke_style_str(p.background);
@@ -125,7 +125,7 @@ fn draw_buckets(
         let _ = ctx.arc(g.cx, g.cy, r, start, start + sweep - gap);
         ctx.set_global_alpha(if holder.is_none() { 0.35 } else { 1.0 });
         ctx.set_stroke_style_str(&match holder {
-            Some(h) if h != NO_OWNER => server_colour(h),
+            Some(h) if h != NO_OWNER => server_colour(h, p),
             _ => p.track.to_owned(),
         });
         ctx.stroke();
@@ -337,7 +337,7 @@ fn owner_colour(owner: ServerId, p: &Palette) -> String {
     if owner == NO_OWNER {
         p.muted.to_owned()
     } else {
-        server_colour(owner)
+        server_colour(owner, p)
     }
 }
 
@@ -413,7 +413,7 @@ fn draw_server_labels(
         .collect();
     for &(id, pos, _) in &markers {
         let up = sim.server(id).is_some_and(|s| s.up);
-        let colour = server_colour(id);
+        let colour = server_colour(id, p);
         let (mx, my) = g.point(pos, g.radius);
         ctx.begin_path();
         let _ = ctx.arc(mx, my, s.band * 0.75, 0.0, TAU);
@@ -430,7 +430,7 @@ fn draw_server_labels(
     let measure = measurer(ctx);
     let with_swatch = |t: &str| measure(t) + swatch;
     for placed in place_labels(g, s, &markers, ticks, &with_swatch) {
-        let colour = server_colour(placed.server);
+        let colour = server_colour(placed.server, p);
         if placed.displaced {
             // A thin leader from the marker to the label's nearest corner.
             let (mx, my) = g.point(placed.position, g.radius + s.band * 0.8);
@@ -534,7 +534,7 @@ pub fn draw_overlay(
                 ctx.begin_path();
                 arc_path(ctx, g, g.radius + s.band * 1.05, arc.after, arc.upto);
                 ctx.set_line_width(s.band * 0.45);
-                ctx.set_stroke_style_str(&server_colour(arc.from));
+                ctx.set_stroke_style_str(&server_colour(arc.from, p));
                 ctx.stroke();
             }
             ctx.begin_path();

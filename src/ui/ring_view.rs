@@ -552,6 +552,7 @@ pub fn RingView(props: &RingProps) -> Html {
     let pointer = use_pointer(frames.clone(), hover.clone(), props.on_pin.clone());
     let sim = &props.state.sim;
     let label = (w.ring_label)(
+        crate::words::algorithm_title(w, sim.settings().algo),
         sim.servers().len(),
         &crate::words::group_thousands(sim.keys().len() as u64),
     );

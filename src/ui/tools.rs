@@ -802,6 +802,9 @@ pub fn qr_dialog(w: &'static Words, link: &str, on_close: Callback<()>) -> Html 
     html! {
         <Dialog title_id="qr-title" title={w.qr_code} on_close={on_close}>
             if let Some(p) = picture.as_ref() {
+                if let Some(host) = crate::link::loopback_host(link) {
+                    <p class="error qr-loopback" role="note">{(w.qr_loopback)(host)}</p>
+                }
                 <p class="muted">{w.qr_caption}</p>
                 <svg class="qr" role="img" aria-label={link.to_owned()} viewBox={format!("0 0 {0} {0}", p.side)}
                     shape-rendering="crispEdges">

@@ -328,6 +328,11 @@ test('Q shows the link as a QR code that a phone reads back as the same view', a
   assert.equal(link.searchParams.get('step'), '2');
   assert.equal(link.searchParams.get('present'), null, 'phones open the normal view');
   assert.equal(await page.textContent('.dialog .qr-link'), decoded);
+  // This page was opened at 127.0.0.1: the dialog says the room's phones cannot open it,
+  // and how to serve a link they can.
+  const note = page.locator('.dialog .qr-loopback');
+  assert.ok(await note.isVisible(), 'the loopback note shows');
+  assert.match(await note.textContent(), /this computer only \(127\.0\.0\.1\).*make serve HOST=0\.0\.0\.0/);
   // Esc closes it; the Share card's button opens it too.
   await page.keyboard.press('Escape');
   await page.waitForSelector('.dialog', { state: 'detached' });

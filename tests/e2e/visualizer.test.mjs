@@ -216,6 +216,8 @@ test('a heavy per-key change shows progress, stays responsive, and lands', async
 
 test('every algorithm draws its picture and explains a lookup its own way', async () => {
   const { page } = browser;
+  const names = new Set();
+  let visited = 0;
   for (const [algo, explain] of [
     ['slots', /^CRC16\("\{user1\}\.following"\) \(hash tag "user1"\) mod 16384 = slot 8106; slot 8106 is served by [A-D]$/],
     ['carp', /^every server scores the key with MD5\(server \+ "\{user1\}\.following"\); the smallest score wins → [A-D]$/],
@@ -251,6 +253,12 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
   ]) {
     await page.goto(`${server.origin}/?algo=${algo}&keys=${encodeURIComponent('key-{i}:0..3000')}`);
     await ready(page);
+    // The picture's accessible name says which algorithm it draws (the menu's own title).
+    const title = await page.$eval('#algo', (s) => s.selectedOptions[0].textContent.trim());
+    const name = await page.getAttribute('canvas.ring', 'aria-label');
+    assert.ok(name.startsWith(`${title}: 4 servers, 3,000 keys.`), `${algo}: ${name}`);
+    names.add(name);
+    visited += 1;
     await page.fill('#lookup-key', '{user1}.following');
     await page.getByRole('button', { name: 'Look up' }).click();
     await page.waitForSelector('.explain');
@@ -262,6 +270,7 @@ test('every algorithm draws its picture and explains a lookup its own way', asyn
     // What a reader sees first: the ring and the explanation beside it.
     await capture(page, `${shots}/28-${algo}.png`);
   }
+  assert.equal(names.size, visited, 'every picture has a name of its own');
   // The new algorithms are in the menu too, with their own settings.
   await page.goto(`${server.origin}/?keys=${encodeURIComponent('key-{i}:0..3000')}`);
   await ready(page);
