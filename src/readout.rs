@@ -5,13 +5,22 @@
 //! tours and the tests read the same numbers as the status line and `compare`.
 //!
 //! A table wider or taller than [`MAX_SIDE`] keeps the largest senders and receivers and
-//! folds the rest into one "others" row or column, so its sums stay exact.
+//! folds the rest into one "others" row or column, so its sums stay exact. Columns of
+//! long names (`10.0.0.1:11211`) are folded at [`MAX_LONG_COLUMNS`]: five of them do not fit
+//! the card beside the ring, and the largest receiver — the new server, after an add — must
+//! stay in view.
 
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Flow, Movement};
 
 /// The most named rows or columns of the from → to table; the rest are folded into one.
 pub const MAX_SIDE: usize = 5;
+
+/// The most named columns when a receiver's name is longer than [`SHORT_NAME`] characters.
+pub const MAX_LONG_COLUMNS: usize = 4;
+
+/// The longest name that keeps a column narrow.
+const SHORT_NAME: usize = 4;
 
 /// One row or column of the from → to table.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +43,14 @@ pub enum Party {
 impl Party {
     fn survivor(&self) -> bool {
         matches!(self, Party::Server { survivor: true, .. })
+    }
+
+    /// The server's name, when the party is one server.
+    pub fn server_name(&self) -> Option<&str> {
+        match self {
+            Party::Server { name, .. } => Some(name),
+            _ => None,
+        }
     }
 }
 
@@ -78,9 +95,9 @@ impl Readout {
         };
         let senders = totals(|f| f.from);
         let receivers = totals(|f| f.to);
-        let side = |sums: &[(ServerId, u64)]| -> (Vec<Party>, Vec<ServerId>) {
-            let fold = sums.len() > MAX_SIDE;
-            let shown = if fold { MAX_SIDE - 1 } else { sums.len() };
+        let side = |sums: &[(ServerId, u64)], most: usize| -> (Vec<Party>, Vec<ServerId>) {
+            let fold = sums.len() > most;
+            let shown = if fold { most - 1 } else { sums.len() };
             let mut ids: Vec<ServerId> = sums[..shown].iter().map(|s| s.0).collect();
             crate::engine::order::sort(&mut ids);
             let mut parties: Vec<Party> = ids
@@ -102,8 +119,12 @@ impl Readout {
             }
             (parties, ids)
         };
-        let (from, from_ids) = side(&senders);
-        let (to, to_ids) = side(&receivers);
+        let long = receivers
+            .iter()
+            .any(|&(id, _)| id != NO_OWNER && name(id).chars().count() > SHORT_NAME);
+        let columns = if long { MAX_LONG_COLUMNS } else { MAX_SIDE };
+        let (from, from_ids) = side(&senders, MAX_SIDE);
+        let (to, to_ids) = side(&receivers, columns);
         let index =
             |ids: &[ServerId], id: ServerId| ids.iter().position(|&i| i == id).unwrap_or(ids.len());
         let mut cells = vec![0; from.len() * to.len()];
@@ -221,6 +242,19 @@ mod tests {
         );
         assert!(r.between(0, 0));
         assert!(!r.between(MAX_SIDE - 1, 0), "others are not one server");
+        // Long names: four columns, the largest receivers kept (rows stay five).
+        let long = |id: ServerId| format!("10.0.0.{id}:11211");
+        let r = Readout::new(&m, &long);
+        assert_eq!((r.from.len(), r.to.len()), (MAX_SIDE, MAX_LONG_COLUMNS));
+        assert_eq!(
+            r.to[MAX_LONG_COLUMNS - 1],
+            Party::Others(9 - (MAX_LONG_COLUMNS - 1))
+        );
+        assert_eq!(r.cells.iter().sum::<u64>(), m.moved);
+        // (a receiver gets 368 − 2 × its id here: the lowest ids are the largest)
+        assert!(r.to[..3]
+            .iter()
+            .all(|p| matches!(p, Party::Server { id, .. } if *id <= 2)));
     }
 
     #[test]

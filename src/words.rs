@@ -149,8 +149,12 @@ pub fn name_in_text(name: &str) -> String {
     }
 }
 
+/// The most characters of the status line before the servers it lists are counted together:
+/// what two lines of the status hold beside the ring at 1280 px.
+const STATUS_CHARS: usize = 130;
+
 /// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
-/// 20.0%) — from A 3,159, B 2,968, C 3,512, D 3,421". `name` names a server id, including
+/// 20.0%) — from C 3,512, D 3,421, A 3,159, B 2,968". `name` names a server id, including
 /// servers the change removed or added.
 pub fn summarize(
     w: &Words,
@@ -187,7 +191,7 @@ pub fn summarize(
             _ => targets.len() == 1 && sources.len() > 1,
         };
         let side = if by_source { &sources } else { &targets };
-        let list: Vec<String> = side
+        let mut totals: Vec<(ServerId, u64)> = side
             .iter()
             .map(|&id| {
                 let keys: u64 = m
@@ -196,15 +200,39 @@ pub fn summarize(
                     .filter(|f| (if by_source { f.from } else { f.to }) == id)
                     .map(|f| f.keys)
                     .sum();
-                let who = if id == NO_OWNER {
-                    w.nobody.to_owned()
-                } else {
-                    name_in_text(&name(id))
-                };
-                format!("{who} {}", group_thousands(keys))
+                (id, keys)
             })
             .collect();
-        let list = list.join(w.list_separator);
+        // The biggest first; as many as fit the status line's two lines, the rest counted
+        // together — so a line of long names is never cut in the middle of a number.
+        crate::engine::order::sort_by_key(&mut totals, |&(_, keys)| u64::MAX - keys);
+        let mut list = String::new();
+        for (n, &(id, keys)) in totals.iter().enumerate() {
+            let who = if id == NO_OWNER {
+                w.nobody.to_owned()
+            } else {
+                name_in_text(&name(id))
+            };
+            let item = format!("{who} {}", group_thousands(keys));
+            let rest = &totals[n..];
+            if n > 0
+                && s.chars().count() + list.chars().count() + item.chars().count() > STATUS_CHARS
+                && rest.len() > 1
+            {
+                let keys: u64 = rest.iter().map(|r| r.1).sum();
+                list.push_str(w.list_separator);
+                list.push_str(&format!(
+                    "{} {}",
+                    (w.flows_others)(rest.len()),
+                    group_thousands(keys)
+                ));
+                break;
+            }
+            if n > 0 {
+                list.push_str(w.list_separator);
+            }
+            list.push_str(&item);
+        }
         s.push_str(&if by_source {
             (w.moved_from)(&list)
         } else {
@@ -544,6 +572,22 @@ mod tests {
             text.contains("— from A ") && text.contains(", C "),
             "{text}"
         );
+        // Long names: the biggest listed first, the rest counted together, the sentence
+        // short enough for the status's two lines and ending with a whole number.
+        let hosts: Vec<String> = (1..=5).map(|i| format!("10.0.0.{i}:80")).collect();
+        let mut s = sim(&[
+            ("algo", "envoy-ring"),
+            ("nodes", &hosts.join(",")),
+            ("keys", "0..20000"),
+        ]);
+        let add = Change::add("10.0.0.6:80");
+        let m = s.apply(&add).unwrap();
+        let name = |id| s.server(id).map(|s| s.name.clone()).unwrap_or_default();
+        let text = summarize(&EN, &add, &m, &name);
+        assert!(text.chars().count() <= STATUS_CHARS + 20, "{text}");
+        assert!(text.contains("— to 10.0.0.6:80 3,334, "), "{text}");
+        assert!(text.contains(" others "), "{text}");
+        assert!(text.ends_with(|c: char| c.is_ascii_digit()), "{text}");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::math;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::engine::text::Fixed;
+use crate::engine::text::{fit_names, Fixed};
 use crate::words::group_thousands;
 
 /// One server's bar.
@@ -116,18 +116,13 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         .x_label_area_size(font_px * 2)
         .y_label_area_size(font_px * 5)
         .build_cartesian_2d((0..n - 1).into_segmented(), 0u64..y_max)?;
-    // Each label gets its bar's width: a longer name keeps its head and its tail (where
-    // names differ: "127.1.1.1#A" → "1…1#A" in five, "server-10" → "se…r-10" in seven) —
-    // a tail that reaches past what every name ends with ("10.0.0.1:11211" … "10.0.0.5:11211"
-    // share ":11211": "10…1:11211", not "10.…:11211" for all five).
+    // Each label gets its bar's width, names told apart where they differ
+    // ([`fit_names`]: "127.0.0.1" … "127.0.0.5" → "…1" … "…5", not "1….1" for all).
     let plot_px = f64::from(area.dim_in_pixel().0) - f64::from(font_px) * 5.0 - 16.0;
     let per_label = plot_px / f64::from(n.max(1)) - 8.0;
     let max_chars = (per_label / (f64::from(font_px) * 0.66)).floor().max(2.0) as usize;
-    let shared = common_suffix(bars.iter().map(|b| b.label.as_str()));
-    let labels: Vec<String> = bars
-        .iter()
-        .map(|b| shorten(&b.label, max_chars, shared + 1))
-        .collect();
+    let names: Vec<&str> = bars.iter().map(|b| b.label.as_str()).collect();
+    let labels = fit_names(&names, max_chars);
     chart
         .configure_mesh()
         .disable_x_mesh()
@@ -345,32 +340,6 @@ fn segment_index(v: &SegmentValue<i32>) -> usize {
     }
 }
 
-/// How many characters every one of `labels` ends with (a lone label: all of it).
-fn common_suffix<'a>(mut labels: impl Iterator<Item = &'a str>) -> usize {
-    let first = labels.next().unwrap_or_default();
-    labels.fold(first.len(), |shared, label| {
-        let pairs = first.chars().rev().zip(label.chars().rev());
-        shared.min(pairs.take_while(|(a, b)| a == b).count())
-    })
-}
-
-/// `label` in at most `max` characters: its head, "…", and its tail, the tail twice the
-/// head (names of one cluster share a prefix and differ at the end) and at least `min_tail`
-/// long, as far as `max` allows.
-fn shorten(label: &str, max: usize, min_tail: usize) -> String {
-    let chars: Vec<char> = label.chars().collect();
-    if chars.len() <= max {
-        return label.to_owned();
-    }
-    let keep = max.max(2) - 1;
-    let tail = (keep * 2).div_ceil(3).max(min_tail).min(keep);
-    let head = keep - tail;
-    let mut s: String = chars[..head].iter().collect();
-    s.push('…');
-    s.extend(&chars[chars.len() - tail..]);
-    s
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -403,28 +372,6 @@ mod tests {
                 rgb: (86, 180, 233),
             },
         ]
-    }
-
-    #[test]
-    fn long_names_keep_their_distinct_ends() {
-        assert_eq!(shorten("127.1.1.1#A", 6, 0), "1….1#A");
-        assert_eq!(shorten("127.1.1.1#A", 5, 0), "1…1#A");
-        assert_eq!(shorten("server-10", 7, 0), "se…r-10");
-        assert_eq!(shorten("A", 2, 0), "A");
-        assert_eq!(shorten("ABCDEF", 2, 0), "…F");
-        // Names that differ only before a shared port keep the part that differs.
-        let names = ["10.0.0.1:11211", "10.0.0.2:11211", "10.0.0.5:11211"];
-        let shared = common_suffix(names.into_iter());
-        assert_eq!(shared, 6);
-        assert_eq!(shorten(names[0], 9, 0), "10…:11211");
-        assert_eq!(shorten(names[0], 9, shared + 1), "1…1:11211");
-        assert_eq!(shorten(names[2], 10, shared + 1), "10…5:11211");
-        assert_eq!(
-            shorten(names[2], 4, shared + 1),
-            "…211",
-            "no more than the room"
-        );
-        assert_eq!(common_suffix(std::iter::empty()), 0);
     }
 
     #[test]

@@ -285,9 +285,105 @@ pub fn list_safe(name: &str) -> bool {
     !name.contains([',', '*', '{', '}'])
 }
 
+/// Names shown in a narrow place (a table's headings, a chart's labels, a printed page), each
+/// in at most `max` characters and told apart by the part where they differ: names of one
+/// cluster share a head and often a tail (`10.0.0.1:80` … `10.0.0.5:80`), so a long name
+/// drops the head every name has (`…1:80`) before anything else; what is still too long keeps
+/// the part that differs and as much of the shared tail's end as fits (`…1…com:11211`). Names that
+/// fit are shown whole. The full name goes with every short one (a tooltip, the words a
+/// screen reader says, exports): this is for the eye only.
+pub fn fit_names(names: &[&str], max: usize) -> Vec<String> {
+    let max = max.max(2);
+    let chars: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
+    let shortest = chars.iter().map(Vec::len).min().unwrap_or(0);
+    let shared = |from_end: bool| {
+        (0..shortest)
+            .take_while(|&i| {
+                let at = |c: &Vec<char>| c[if from_end { c.len() - 1 - i } else { i }];
+                chars.iter().all(|c| at(c) == at(&chars[0]))
+            })
+            .count()
+    };
+    // With one name there is nothing shared to drop.
+    let head = if names.len() > 1 { shared(false) } else { 0 };
+    let tail = if names.len() > 1 {
+        shared(true).min(shortest - head)
+    } else {
+        0
+    };
+    chars
+        .iter()
+        .map(|c| {
+            if c.len() <= max {
+                return c.iter().collect();
+            }
+            // The part that differs, the shared tail after it.
+            let (differs, after) = (&c[head..c.len() - tail], &c[c.len() - tail..]);
+            let mut out = String::new();
+            let mut room = max;
+            if head > 0 {
+                out.push('…');
+                room -= 1;
+            }
+            if differs.len() + after.len() <= room {
+                out.extend(differs.iter().chain(after));
+            } else if differs.len() + 2 <= room {
+                // All that differs, "…", and the end of the shared tail.
+                out.extend(differs);
+                out.push('…');
+                out.extend(&after[after.len() - (room - differs.len() - 1)..]);
+            } else {
+                // Only part of what differs fits: its start and its end.
+                let keep = room - 1;
+                let end = keep.div_ceil(2);
+                out.extend(&differs[..keep - end]);
+                out.push('…');
+                out.extend(&differs[differs.len() - end..]);
+            }
+            out
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_a_narrow_place_keep_the_part_where_they_differ() {
+        let fit = |names: &[&str], max| fit_names(names, max);
+        let hosts = ["10.0.0.1:80", "10.0.0.2:80", "10.0.0.6:80"];
+        assert_eq!(fit(&hosts, 8), ["…1:80", "…2:80", "…6:80"]);
+        assert_eq!(fit(&hosts, 11), hosts, "names that fit are whole");
+        let loopback = ["127.0.0.1", "127.0.0.2", "127.0.0.10"];
+        assert_eq!(fit(&loopback, 4), ["…1", "…2", "…10"]);
+        let fqdn = [
+            "cache-01.prod.example.com:11211",
+            "cache-02.prod.example.com:11211",
+        ];
+        assert_eq!(fit(&fqdn, 12), ["…1…com:11211", "…2…com:11211"]);
+        assert_eq!(fit(&fqdn, 5), ["…1…11", "…2…11"]);
+        // Nothing shared: the start and the end of each name.
+        assert_eq!(fit(&["alpha-long-name", "B"], 7), ["alp…ame", "B"]);
+        assert_eq!(fit(&["only-one-long-name"], 6), ["on…ame"]);
+        // Every short form stays within its room, and the differing ones stay distinct.
+        for max in 2..20 {
+            let out = fit(&fqdn, max);
+            assert!(
+                out.iter().all(|n| n.chars().count() <= max),
+                "{max}: {out:?}"
+            );
+            let out = fit(&hosts, max);
+            assert!(
+                out.iter().all(|n| n.chars().count() <= max),
+                "{max}: {out:?}"
+            );
+            if max >= 3 {
+                assert!(out[0] != out[1] && out[1] != out[2], "{max}: {out:?}");
+            }
+        }
+        assert!(fit(&[], 5).is_empty());
+    }
 
     #[test]
     fn fixed_and_shortest_write_what_std_writes() {

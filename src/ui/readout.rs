@@ -6,6 +6,7 @@
 use yew::prelude::*;
 
 use super::swatch;
+use crate::engine::text::fit_names;
 use crate::i18n::Words;
 use crate::readout::{Party, Readout};
 use crate::render::palette::Palette;
@@ -27,9 +28,37 @@ fn party(w: &Words, colours: &Palette, p: &Party) -> (String, Html) {
 /// the one sender heads the column: the side with several servers always runs down, which
 /// fits beside the ring and on a phone.
 fn flows_table(w: &'static Words, colours: &Palette, r: &Readout) -> Html {
+    // Headings show the part of each server's name that differs (`…1:80`, `…6:80`), in at
+    // most 8 characters (6 with five columns): every column then fits the card beside the
+    // ring. The full name is the tooltip and what a screen reader says.
+    let names: Vec<&str> = r
+        .from
+        .iter()
+        .chain(&r.to)
+        .filter_map(Party::server_name)
+        .collect();
+    let room = if r.to.len() > 4 { 6 } else { 8 };
+    let short = fit_names(&names, room);
+    let shown = |name: &str| {
+        names
+            .iter()
+            .position(|n| *n == name)
+            .map_or(name, |i| short[i].as_str())
+            .to_owned()
+    };
     let head = |p: &Party, scope: &'static str| {
         let (name, colour) = party(w, colours, p);
-        html! { <th scope={scope} title={name.clone()}>{colour}<span class="name-text">{name}</span></th> }
+        let visible = shown(&name);
+        html! {
+            <th scope={scope} title={name.clone()}>{colour}
+                if visible == name {
+                    <span class="name-text">{name}</span>
+                } else {
+                    <span class="name-text" aria-hidden="true">{visible}</span>
+                    <span class="visually-hidden">{name}</span>
+                }
+            </th>
+        }
     };
     let cell = |row: usize, col: usize| {
         let n = r.cell(row, col);

@@ -62,6 +62,49 @@ for (const [width, height] of SIZES) {
   });
 }
 
+// Real server names (issue 29): HOST:PORT names that share all but one digit.
+const HOSTS = [1, 2, 3, 4, 5].map((i) => `10.0.0.${i}:80`).join(',');
+for (const [width, height] of [[1440, 900], [1280, 720]]) {
+  test(`${width}×${height}: with HOST:PORT names the from → to table fits its card and the status ends with a whole number`, async () => {
+    const b = await openBrowser({ width, height });
+    try {
+      const { page } = b;
+      await page.goto(`${server.origin}/?lang=en&algo=envoy-ring&nodes=${HOSTS}&keys=0..20000`);
+      await ready(page);
+      await page.fill('form.actions input', '10.0.0.6:80');
+      await page.getByRole('button', { name: 'Add server' }).click();
+      await page.waitForSelector('.readout table.flows');
+      const m = await page.evaluate(() => {
+        const table = document.querySelector('.readout table.flows');
+        const wrap = table.parentElement;
+        const card = table.closest('.readout').getBoundingClientRect();
+        const heads = [...table.querySelectorAll('thead th')].map((th) => {
+          const r = th.getBoundingClientRect();
+          return { title: th.title, text: th.textContent, inCard: r.left >= card.left - 1 && r.right <= card.right + 1 };
+        });
+        const status = document.querySelector('[role=status]');
+        return { scroll: wrap.scrollWidth, client: wrap.clientWidth, tableRight: table.getBoundingClientRect().right, cardRight: card.right, heads, statusText: status.textContent, statusClipped: status.scrollHeight > status.clientHeight + 1 };
+      });
+      assert.ok(m.scroll <= m.client, `the table scrolls: ${m.scroll} > ${m.client}`);
+      assert.ok(m.tableRight <= m.cardRight, 'the table ends inside its card');
+      // The new server's column is there, named by the part of its name that differs, whole
+      // in its tooltip and in the words a screen reader says.
+      const added = m.heads.find((h) => h.title === '10.0.0.6:80');
+      assert.ok(added, JSON.stringify(m.heads));
+      assert.ok(added.inCard, 'the new server\'s column is in view');
+      assert.ok(added.text.startsWith('…6:80'), added.text);
+      assert.ok(added.text.includes('10.0.0.6:80'), 'the full name for screen readers');
+      // The status: not cut, and its last number whole.
+      assert.equal(m.statusClipped, false, m.statusText);
+      assert.match(m.statusText, /— to 10\.0\.0\.6:80 [\d,]+, .* others [\d,]+$/);
+      await capture(page, `target/e2e/41-hostport-${width}x${height}.png`);
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      await b.context.close();
+    }
+  });
+}
+
 test('mod-N: the from → to table shows moves between untouched servers, marked as such', async () => {
   const b = await openBrowser({ width: 1440, height: 900 });
   try {
