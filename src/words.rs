@@ -150,8 +150,13 @@ pub fn name_in_text(name: &str) -> String {
 }
 
 /// The most characters of the status line before the servers it lists are counted together:
-/// what two lines of the status hold beside the ring at 1280 px.
-const STATUS_CHARS: usize = 130;
+/// what two lines of the status hold beside the ring at 1280 px, presenting in Chinese too.
+const STATUS_CHARS: usize = 100;
+
+/// How many Latin characters `text` is as wide as: a CJK character takes two.
+fn width(text: &str) -> usize {
+    text.chars().map(|c| 1 + usize::from(c >= '\u{2E80}')).sum()
+}
 
 /// One sentence for a change, e.g. "Added E: 13,060 of 50,000 keys moved (26.1%; ideal
 /// 20.0%) — from C 3,512, D 3,421, A 3,159, B 2,968". `name` names a server id, including
@@ -206,6 +211,8 @@ pub fn summarize(
         // The biggest first; as many as fit the status line's two lines, the rest counted
         // together — so a line of long names is never cut in the middle of a number.
         crate::engine::order::sort_by_key(&mut totals, |&(_, keys)| u64::MAX - keys);
+        let says = if by_source { w.moved_from } else { w.moved_to };
+        let lead = width(&s) + width(&says(""));
         let mut list = String::new();
         for (n, &(id, keys)) in totals.iter().enumerate() {
             let who = if id == NO_OWNER {
@@ -215,10 +222,7 @@ pub fn summarize(
             };
             let item = format!("{who} {}", group_thousands(keys));
             let rest = &totals[n..];
-            if n > 0
-                && s.chars().count() + list.chars().count() + item.chars().count() > STATUS_CHARS
-                && rest.len() > 1
-            {
+            if n > 0 && lead + width(&list) + width(&item) > STATUS_CHARS {
                 let keys: u64 = rest.iter().map(|r| r.1).sum();
                 list.push_str(w.list_separator);
                 list.push_str(&format!(
@@ -233,11 +237,7 @@ pub fn summarize(
             }
             list.push_str(&item);
         }
-        s.push_str(&if by_source {
-            (w.moved_from)(&list)
-        } else {
-            (w.moved_to)(&list)
-        });
+        s.push_str(&says(&list));
     }
     s
 }
@@ -587,6 +587,22 @@ mod tests {
         assert!(text.chars().count() <= STATUS_CHARS + 20, "{text}");
         assert!(text.contains("— to 10.0.0.6:80 3,334, "), "{text}");
         assert!(text.contains(" others "), "{text}");
+        assert!(text.ends_with(|c: char| c.is_ascii_digit()), "{text}");
+        // In Chinese a character is twice as wide: a removal's three receivers no longer
+        // fit: the first is named and the others counted (a presenting tour cut "10.0.0.4:8…").
+        let hosts: Vec<String> = (1..=4).map(|i| format!("10.0.0.{i}:80")).collect();
+        let mut s = sim(&[
+            ("algo", "haproxy"),
+            ("nodes", &hosts.join(",")),
+            ("keys", "0..20000"),
+        ]);
+        let remove = Change::Remove("10.0.0.1:80".to_owned());
+        let names: Vec<String> = s.servers().iter().map(|s| s.name.clone()).collect();
+        let m = s.apply(&remove).unwrap();
+        let name = |id: ServerId| names[usize::from(id)].clone();
+        let text = summarize(crate::i18n::Lang::ZhCn.words(), &remove, &m, &name);
+        assert!(width(&text) <= STATUS_CHARS + 20, "{text}");
+        assert!(text.contains("、其他 2 台 "), "{text}");
         assert!(text.ends_with(|c: char| c.is_ascii_digit()), "{text}");
     }
 

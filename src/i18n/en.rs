@@ -422,7 +422,7 @@ pub static WORDS: Words = Words {
     qr_hint: "Show this view's link as a QR code, for phones in the room (Q)",
     qr_caption: "Scan to open exactly this view:",
     qr_too_long: "This link is too long for a QR code; share it as text instead.",
-    qr_loopback: |host| format!("This link opens on this computer only ({host}): phones cannot reach it. Run make serve HOST=0.0.0.0 and open the address it prints."),
+    qr_loopback: |host| format!("Only this computer opens {host}. For phones: make serve HOST=0.0.0.0, then open the address it prints."),
     link_too_long: "This scenario's link would be longer than a browser opens (2 MB): share it as a scenario file (Export → Scenario (JSON)).",
     notes: "Speaker notes",
     notes_hint: "Opens this tour's notes in a second window (for your own screen); it follows your steps, and its buttons move both windows",

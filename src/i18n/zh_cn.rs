@@ -407,7 +407,7 @@ pub static WORDS: Words = Words {
     qr_hint: "把本视图的链接显示为二维码，方便教室里的手机打开（Q）",
     qr_caption: "扫码打开完全相同的视图：",
     qr_too_long: "链接太长，无法生成二维码；请以文本方式分享。",
-    qr_loopback: |host| format!("这个链接只在本机（{host}）打得开，手机打不开。请运行 make serve HOST=0.0.0.0，用它打印的地址打开页面。"),
+    qr_loopback: |host| format!("只有本机能打开 {host}。给手机用：运行 make serve HOST=0.0.0.0，再打开它打印的地址。"),
     link_too_long: "这个场景的链接将超过浏览器能打开的长度（2 MB）：请以场景文件分享（导出 → 场景（JSON））。",
     notes: "演讲者备注",
     notes_hint: "在第二个窗口打开本导览的备注（给你自己看）；它跟随你的步骤，它的按钮同时翻动两个窗口",

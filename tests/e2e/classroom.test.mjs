@@ -332,7 +332,7 @@ test('Q shows the link as a QR code that a phone reads back as the same view', a
   // and how to serve a link they can.
   const note = page.locator('.dialog .qr-loopback');
   assert.ok(await note.isVisible(), 'the loopback note shows');
-  assert.match(await note.textContent(), /this computer only \(127\.0\.0\.1\).*make serve HOST=0\.0\.0\.0/);
+  assert.match(await note.textContent(), /^Only this computer opens 127\.0\.0\.1\. For phones: make serve HOST=0\.0\.0\.0/);
   // Esc closes it; the Share card's button opens it too.
   await page.keyboard.press('Escape');
   await page.waitForSelector('.dialog', { state: 'detached' });
