@@ -435,6 +435,16 @@ impl KeySet {
         self
     }
 
+    /// Where each key sits: `places_by_id()[id]` is the place of key `id` (the inverse of
+    /// `ids`), for work that goes through the keys in the order of their ids.
+    pub fn places_by_id(&self) -> Vec<u32> {
+        let mut places = vec![0u32; self.ids.len()];
+        for (place, &id) in self.ids.iter().enumerate() {
+            places[id as usize] = place as u32;
+        }
+        places
+    }
+
     /// The keys' values by place, when they are `wanted`'s.
     pub fn values_of(&self, wanted: Option<(KeyValue, HashFn)>) -> Option<&[u64]> {
         (wanted.is_some() && wanted == self.value_of).then_some(self.values.as_slice())

@@ -183,12 +183,8 @@ pub(super) struct LinePass {
 
 impl LinePass {
     fn new(keys: &KeySet, ranked: bool) -> LinePass {
-        let mut place_of = vec![0u32; keys.len()];
-        for (place, &id) in keys.ids.iter().enumerate() {
-            place_of[id as usize] = place as u32;
-        }
         LinePass {
-            place_of,
+            place_of: keys.places_by_id(),
             done: 0,
             owners: vec![NO_OWNER; keys.len()],
             ranks: if ranked {
@@ -656,13 +652,9 @@ fn given_tokens(config: &Config) -> usize {
 
 impl Arrivals {
     pub(super) fn new(bounded: &Bounded, keys: &KeySet) -> Arrivals {
-        let mut places = vec![0u32; keys.len()];
-        for (place, &id) in keys.ids.iter().enumerate() {
-            places[id as usize] = place as u32;
-        }
         Arrivals {
             bounded: Bounded::new(bounded.ring.clone(), bounded.capacity),
-            places: Rc::new(places),
+            places: Rc::new(keys.places_by_id()),
             owners: vec![NO_OWNER; keys.len()],
             done: 0,
         }
@@ -689,9 +681,7 @@ pub(super) fn push_owners(
     placement: &dyn Placement,
     out: &mut Vec<ServerId>,
 ) {
-    let KeyNames {
-        keys, spec, values, ..
-    } = *names;
+    let KeyNames { keys, values, .. } = *names;
     if let (None, Some(values)) = (placement.ring(), values) {
         // Each key's value was read with its name: no name is read again.
         out.extend(
@@ -712,7 +702,7 @@ pub(super) fn push_owners(
         None if placement.needs_key_name() => {
             let (start, from) = (range.start, out.len());
             out.resize(from + range.len(), NO_OWNER);
-            let order = name_order(keys, range, spec);
+            let order = in_place_order(keys, range);
             owners_by_name(names, order, start, placement, &mut out[from..]);
         }
         None => out.extend(range.map(|place| placement.owner("", keys.positions[place]))),
@@ -773,7 +763,7 @@ impl Scoring<'_> {
     /// Appends the owners and ranks of the keys at sorted places `range`: a departed
     /// server's keys scored by everyone (the others keep theirs), a joined server scored
     /// against each key's kept rank, or every key scored by everyone. The keys are named in
-    /// [`name_order`] (a key file forward), and their answers put back in place order.
+    /// place order (a key file's keys go through [`LinePass`] instead).
     pub(super) fn push(
         &self,
         range: std::ops::Range<usize>,
@@ -785,7 +775,7 @@ impl Scoring<'_> {
         let (from, ranked) = (owners.len(), ranks.len());
         owners.resize(from + range.len(), NO_OWNER);
         ranks.resize(ranked + range.len(), 0);
-        let order = name_order(self.names.keys, range.clone(), self.names.spec);
+        let order = in_place_order(self.names.keys, range.clone());
         let answers = (&mut owners[from..], &mut ranks[ranked..]);
         self.score_into(order, range.start, mode, previous, answers);
     }
@@ -861,65 +851,12 @@ impl Scoring<'_> {
     }
 }
 
-/// The keys at places `range` in the order their names are cheapest to read, as (place,
-/// key id) pairs: a key file's keys by their line (the file is then read forward, not
-/// sought back and forth for every key: a million file keys through jump took 15 s in place
-/// order); generated names cost the same in any order, so other key sets keep place order.
-pub(super) fn name_order<'a>(
-    keys: &'a KeySet,
+/// The keys at places `range`, as (place, key id) pairs in place order: generated names
+/// cost the same in any order (a key file's keys are named by line instead, in
+/// [`LinePass`]).
+fn in_place_order(
+    keys: &KeySet,
     range: std::ops::Range<usize>,
-    spec: &KeySpec,
-) -> NameOrder<'a> {
-    if !matches!(spec, KeySpec::External(_)) {
-        return NameOrder::Places { keys, range };
-    }
-    if range.len() >= keys.len() / 16 {
-        // Much of the set: a key's place by its line, the inverse of `ids` — one scan, not
-        // a sort, and the ids come in order without a random read each.
-        let mut place_of = vec![u32::MAX; keys.len()];
-        for place in range {
-            place_of[keys.ids[place] as usize] = place as u32;
-        }
-        return NameOrder::Lines { place_of, next: 0 };
-    }
-    let mut pairs: Vec<(u32, u32)> = range.map(|place| (keys.ids[place], place as u32)).collect();
-    super::order::sort_by_key(&mut pairs, |&(id, _)| u64::from(id));
-    NameOrder::Pairs { pairs, next: 0 }
-}
-
-/// (place, key id) pairs in the order of [`name_order`].
-pub(super) enum NameOrder<'a> {
-    /// The places in order, each key's id read from the layout.
-    Places {
-        keys: &'a KeySet,
-        range: std::ops::Range<usize>,
-    },
-    /// Every key by line: `place_of[id]` is key `id`'s place, `u32::MAX` outside the range.
-    Lines { place_of: Vec<u32>, next: usize },
-    /// A few keys, as (id, place) sorted by id.
-    Pairs { pairs: Vec<(u32, u32)>, next: usize },
-}
-
-impl Iterator for NameOrder<'_> {
-    type Item = (usize, u32);
-
-    fn next(&mut self) -> Option<(usize, u32)> {
-        match self {
-            NameOrder::Places { keys, range } => range.next().map(|place| (place, keys.ids[place])),
-            NameOrder::Lines { place_of, next } => {
-                while let Some(&place) = place_of.get(*next) {
-                    *next += 1;
-                    if place != u32::MAX {
-                        return Some((place as usize, (*next - 1) as u32));
-                    }
-                }
-                None
-            }
-            NameOrder::Pairs { pairs, next } => {
-                let &(id, place) = pairs.get(*next)?;
-                *next += 1;
-                Some((place as usize, id))
-            }
-        }
-    }
+) -> impl Iterator<Item = (usize, u32)> + '_ {
+    range.map(|place| (place, keys.ids[place]))
 }
