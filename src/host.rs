@@ -17,8 +17,9 @@
 //!
 //! The frame sends events to its parent: `ready` and `changed` (what the last change
 //! moved: `change`, `moved`, `keys`, `ideal` (or null), `betweenSurvivors`, and `flows`, a
-//! list of `{from, to, keys}`), `resized` (`height`: the CSS pixels its content needs), and
-//! `error` (`message`). Events go to any origin (`"*"`): they hold only the scenario the
+//! list of `{from, to, keys}`), `resized` (`height`: the CSS pixels its content needs at the
+//! frame's width, whatever height the frame has — on load and whenever it changes, so a host
+//! can size the frame to it), and `error` (`message`; the one answer to a refused command). Events go to any origin (`"*"`): they hold only the scenario the
 //! URL already shows.
 //!
 //! The message is read by the browser (the page ships no JSON library): its fields arrive

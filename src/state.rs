@@ -274,17 +274,20 @@ impl PageState {
         self.pending.as_ref().map(|p| p.work.progress())
     }
 
-    /// The next free name that the current settings accept: A, B, … Z, then S27, S28, …
-    /// (numbers first under the identity hash, whose vnode labels must be numbers); empty
-    /// when no server can be added.
+    /// The next free name that the current settings accept: the servers' next number when
+    /// they are numbered alike, else A, B, … Z, then S27, S28, … (numbers first under the
+    /// identity hash, whose vnode labels must be numbers); empty when no server can be added.
     pub fn suggested_name(&self) -> String {
         let config = self.sim.config();
         if self.sim.servers().len() >= PAGE_MAX_SERVERS {
             return String::new();
         }
         let identity = config.settings.hash == crate::engine::hash::HashFn::Identity;
-        crate::engine::scenario::suggest_name(identity, &|n| config.accepts_new_server(n).is_ok())
-            .unwrap_or_default()
+        let names: Vec<&str> = self.sim.servers().iter().map(|s| s.name.as_str()).collect();
+        crate::engine::scenario::suggest_name(&names, identity, &|n| {
+            config.accepts_new_server(n).is_ok()
+        })
+        .unwrap_or_default()
     }
 
     /// The state after `action`.

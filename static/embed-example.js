@@ -23,7 +23,10 @@ window.addEventListener('message', (e) => {
     const ideal = d.ideal === null ? '' : ` (ideal ${number(d.ideal)})`;
     line.textContent = `${d.change}: ${number(d.moved)} of ${number(d.keys)} keys moved${ideal}${between}.`;
   } else if (d.event === 'resized') {
+    // The height the frame's content needs at its width: the frame takes it, so nothing
+    // inside scrolls and nothing is cut (sent on load and whenever it changes).
     frame.dataset.contentHeight = String(d.height);
+    frame.style.height = `${d.height}px`;
   } else if (d.event === 'error') {
     line.textContent = `The frame refused: ${d.message}`;
   }

@@ -87,6 +87,9 @@ chromium_job=
 browser_packages=()
 [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ] || browser_packages+=(chromium chromium-driver)
 has_chinese_font || browser_packages+=(fonts-wqy-microhei)
+# The printed handout is checked as printed: Chromium's PDF read back as text (pdftotext) and
+# as pictures (pdftoppm), both from Debian's poppler-utils.
+if [ "$mode" = test ]; then command -v pdftotext >/dev/null && command -v pdftoppm >/dev/null || browser_packages+=(poppler-utils); fi
 if [ "$mode" = test ] && [ ${#browser_packages[@]} -gt 0 ]; then
   say "installing Debian packages ${browser_packages[*]} (in the background)"
   ( apt_install "${browser_packages[@]}" ) > target/tools/apt.log 2>&1 &

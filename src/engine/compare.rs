@@ -47,8 +47,11 @@ impl CompareChange {
                 }
                 // The page's suggested name, so the comparison's add is the page's add.
                 let identity = scenario.settings.hash == HashFn::Identity;
-                let name = suggest_name(identity, &|n| scenario.nodes.iter().all(|s| s.name != n))
-                    .ok_or(Problem::Internal("no free name"))?;
+                let names: Vec<&str> = scenario.nodes.iter().map(|s| s.name.as_str()).collect();
+                let name = suggest_name(&names, identity, &|n| {
+                    scenario.nodes.iter().all(|s| s.name != n)
+                })
+                .ok_or(Problem::Internal("no free name"))?;
                 Change::add(name)
             }
             CompareChange::Remove => Change::Remove(first.ok_or(Problem::NothingToRemove)?),

@@ -715,11 +715,16 @@ pub const QUERY_VALUE: &AsciiSet = &CONTROLS
     .add(b'^')
     .add(b'|');
 
-/// The name the page offers for the next server, and the one `compare` adds: the first of
-/// A…Z, S27, S28, … and then 1, 2, … (numbers first under the identity hash, whose vnode
-/// labels must be numbers) for which `free` holds. One rule, so "add a server" is the same
-/// change in the page and in the comparison.
-pub fn suggest_name(identity: bool, free: &dyn Fn(&str) -> bool) -> Option<String> {
+/// The name the page offers for the next server, and the one `compare` adds: the next of
+/// the servers' own numbering when they have one (`10.0.0.5:80` after `10.0.0.1:80` …
+/// `10.0.0.4:80`, `cache-04` after `cache-01` … `cache-03`, see [`next_numbered`]), else the
+/// first of A…Z, S27, S28, … and then 1, 2, … (numbers first under the identity hash, whose
+/// vnode labels must be numbers) for which `free` holds. One rule, so "add a server" is the
+/// same change in the page and in the comparison.
+pub fn suggest_name(names: &[&str], identity: bool, free: &dyn Fn(&str) -> bool) -> Option<String> {
+    if let Some(next) = next_numbered(names).filter(|n| free(n)) {
+        return Some(next);
+    }
     let letters = ('A'..='Z')
         .map(String::from)
         .chain((27..1000).map(|i| format!("S{i}")));
@@ -732,9 +737,104 @@ pub fn suggest_name(identity: bool, free: &dyn Fn(&str) -> bool) -> Option<Strin
     candidates.find(|n| free(n))
 }
 
+/// The next name of a numbered cluster: when two or more names differ only in one run of
+/// digits between a shared head and tail, that head, the highest number plus one (as wide
+/// as the numbers are when they are zero-padded) and that tail.
+pub fn next_numbered(names: &[&str]) -> Option<String> {
+    let [first, rest @ ..] = names else {
+        return None;
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let shortest = names.iter().map(|n| n.len()).min()?;
+    let bytes = |n: &str, i: usize| n.as_bytes()[i];
+    let mut head = (0..shortest)
+        .take_while(|&i| names.iter().all(|n| bytes(n, i) == bytes(first, i)))
+        .count();
+    let mut tail = (0..shortest - head)
+        .take_while(|&i| {
+            names
+                .iter()
+                .all(|n| bytes(n, n.len() - 1 - i) == bytes(first, first.len() - 1 - i))
+        })
+        .count();
+    // The run of digits is whole: a shared leading "1" of 1 and 12 belongs to the number.
+    while head > 0 && first.as_bytes()[head - 1].is_ascii_digit() {
+        head -= 1;
+    }
+    while tail > 0 && first.as_bytes()[first.len() - tail].is_ascii_digit() {
+        tail -= 1;
+    }
+    // (Bytes shared by all may end inside a character: "é" and "è" share their first.)
+    let numbers: Vec<&str> = names
+        .iter()
+        .map(|n| n.get(head..n.len() - tail))
+        .collect::<Option<_>>()?;
+    if !numbers
+        .iter()
+        .all(|d| !d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let highest = numbers.iter().filter_map(|d| d.parse::<u32>().ok()).max()?;
+    let padded = numbers.iter().any(|d| d.len() > 1 && d.starts_with('0'));
+    let width = if padded { numbers[0].len() } else { 0 };
+    Some(format!(
+        "{}{:0width$}{}",
+        &first[..head],
+        highest + 1,
+        &first[first.len() - tail..]
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// Any names (any characters, digits anywhere): an answer or none, never a panic,
+        /// and an answer is a name none of them has.
+        #[test]
+        fn the_next_number_of_any_names_is_new(names in proptest::collection::vec("[0-9a-zé:.è]{0,6}", 0..6)) {
+            let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+            if let Some(next) = next_numbered(&refs) {
+                proptest::prop_assert!(!names.contains(&next), "{names:?} → {next}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_numbered_cluster_is_offered_its_next_number() {
+        let next = |names: &[&str]| next_numbered(names);
+        assert_eq!(
+            next(&["10.0.0.1:80", "10.0.0.2:80", "10.0.0.4:80"]).as_deref(),
+            Some("10.0.0.5:80")
+        );
+        assert_eq!(
+            next(&["cache-01", "cache-02", "cache-03"]).as_deref(),
+            Some("cache-04")
+        );
+        assert_eq!(next(&["n1", "n12", "n9"]).as_deref(), Some("n13"));
+        assert_eq!(next(&["node9", "node10"]).as_deref(), Some("node11"));
+        // Not numbered alike: letters, a lone server, two runs that differ, names mixed.
+        assert_eq!(next(&["A", "B", "C"]), None);
+        assert_eq!(next(&["10.0.0.1:80"]), None);
+        assert_eq!(next(&["127.1.1.1#A", "127.2.2.2#B"]), None);
+        assert_eq!(next(&["10.0.0.1:80", "A"]), None);
+        assert_eq!(next(&["a", "a"]), None);
+        assert_eq!(next(&["é1", "è2"]), None);
+        assert_eq!(next(&["1é", "2è"]), None);
+        // The page and `compare` offer it, when free.
+        assert_eq!(
+            suggest_name(&["s1", "s2"], false, &|_| true).as_deref(),
+            Some("s3")
+        );
+        assert_eq!(
+            suggest_name(&["s1", "s2"], false, &|n| n != "s3").as_deref(),
+            Some("A")
+        );
+    }
 
     #[test]
     fn defaults_need_no_query() {

@@ -295,18 +295,21 @@ pub fn list_safe(name: &str) -> bool {
 pub fn fit_names(names: &[&str], max: usize) -> Vec<String> {
     let max = max.max(2);
     let chars: Vec<Vec<char>> = names.iter().map(|n| n.chars().collect()).collect();
-    let shortest = chars.iter().map(Vec::len).min().unwrap_or(0);
+    // What the names to be shortened share (a short name added beside them, "A" among
+    // `10.0.0.x:80`, is shown whole and does not hide their pattern).
+    let long: Vec<&Vec<char>> = chars.iter().filter(|c| c.len() > max).collect();
+    let shortest = long.iter().map(|c| c.len()).min().unwrap_or(0);
     let shared = |from_end: bool| {
         (0..shortest)
             .take_while(|&i| {
                 let at = |c: &Vec<char>| c[if from_end { c.len() - 1 - i } else { i }];
-                chars.iter().all(|c| at(c) == at(&chars[0]))
+                long.iter().all(|c| at(c) == at(long[0]))
             })
             .count()
     };
     // With one name there is nothing shared to drop.
-    let head = if names.len() > 1 { shared(false) } else { 0 };
-    let tail = if names.len() > 1 {
+    let head = if long.len() > 1 { shared(false) } else { 0 };
+    let tail = if long.len() > 1 {
         shared(true).min(shortest - head)
     } else {
         0
@@ -366,6 +369,10 @@ mod tests {
         // Nothing shared: the start and the end of each name.
         assert_eq!(fit(&["alpha-long-name", "B"], 7), ["alp…ame", "B"]);
         assert_eq!(fit(&["only-one-long-name"], 6), ["on…ame"]);
+        // A short name beside them (the page's suggested "A" added to `10.0.0.x:80`) does not
+        // hide what the long ones share.
+        let joined = ["10.0.0.1:80", "10.0.0.2:80", "A"];
+        assert_eq!(fit(&joined, 5), ["…1:80", "…2:80", "A"]);
         // Every short form stays within its room, and the differing ones stay distinct.
         for max in 2..20 {
             let out = fit(&fqdn, max);

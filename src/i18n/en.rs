@@ -32,6 +32,7 @@ pub static WORDS: Words = Words {
     recover_server: |name| format!("Recover {name}"),
     fail_hint: "Fail: its keys go elsewhere until it recovers",
     recover_hint: "Recover: it takes its keys back",
+    fail_pick: "Fail…",
     remove_server_named: |name| format!("Remove {name}"),
     new_server_name: "New server name",
     add_server: "Add server",
@@ -75,9 +76,10 @@ pub static WORDS: Words = Words {
     remove_short: "Remove",
     open_full_short: "Full page ↗",
     embed_idle: "Add or remove a server: see which keys move",
-    moved_short: |moved, keys, ideal| match ideal {
-        Some(ideal) => format!("{moved} of {keys} moved — ideal {ideal}"),
-        None => format!("{moved} of {keys} moved"),
+    moved_short: |moved, keys, ideal, between| {
+        let ideal = ideal.map_or(String::new(), |ideal| format!(" — ideal {ideal}"));
+        let between = between.map_or(String::new(), |n| format!("; {n} between survivors"));
+        format!("{moved} of {keys} moved{ideal}{between}")
     },
     readout_heading: "What moved",
     readout_idle: "Add, remove or fail a server: this panel then shows how many keys moved, against the ideal, and from which server to which.",

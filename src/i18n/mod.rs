@@ -143,6 +143,8 @@ pub struct Words {
     pub fail_hint: &'static str,
     /// What recovering does.
     pub recover_hint: &'static str,
+    /// The first line of the actions' fail-or-recover menu (it does nothing).
+    pub fail_pick: &'static str,
     /// The remove button's label.
     pub remove_server_named: fn(&str) -> String,
     /// The new server name field's label.
@@ -229,9 +231,9 @@ pub struct Words {
     pub open_full_short: &'static str,
     /// A small embed's one line before any change: what to do.
     pub embed_idle: &'static str,
-    /// A small embed's one line after a change: moved, keys, and the ideal if defined
-    /// ("1,204 of 5,000 moved — ideal 1,000").
-    pub moved_short: fn(&str, &str, Option<&str>) -> String,
+    /// A small embed's line after a change: moved, keys, the ideal if defined and the keys
+    /// moved between survivors if any ("1,204 of 5,000 moved — ideal 1,000").
+    pub moved_short: fn(&str, &str, Option<&str>, Option<&str>) -> String,
     /// The readout's heading: what the last change moved.
     pub readout_heading: &'static str,
     /// Before any change: what the readout will show.

@@ -28,6 +28,7 @@ pub static WORDS: Words = Words {
     recover_server: |name| format!("恢复 {name}"),
     fail_hint: "宕机：恢复之前，它的键转到别的服务器",
     recover_hint: "恢复：它取回自己的键",
+    fail_pick: "宕机…",
     remove_server_named: |name| format!("删除 {name}"),
     new_server_name: "新服务器名称",
     add_server: "添加服务器",
@@ -71,9 +72,10 @@ pub static WORDS: Words = Words {
     remove_short: "移除",
     open_full_short: "完整页面 ↗",
     embed_idle: "加入或移除一台服务器，看哪些键迁移",
-    moved_short: |moved, keys, ideal| match ideal {
-        Some(ideal) => format!("{keys} 个中迁移 {moved} 个 — 理想 {ideal}"),
-        None => format!("{keys} 个中迁移 {moved} 个"),
+    moved_short: |moved, keys, ideal, between| {
+        let ideal = ideal.map_or(String::new(), |ideal| format!(" — 理想 {ideal}"));
+        let between = between.map_or(String::new(), |n| format!("；未受影响的服务器之间 {n} 个"));
+        format!("{keys} 个中迁移 {moved} 个{ideal}{between}")
     },
     readout_heading: "迁移了什么",
     readout_idle: "加入、移除或让一台服务器宕机：这里会显示迁移了多少键、与理想值相比如何，以及从哪台服务器迁到哪台。",

@@ -406,6 +406,84 @@ pub fn zoom_buttons_rect(width: f64) -> Rect {
     }
 }
 
+/// A key's name placed inside the ring near its dot; `moved` when it had to leave its
+/// natural spot, so that a leader line joins it to its dot.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KeyLabel {
+    /// The name and its box.
+    pub label: Label,
+    /// The dot it names.
+    pub dot: (f64, f64),
+    /// Whether it stands away from its natural spot.
+    pub moved: bool,
+}
+
+/// Places the names of the few keys drawn named (a tour's objects) inside the ring, so that
+/// no two overlap and none covers an obstacle (the centre's title) or leaves the canvas. Each
+/// `(position, dot radius, name)` tries the spot just inside its dot, then spots further in
+/// and to either side along the ring; a name with no free spot is left out. `first` (the key
+/// the narration is about) is placed before the others, so it always has its spot.
+pub fn place_key_labels(
+    g: &RingGeometry,
+    s: &Scale,
+    keys: &[(u32, f64, String)],
+    first: Option<usize>,
+    obstacles: &[Rect],
+    measure: &dyn Fn(&str) -> f64,
+) -> Vec<KeyLabel> {
+    let h = s.tick_font_px() * 1.2;
+    let gap = s.tick_font_px() * 0.35;
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    crate::engine::order::sort_by_key(&mut order, |&i| {
+        (u64::from(first != Some(i)) << 32) | u64::from(keys[i].0)
+    });
+    let mut taken: Vec<Rect> = obstacles.to_vec();
+    let mut placed = Vec::new();
+    for i in order {
+        let (pos, dot_radius, text) = &keys[i];
+        let w = measure(text);
+        let at = |depth: u8, nudge: i8| {
+            let radius = dot_radius - gap - f64::from(depth) * h * 0.8;
+            let angle = angle_of(*pos) + f64::from(nudge) * h / radius.max(h);
+            let (sin, cos) = (math::sin(angle), math::cos(angle));
+            // The box's centre, far enough in that the box's edge is at `radius`.
+            let reach = radius - (sin.abs() * w + cos.abs() * h) / 2.0;
+            let rect = Rect {
+                x: g.cx + reach * sin - w / 2.0,
+                y: g.cy - reach * cos - h / 2.0,
+                w,
+                h,
+            };
+            (reach > 0.0 && rect.inside(s.width, s.height, 0.0)).then_some(rect)
+        };
+        let spot = (0..6)
+            .flat_map(|depth| [0, 1, -1, 2, -2, 3, -3].map(|nudge| (depth, nudge)))
+            .find_map(|(depth, nudge)| {
+                at(depth, nudge)
+                    .filter(|r| taken.iter().all(|t| !t.overlaps(r)))
+                    .map(|r| (r, depth > 0 || nudge != 0))
+            })
+            // The narration's key is named even where only an obstacle leaves room.
+            .or_else(|| {
+                (first == Some(i))
+                    .then(|| at(0, 0).map(|r| (r, false)))
+                    .flatten()
+            });
+        if let Some((rect, moved)) = spot {
+            taken.push(rect);
+            placed.push(KeyLabel {
+                label: Label {
+                    text: text.clone(),
+                    rect,
+                },
+                dot: g.point(*pos, *dot_radius),
+                moved,
+            });
+        }
+    }
+    placed
+}
+
 /// Places one label per marker, in ring order, so that no two labels overlap, none covers
 /// a tick label (`obstacles`) and all stay on the canvas: each tries its natural spot just
 /// outside the band, then spots further out and to either side; a label with no free
@@ -763,6 +841,88 @@ mod tests {
         obstacles.push(zoom_buttons_rect(w));
         let placed = place_labels(&g, &s, &markers, &obstacles, &measure(s.font_px));
         (placed, ticks, s)
+    }
+
+    /// Key names placed for `keys` (position, name) on a `size` canvas, every glyph 0.6 of
+    /// the font wide, with the centre's title as an obstacle; checks none overlaps another,
+    /// the title or the edge, and returns them.
+    fn key_names(keys: &[(u32, &str)], first: Option<usize>, size: f64) -> Vec<KeyLabel> {
+        let g = RingGeometry::fit(size, size);
+        let s = Scale::new(g.radius, size, size).emphasised();
+        let inner = key_radius(&g, &s);
+        let keys: Vec<(u32, f64, String)> = keys
+            .iter()
+            .map(|&(p, n)| (p, inner - 5.0, n.to_owned()))
+            .collect();
+        let title = Rect {
+            x: g.cx - 60.0,
+            y: g.cy - 20.0,
+            w: 120.0,
+            h: 40.0,
+        };
+        let glyph = s.tick_font_px() * 0.6;
+        let placed = place_key_labels(&g, &s, &keys, first, &[title], &|t| {
+            glyph * t.chars().count() as f64
+        });
+        for (i, a) in placed.iter().enumerate() {
+            assert!(a.label.rect.inside(size, size, 0.0), "{}", a.label.text);
+            // (Only the narration's key may, where nothing else leaves it room.)
+            assert!(
+                (i == 0 && first.is_some()) || !a.label.rect.overlaps(&title),
+                "{} covers the title",
+                a.label.text
+            );
+            for b in &placed[i + 1..] {
+                assert!(
+                    !a.label.rect.overlaps(&b.label.rect),
+                    "{} / {}",
+                    a.label.text,
+                    b.label.text
+                );
+            }
+        }
+        placed
+    }
+
+    #[test]
+    fn key_names_never_overlap_and_the_narrations_key_is_always_named() {
+        // Twenty keys in four fans (mod-N's picture: keys gathered by owner), key 20 the
+        // one the narration is about.
+        let fans: Vec<(u32, String)> = (1..=20u32)
+            .map(|k| ((k % 4) << 30 | (k / 4) << 22, k.to_string()))
+            .collect();
+        let keys: Vec<(u32, &str)> = fans.iter().map(|(p, n)| (*p, n.as_str())).collect();
+        for size in [320.0, 600.0, 1000.0] {
+            let placed = key_names(&keys, Some(19), size);
+            assert!(
+                placed.iter().any(|k| k.label.text == "20"),
+                "{size}: key 20 named"
+            );
+            assert!(placed.len() >= 12, "{size}: {} of 20 named", placed.len());
+        }
+        // Keys on one spot: names stacked inward, joined to their dot.
+        let same = [(7u32, "a"), (7, "b"), (7, "c")];
+        let placed = key_names(&same, None, 600.0);
+        assert_eq!(placed.len(), 3);
+        assert_eq!(placed.iter().filter(|k| k.moved).count(), 2);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn key_names_never_overlap_wherever_the_keys_are(
+            keys in proptest::collection::vec((proptest::prelude::any::<u32>(), "[a-z0-9:]{1,12}"), 1..24),
+            first in 0usize..24,
+            size in 200.0f64..1200.0,
+        ) {
+            let refs: Vec<(u32, &str)> = keys.iter().map(|(p, n)| (*p, n.as_str())).collect();
+            let first = (first < refs.len()).then_some(first);
+            let placed = key_names(&refs, first, size);
+            if let Some(f) = first {
+                // The first is placed unless its name is wider than the ring's inside.
+                let fits = refs[f].1.len() as f64 * 12.0 < size * 0.25;
+                proptest::prop_assert!(!fits || placed.first().is_some_and(|k| k.label.text == refs[f].1));
+            }
+        }
     }
 
     #[test]

@@ -164,9 +164,42 @@ pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback
         <form class="add actions" onsubmit={add}>
             <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
             <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
-            <button type="submit" class="primary" title={w.add_server_hint}>{w.add_server}</button>
-            <button type="button" title={w.remove_server_hint} onclick={on_action.reform(|_| Action::RemoveLast)}>{w.remove_server}</button>
+            <button type="submit" class="primary" title={w.add_server_hint} aria-label={w.add_server}>
+                <span class="word">{w.add_server}</span><span class="short">{w.add_short}</span></button>
+            <button type="button" title={w.remove_server_hint} aria-label={w.remove_server} onclick={on_action.reform(|_| Action::RemoveLast)}>
+                <span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
+            {fail_pick(w, state, on_action)}
         </form>
+    }
+}
+
+/// Fail (or recover) a server from the actions, beside Add and Remove: on a phone the
+/// server table's buttons are a long scroll away. A menu of buttons (arrowing through it
+/// fails nothing); it closes once one is pressed.
+fn fail_pick(w: &'static Words, state: &PageState, on_action: &Callback<Action>) -> Html {
+    let item = |s: &Server| {
+        let (label, change) = if s.up {
+            ((w.fail_server)(&s.name), Change::Fail(s.name.clone()))
+        } else {
+            ((w.recover_server)(&s.name), Change::Recover(s.name.clone()))
+        };
+        let on_action = on_action.clone();
+        let onclick = Callback::from(move |e: MouseEvent| {
+            if let Some(menu) = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|b| b.closest("details").ok().flatten())
+            {
+                let _ = menu.remove_attribute("open");
+            }
+            on_action.emit(Action::Apply(change.clone()));
+        });
+        html! { <li><button type="button" class="link" {onclick}>{label}</button></li> }
+    };
+    html! {
+        <details class="fail-pick">
+            <summary title={w.fail_hint}>{w.fail_pick}</summary>
+            <ul>{ for state.sim.servers().iter().map(item) }</ul>
+        </details>
     }
 }
 

@@ -1,7 +1,8 @@
 //! The printable handout of a tour: one page per step with the ring as it stood at that
 //! step, the narration and the readout. The page walks the tour itself, through the same
-//! stepped work as the Next button, and photographs the ring's drawn layer at each step
-//! once it shows that step's state; then it asks the browser to print. On screen the
+//! stepped work as the Next button, and draws each step's ring for paper once that step's
+//! work is done (at its printed size, labels at least 9 pt); then it asks the browser to
+//! print. On screen the
 //! handout stays hidden; the print stylesheet shows only it, a step per sheet.
 
 use std::cell::RefCell;
@@ -13,8 +14,12 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::readout_card;
+use super::ring_canvas::draw_static;
+use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::render::palette::Theme;
+use crate::render::scene::Scale;
+use crate::render::RingGeometry;
 use crate::state::PageState;
 use crate::tour::{Facts, Position, Tour, TourId};
 
@@ -23,8 +28,10 @@ use crate::tour::{Facts, Position, Tour, TourId};
 pub struct HandoutPage {
     /// The step, 1-based.
     pub step: usize,
-    /// The ring as drawn at that step (a PNG data URL), on the theme's background.
+    /// The ring as drawn for print at that step (a PNG data URL).
     pub image: String,
+    /// Where the keys' names are in it: "x y w h" boxes (CSS pixels), `;` between.
+    pub key_labels: String,
     /// The state at that step (shared, not copied).
     pub state: PageState,
 }
@@ -47,54 +54,70 @@ impl Handout {
     }
 }
 
-/// The ring's drawn layer on the theme's background, as a PNG data URL — once it shows
-/// `version`'s state (the canvas records what it was drawn from).
-fn photograph(version: u64, theme: Theme) -> Option<String> {
+/// The printed ring's side in CSS pixels: the picture's printed width (110 mm in
+/// style.css), so that a pixel drawn is a pixel printed and the labels' sizes are their
+/// printed sizes.
+const PRINT_SIDE: f64 = 416.0;
+/// Printer dots per CSS pixel drawn (≈ 290 dpi).
+const PRINT_DENSITY: f64 = 3.0;
+/// The servers' names in print, CSS pixels; the keys' names and the ticks are 0.85 of it:
+/// 12.07 px, just over 9 pt (12 px).
+const PRINT_FONT_PX: f64 = 14.2;
+
+/// The ring of `state` drawn for paper, as a PNG data URL: its own drawing at its printed
+/// size (not the screen's canvas, whose labels would print at whatever size the screen
+/// had), in the light palette (ink on white), labels at least 9 pt.
+fn photograph(state: &PageState, w: &Words) -> Option<(String, String)> {
     let document = web_sys::window()?.document()?;
-    let ring: HtmlCanvasElement = document
-        .query_selector("canvas.ring")
-        .ok()??
-        .dyn_into()
-        .ok()?;
-    let drawn = ring.get_attribute("data-version")? == version.to_string()
-        && ring.get_attribute("data-drawn-loaded").as_deref() == Some("1");
-    if !drawn {
-        return None;
-    }
     let photo: HtmlCanvasElement = document.create_element("canvas").ok()?.dyn_into().ok()?;
-    photo.set_width(ring.width());
-    photo.set_height(ring.height());
+    let dots = (PRINT_SIDE * PRINT_DENSITY) as u32;
+    photo.set_width(dots);
+    photo.set_height(dots);
     let ctx: CanvasRenderingContext2d = photo.get_context("2d").ok()??.dyn_into().ok()?;
-    ctx.set_fill_style_str(theme.palette().background);
-    ctx.fill_rect(0.0, 0.0, f64::from(ring.width()), f64::from(ring.height()));
-    ctx.draw_image_with_html_canvas_element(&ring, 0.0, 0.0)
+    ctx.set_transform(PRINT_DENSITY, 0.0, 0.0, PRINT_DENSITY, 0.0, 0.0)
         .ok()?;
-    photo.to_data_url().ok()
+    let g = RingGeometry::fit(PRINT_SIDE, PRINT_SIDE);
+    let s = Scale {
+        font_px: PRINT_FONT_PX,
+        ..Scale::new(g.radius, PRINT_SIDE, PRINT_SIDE)
+    };
+    let labels = draw_static(&ctx, &g, &s, state, w, Theme::Light.palette());
+    // Where the keys' names went (CSS pixels of the picture), for the print test.
+    let record: Vec<String> = labels
+        .iter()
+        .map(|k| {
+            let r = &k.label.rect;
+            // (Fixed, not f64's Display: that would bring float formatting into the page.)
+            let n = |v: f64| Fixed(v, 1).to_string();
+            format!("{} {} {} {}", n(r.x), n(r.y), n(r.w), n(r.h))
+        })
+        .collect();
+    Some((photo.to_data_url().ok()?, record.join(";")))
 }
 
 /// What the handout maker reads each tick: the latest render's values.
 struct Now {
     state: PageState,
     position: Option<Position>,
-    theme: Theme,
+    words: &'static Words,
 }
 
 /// Makes the handout while `handout` is under way: each tick, once the tour is at the next
-/// step to print and the ring shows it, photographs it and goes on; when every step has
-/// its page, prints and returns the tour to where the presenter was.
+/// step to print and its work is done, draws that step's ring for paper and goes on; when
+/// every step has its page, prints and returns the tour to where the presenter was.
 #[hook]
 pub fn use_handout(
     handout: &UseStateHandle<Option<Handout>>,
     state: &PageState,
     position: Option<Position>,
-    theme: Theme,
+    words: &'static Words,
     go: &Callback<Position>,
 ) {
     let now = use_mut_ref(|| None::<Now>);
     *now.borrow_mut() = Some(Now {
         state: state.clone(),
         position,
-        theme,
+        words,
     });
     let making = handout.as_ref().is_some_and(|h| !h.is_done());
     let (handout, go) = (handout.clone(), go.clone());
@@ -118,11 +141,11 @@ fn tick(
         job.as_mut(),
         now.borrow()
             .as_ref()
-            .map(|n| (n.state.clone(), n.position, n.theme)),
+            .map(|n| (n.state.clone(), n.position, n.words)),
     ) else {
         return;
     };
-    let (state, position, theme) = now;
+    let (state, position, w) = now;
     let want = Position {
         tour: h.tour,
         step: h.pages.len() + 1,
@@ -134,12 +157,13 @@ fn tick(
         go.emit(want);
         return;
     }
-    let Some(image) = photograph(state.version, theme) else {
+    let Some((image, key_labels)) = photograph(&state, w) else {
         return;
     };
     h.pages.push(HandoutPage {
         step: want.step,
         image,
+        key_labels,
         state,
     });
     if h.is_done() {
@@ -168,8 +192,8 @@ pub fn use_print_when_done(handout: &Option<Handout>) {
 }
 
 /// The handout's pages (hidden on screen; the print stylesheet shows them alone), in the
-/// colours of the theme its rings were photographed in.
-pub fn handout_view(w: &'static Words, theme: Theme, h: &Handout) -> Html {
+/// light palette its rings are drawn in: ink on paper.
+pub fn handout_view(w: &'static Words, h: &Handout) -> Html {
     let tour = Tour::get(h.tour);
     let words = &w.tour_words[h.tour.index()];
     html! {
@@ -180,9 +204,9 @@ pub fn handout_view(w: &'static Words, theme: Theme, h: &Handout) -> Html {
                 html! {
                     <article class="handout-page" data-step={page.step.to_string()}>
                         <h1>{words.title}<span class="step-count">{(w.step_of)(page.step, tour.len())}</span></h1>
-                        <img src={page.image.clone()} alt="" />
+                        <img src={page.image.clone()} alt="" data-key-labels={page.key_labels.clone()} />
                         <p class="narration">{narration}</p>
-                        {readout_card(w, theme.palette(), &page.state, false, (false, &Callback::noop()))}
+                        {readout_card(w, Theme::Light.palette(), &page.state, false, (false, &Callback::noop()))}
                     </article>
                 }
             }) }

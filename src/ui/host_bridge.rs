@@ -3,8 +3,11 @@
 //! `resized` and `error` events back. Outside a frame it does nothing.
 
 use gloo_events::EventListener;
+use std::cell::Cell;
+
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{MessageEvent, Window};
+use web_sys::{Element, MessageEvent, Window};
 use yew::prelude::*;
 
 use crate::engine::sim::Change;
@@ -75,6 +78,7 @@ pub fn use_host_bridge(
     state: &PageState,
     dispatch: &Callback<Action>,
     go: &Callback<Position>,
+    tour: Option<Position>,
     w: &'static Words,
 ) {
     let framed = use_memo((), |_| parent().is_some());
@@ -146,29 +150,89 @@ pub fn use_host_bridge(
             }
         });
     }
-    // The height the content needs, measured after the renders that can change it (a
-    // change landing, work starting or ending, a message shown or dismissed) — not after
-    // every render: each stepped-work progress line re-renders the page, and reading the
-    // height forces a layout.
-    let sent = use_mut_ref(|| 0u32);
+    // The height the content needs: measured when the frame or anything shown in it changes
+    // size (a ResizeObserver on the app and the pieces that grow: the readout appearing, a
+    // notice, the narration), and the set observed is taken again after the renders that
+    // can add or replace a piece (a change landing, work starting or ending, a message,
+    // a lookup, a tour step) — not after every render: each stepped-work progress line
+    // re-renders the page.
     let framed = *framed;
+    let sizer = use_memo((), move |_| framed.then(Sizer::new).flatten());
     let shown = (
         state.version,
         busy,
         state.notice().is_some(),
         state.lookup.is_some(),
+        tour,
     );
     use_effect_with(shown, move |_| {
-        if !framed {
-            return;
-        }
-        let height = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector(".app").ok().flatten())
-            .map_or(0, |app| app.scroll_height().max(0) as u32);
-        if height > 0 && *sent.borrow() != height {
-            *sent.borrow_mut() = height;
-            post(&host::resized_event(height));
+        if let Some(sizer) = sizer.as_ref() {
+            sizer.watch();
         }
     });
+}
+
+/// Tells the host the content's natural height whenever it changes.
+struct Sizer {
+    observer: web_sys::ResizeObserver,
+    _on_resize: Closure<dyn FnMut()>,
+}
+
+impl Sizer {
+    fn new() -> Option<Sizer> {
+        let sent = Cell::new(0u32);
+        let on_resize = Closure::<dyn FnMut()>::new(move || {
+            let height = natural_height();
+            if height > 0 && sent.replace(height) != height {
+                post(&host::resized_event(height));
+            }
+        });
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+        Some(Sizer {
+            observer,
+            _on_resize: on_resize,
+        })
+    }
+
+    /// Observes the app and the pieces now in it (an observation reports at once, so this
+    /// also measures).
+    fn watch(&self) {
+        self.observer.disconnect();
+        let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Ok(pieces) = document
+            .query_selector_all(".app.embed, .stage > *, .panel > *, section.tour .narration")
+        else {
+            return;
+        };
+        for i in 0..pieces.length() {
+            if let Some(piece) = pieces.item(i).and_then(|n| n.dyn_into::<Element>().ok()) {
+                self.observer.observe(&piece);
+            }
+        }
+    }
+}
+
+impl Drop for Sizer {
+    fn drop(&mut self) {
+        self.observer.disconnect();
+    }
+}
+
+/// The CSS pixels the frame's content needs at the frame's width, whatever height the frame
+/// has now: the app laid out for a moment without its fixed height (`.natural` in
+/// style.css), which also leaves out what the frame's height decides.
+fn natural_height() -> u32 {
+    let Some(app) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(".app.embed").ok().flatten())
+    else {
+        return 0;
+    };
+    let classes = app.class_list();
+    let _ = classes.add_1("natural");
+    let height = app.get_bounding_client_rect().height().ceil();
+    let _ = classes.remove_1("natural");
+    height.max(0.0) as u32
 }

@@ -43,8 +43,16 @@ pub use sweep::SweepPanel;
 pub use tools::{qr_dialog, shortcuts_dialog, ExportCard, ShareCard};
 pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourPickerProps};
 
-/// Mounts the app on the page's body.
+/// Mounts the app on the page's body, in place of the static shell that index.html paints
+/// before the wasm has run (taken away in the same task as the first render: no frame
+/// shows neither).
 pub fn start() {
+    if let Some(shell) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("shell"))
+    {
+        shell.remove();
+    }
     yew::Renderer::<App>::new().render();
 }
 
@@ -504,7 +512,7 @@ pub fn App() -> Html {
     notes::use_tour_channel(link.view.notes || *notes_opened, tour.position, &tour.go);
     let shown = use_shown_scenario(state);
     use_url_sync(state.version, &shown, params);
-    host_bridge::use_host_bridge(state, &dispatch, &tour.go, lang.words());
+    host_bridge::use_host_bridge(state, &dispatch, &tour.go, tour.position, lang.words());
     use_stepper(state, &dispatch);
     let on_key = {
         let (dispatch, tour_step, present, help, qr, playing, zoom_request) = (
@@ -540,7 +548,7 @@ pub fn App() -> Html {
     };
     use_shortcuts(&on_key, tour.position.is_some(), link.view.notes);
     let theme = theme_choice.unwrap_or(*system);
-    handout::use_handout(&handout, state, tour.position, theme, &tour.go);
+    handout::use_handout(&handout, state, tour.position, lang.words(), &tour.go);
     handout::use_print_when_done(&handout);
     let look = Look {
         lang: *lang,
@@ -647,6 +655,7 @@ pub fn App() -> Html {
     let classes = classes!(
         "app",
         embed.then_some("embed"),
+        (embed && tour.position.is_some()).then_some("touring"),
         present.then_some("present")
     );
     let status = html! {
@@ -777,10 +786,10 @@ pub fn App() -> Html {
                             <a class="open-full" href={full_page} target="_blank" rel="noopener">
                                 <span class="word">{w.open_full}</span><span class="short">{w.open_full_short}</span></a>
                         </div>
-                        {for tour_panel}
                         {status}
                     </section>
                     <aside class="panel">
+                        {for tour_panel}
                         {for error}
                         {readout_card(w, theme.palette(), state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
                         {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
@@ -870,7 +879,7 @@ pub fn App() -> Html {
                 {shortcuts_dialog(w, {let help = help.clone(); Callback::from(move |()| help.set(false))})}
             }
             if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
-                {handout::handout_view(w, theme, h)}
+                {handout::handout_view(w, h)}
             }
             if *qr {
                 {qr_dialog(w, &phone_link, {let qr = qr.clone(); Callback::from(move |()| qr.set(false))})}

@@ -179,6 +179,9 @@ pub fn moved_short(w: &'static Words, state: &PageState) -> Html {
                 &group_thousands(m.moved),
                 &group_thousands(m.keys),
                 m.ideal_keys().map(group_thousands).as_deref(),
+                (m.between_survivors > 0)
+                    .then(|| group_thousands(m.between_survivors))
+                    .as_deref(),
             )
         }
         None => w.embed_idle.to_owned(),

@@ -20,9 +20,9 @@ use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, display_cells, key_radius, marker_positions, place_labels, tick_labels,
-    visible_points, zoom_buttons_rect, Clock, Fans, Label, Rect, Scale, Walker, MAX_KEY_DOTS,
-    TICKS,
+    band_segments, display_cells, key_radius, marker_positions, place_key_labels, place_labels,
+    tick_labels, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Rect, Scale,
+    Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::{
     canvas_angle, density_profile, server_colour, visible_arc, walk_position, walk_shorter,
@@ -31,7 +31,9 @@ use crate::render::{
 use crate::state::{Lookup, PageState};
 use crate::words::{algorithm_title, group_thousands};
 
-/// Draws the static layer for `state` with ring geometry `g`.
+/// Draws the static layer for `state` with ring geometry `g`; returns where the keys'
+/// names went (when few keys are drawn named). Drawn for the screen and for the printed
+/// handout.
 pub fn draw_static(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
@@ -39,7 +41,7 @@ pub fn draw_static(
     state: &PageState,
     w: &Words,
     p: &Palette,
-) {
+) -> Vec<KeyLabel> {
     ctx.set_fill_style_str(p.background);
     ctx.fill_rect(0.0, 0.0, s.width, s.height);
     ctx.set_stroke_style_str(p.track);
@@ -79,7 +81,7 @@ pub fn draw_static(
     if let Some((holders, _)) = state.sim.placement().buckets() {
         draw_buckets(ctx, g, s, holders, display_cells(holders.len()), p);
     }
-    draw_keys(ctx, g, s, state, from, span, p);
+    let key_labels = draw_keys(ctx, g, s, state, from, span, p);
     let ticks = draw_ticks(ctx, g, s, p);
     let mut obstacles = ticks;
     obstacles.push(zoom_buttons_rect(s.width));
@@ -87,6 +89,7 @@ pub fn draw_static(
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
         draw_centre(ctx, g, s.font_px, state, w, p);
     }
+    key_labels
 }
 
 /// The radius of the bucket algorithms' inner ring of buckets.
@@ -195,6 +198,63 @@ fn draw_band(
 /// Up to this many keys in view are named on the ring.
 const NAMED_KEYS: usize = 24;
 
+/// Names the keys at `places` inside the ring, none over another (see
+/// [`place_key_labels`]): the key looked up (the one a tour's narration is about) first, a
+/// thin line to a name that stands away from its dot; returns where the names went.
+#[allow(clippy::too_many_arguments)] // The scene's parts, as draw_keys has them.
+fn draw_key_names(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    state: &PageState,
+    places: &[usize],
+    shown: &[u32],
+    radius: &dyn Fn(usize) -> f64,
+    dot: f64,
+    p: &Palette,
+) -> Vec<KeyLabel> {
+    let sim = &state.sim;
+    let ids = &sim.keys().ids;
+    let named: Vec<(u32, f64, String)> = places
+        .iter()
+        .map(|&place| (shown[place], radius(place) - dot, sim.key_name(ids[place])))
+        .collect();
+    let looked_up = state.lookup.as_ref().map(|l| l.key.as_str());
+    let first = named.iter().position(|k| Some(k.2.as_str()) == looked_up);
+    ctx.set_font(&font(s.tick_font_px(), false));
+    // The centre's title is not covered.
+    let title = Rect {
+        x: g.cx - g.radius * 0.45,
+        y: g.cy - s.font_px * 1.6,
+        w: g.radius * 0.9,
+        h: s.font_px * 2.6,
+    };
+    let measure = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
+    let labels = place_key_labels(g, s, &named, first, &[title], &measure);
+    ctx.set_stroke_style_str(p.muted);
+    ctx.set_line_width(1.0);
+    for l in labels.iter().filter(|l| l.moved) {
+        let r = &l.label.rect;
+        // From the dot to the box's nearest point.
+        let near = (
+            (l.dot.0).clamp(r.x, r.x + r.w),
+            (l.dot.1).clamp(r.y, r.y + r.h),
+        );
+        ctx.begin_path();
+        ctx.move_to(l.dot.0, l.dot.1);
+        ctx.line_to(near.0, near.1);
+        ctx.stroke();
+    }
+    ctx.set_fill_style_str(p.text);
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    for l in &labels {
+        let r = &l.label.rect;
+        let _ = ctx.fill_text(&l.label.text, r.x + r.w / 2.0, r.y + r.h / 2.0);
+    }
+    labels
+}
+
 fn draw_keys(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
@@ -203,7 +263,7 @@ fn draw_keys(
     from: u32,
     span: u64,
     p: &Palette,
-) {
+) -> Vec<KeyLabel> {
     let sim = &state.sim;
     let keys = sim.keys();
     let inner = key_radius(g, s);
@@ -240,25 +300,9 @@ fn draw_keys(
             .collect();
         fill_dots(ctx, &mut dots, dot, false, p);
         if named {
-            ctx.set_font(&font(s.tick_font_px(), false));
-            ctx.set_fill_style_str(p.text);
-            ctx.set_text_baseline("middle");
-            for &place in &places {
-                // The name sits inside the dot, toward the centre: beside it at the sides
-                // of the ring, below or above it at the top and bottom.
-                let pos = shown[place];
-                let side = math::sin(f64::from(pos) / RING_SPAN * TAU);
-                let (align, gap) = match side {
-                    v if v > 0.5 => ("right", 4.0),
-                    v if v < -0.5 => ("left", 4.0),
-                    _ => ("center", s.tick_font_px() * 0.9),
-                };
-                ctx.set_text_align(align);
-                let (x, y) = g.point(pos, radius(place) - dot - gap);
-                let _ = ctx.fill_text(&sim.key_name(keys.ids[place]), x, y);
-            }
+            return draw_key_names(ctx, g, s, state, &places, &shown, &radius, dot, p);
         }
-        return;
+        return Vec::new();
     }
     let arc_px = span as f64 / RING_SPAN * TAU * inner;
     let bins = (arc_px.min(s.width * 3.5) as usize).clamp(180, 1440);
@@ -290,6 +334,7 @@ fn draw_keys(
         ctx.set_stroke_style_str(&owner_colour(owner, p));
         ctx.stroke();
     }
+    Vec::new()
 }
 
 /// Dots in one canvas path at most: the software rasteriser pays far more for one path of

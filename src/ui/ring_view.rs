@@ -186,7 +186,7 @@ impl Renderer {
             let started = now_ms();
             if let Some(ctx) = context(&canvas) {
                 let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-                draw_static(
+                let key_labels = draw_static(
                     &ctx,
                     &g,
                     &s,
@@ -194,6 +194,24 @@ impl Renderer {
                     self.look.lang.words(),
                     self.look.theme.palette(),
                 );
+                // Where the keys' names went (CSS pixels), for tests that check none
+                // overlaps: "name x y w h" a line.
+                let record: Vec<String> = key_labels
+                    .iter()
+                    .map(|k| {
+                        let r = &k.label.rect;
+                        let n = |v: f64| Fixed(v, 1).to_string();
+                        format!(
+                            "{} {} {} {} {}",
+                            k.label.text,
+                            n(r.x),
+                            n(r.y),
+                            n(r.w),
+                            n(r.h)
+                        )
+                    })
+                    .collect();
+                let _ = canvas.set_attribute("data-key-labels", &record.join("\n"));
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &Fixed(self.viewport.zoom, 3).to_string());

@@ -668,7 +668,10 @@ async fn text_in_steps(text: js_sys::JsString, pace: &mut Pace) -> String {
 /// A size in bytes as people say it: `820 KB`, `14.6 MB`.
 fn size_text(bytes: usize) -> String {
     if bytes >= 1024 * 1024 {
-        format!("{:.1} MB", bytes as f64 / (1024.0 * 1024.0))
+        format!(
+            "{} MB",
+            crate::engine::text::Fixed(bytes as f64 / (1024.0 * 1024.0), 1)
+        )
     } else {
         format!("{} KB", bytes.div_ceil(1024))
     }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, shots, cli } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, shots, cli, tourSettled, capture, TOURS } from './harness.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = await readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -337,3 +337,44 @@ test('Q shows the link as a QR code that a phone reads back as the same view', a
   await page.keyboard.press('Escape');
   await page.waitForSelector('.dialog', { state: 'detached' });
 });
+
+/** The keys' names drawn on the ring (the canvas records each box, CSS pixels). */
+const keyLabels = (page) => page.$eval('canvas.ring', (c) => (c.dataset.keyLabels || '').split('\n').filter(Boolean).map((line) => {
+  const parts = line.split(' ');
+  const [x, y, w, h] = parts.slice(-4).map(Number);
+  return { text: parts.slice(0, -4).join(' '), x, y, w, h };
+}));
+
+for (const [width, height] of [[1920, 1080], [1280, 720]]) {
+  test(`presenting the mod-N tour at ${width}×${height}: no two key names overlap, key 20 (the narration's) is named, the readout stays on the screen`, async () => {
+    const b = await openBrowser({ width, height });
+    try {
+      const { page } = b;
+      await page.goto(`${server.origin}/?lang=en&tour=modn&step=1&present=1`);
+      await ready(page);
+      for (let step = 1; step <= TOURS.modn; step++) {
+        if (step > 1) await page.click('section.tour button.next');
+        await page.waitForFunction(tourSettled, ['modn', step]);
+        await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.keyLabels);
+        const labels = await keyLabels(page);
+        assert.ok(labels.length >= 12, `step ${step}: ${labels.length} keys named`);
+        for (let i = 0; i < labels.length; i++) {
+          for (const o of labels.slice(i + 1)) {
+            const a = labels[i];
+            const apart = a.x + a.w <= o.x || o.x + o.w <= a.x || a.y + a.h <= o.y || o.y + o.h <= a.y;
+            assert.ok(apart, `step ${step}: "${a.text}" and "${o.text}" overlap: ${JSON.stringify([a, o])}`);
+          }
+        }
+        if (step === 2) {
+          assert.ok(labels.some((l) => l.text === '20'), 'key 20 is named');
+          await capture(page, `target/e2e/35-present-modn-${width}x${height}.png`);
+        }
+        const bottom = await page.$eval('.readout', (r) => r.getBoundingClientRect().bottom);
+        assert.ok(bottom <= height, `step ${step}: the readout ends at ${bottom} on a ${height} px screen`);
+      }
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      await b.context.close();
+    }
+  });
+}

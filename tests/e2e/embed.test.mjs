@@ -2,8 +2,9 @@
 // in view after a change, the buttons carry words, nothing overlaps and nothing scrolls
 // inside the frame; the sample documentation page drives a frame and follows its events.
 import { test, before, after } from 'node:test';
+import { createServer } from 'node:http';
 import assert from 'node:assert/strict';
-import { serveDist, openBrowser, ready, tableCounts, fits } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, fits, tourSettled, TOURS } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 900, height: 1000 }); });
@@ -124,4 +125,134 @@ test('a refused host command is answered by exactly one error event, every time,
   assert.match(events[6], /^error:.*ghost/);
   assert.match(events[7], /^changed:Removed D/);
   assert.deepEqual((await tableCounts(frame)).map((r) => r.name), ['A', 'B', 'C']);
+});
+
+/** A documentation page on another origin (a second port) that sizes its frames from
+ * `resized` alone, in the README's few lines; its frames start `heights` tall. */
+async function hostPage(src, width, heights) {
+  const frames = heights.map((h, i) => `<iframe id="f${i}" src="${src}" style="width:${width}px;height:${h}px;border:0;display:block"></iframe>`).join('');
+  const html = `<!doctype html><meta charset="utf-8"><body style="margin:0">${frames}<script>
+    window.sizes = [];
+    addEventListener('message', (e) => {
+      const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+      if (!frame || e.data?.['hashring-lab'] !== 1 || e.data.event !== 'resized') return;
+      frame.style.height = e.data.height + 'px';
+      window.sizes.push([frame.id, e.data.height]);
+    });
+  </script>`;
+  const host = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
+  await new Promise((ok) => host.listen(0, '127.0.0.1', ok));
+  return { url: `http://127.0.0.1:${host.address().port}/`, close: () => new Promise((ok) => host.close(ok)) };
+}
+
+/** In a frame: what is cut or scrolls inside it, and how much height its fullest column
+ * has to spare (the ring's box taller than wide, or the load chart taller than its 120 px). */
+const frameFit = (frame) => frame.evaluate(() => {
+  const shown = (el) => el && getComputedStyle(el).display !== 'none' && el.getClientRects().length;
+  const over = [...document.querySelectorAll('.app, .stage, .panel, .panel > *, .stage > *, section.tour .narration')]
+    .filter((el) => shown(el) && el.clientHeight > 1 && el.scrollHeight > el.clientHeight + 1 && !el.matches('.ring-wrap'))
+    .map((el) => `${el.className || el.tagName} ${el.scrollHeight}>${el.clientHeight}`);
+  if (document.scrollingElement.scrollHeight > innerHeight + 1) over.push('page');
+  const wrap = document.querySelector('.ring-wrap').getBoundingClientRect();
+  const chart = document.querySelector('.panel canvas.load');
+  const spare = [wrap.height - wrap.width];
+  if (shown(chart)) spare.push(chart.getBoundingClientRect().height - 120);
+  return { over, spare: Math.min(...spare), height: innerHeight };
+});
+
+test('a host page on another origin sizes its frame from resized alone: content height, whatever height the frame had, and again when it grows', async () => {
+  const src = `${server.origin}/index.html?embed=1&lang=en&algo=ring&vnodes=100&nodes=10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80&keys=0..5000`;
+  const host = await hostPage(src, 720, [150, 900]);
+  const { context, page } = await openBrowser({ width: 800, height: 1000 });
+  try {
+    await page.goto(host.url);
+    const frames = await Promise.all(['#f0', '#f1'].map(async (id) => (await page.$(id)).contentFrame()));
+    for (const f of frames) await ready(f);
+    const settled = async () => {
+      await page.waitForFunction(() => {
+        const [a, b] = [...document.querySelectorAll('iframe')].map((f) => f.getBoundingClientRect().height);
+        return a === b && a > 150 && a < 900;
+      });
+      return page.evaluate(() => document.getElementById('f0').getBoundingClientRect().height);
+    };
+    const before = await settled();
+    for (const f of frames) {
+      const fit = await frameFit(f);
+      assert.deepEqual(fit.over, [], 'nothing inside the sized frame is cut or scrolls');
+      assert.ok(fit.spare <= 2, `the frame is its content's height (${fit.spare} px to spare)`);
+    }
+    // Changes that grow the content: a server added (the readout appears beside the ring),
+    // then the folded table of keys per server opened.
+    for (const f of frames) {
+      await f.click('.embed-bar button.primary');
+      await f.waitForSelector('.readout .moved-line');
+      await f.click('details.folded > summary');
+    }
+    await page.waitForFunction((h) => document.getElementById('f0').getBoundingClientRect().height > h, before);
+    const after = await settled();
+    assert.ok(after > before, `the frame grew with its content: ${before} → ${after}`);
+    for (const f of frames) {
+      const fit = await frameFit(f);
+      assert.deepEqual(fit.over, [], 'nothing inside the grown frame is cut or scrolls');
+      assert.ok(fit.spare <= 2, `the grown frame is its content's height (${fit.spare} px to spare)`);
+      assert.equal(fit.height, after);
+    }
+    await page.screenshot({ path: 'target/e2e/54-host-sizes-embed.png', fullPage: true });
+  } finally {
+    await context.close();
+    await host.close();
+  }
+});
+
+for (const [width, height] of [[720, 460], [800, 450], [480, 360]]) {
+  test(`a tour driven in a ${width}×${height} embed: every step of the java and ring tours keeps the ring, the narration's first line and Prev/Next in the frame`, async () => {
+    const { page } = browser;
+    for (const tour of ['java', 'ring']) {
+      const frame = await frameOf(page, `index.html?embed=1&lang=en&tour=${tour}&step=1`, width, height);
+      for (let step = 1; step <= TOURS[tour]; step++) {
+        if (step > 1) await frame.click('section.tour button.next');
+        await frame.waitForFunction(tourSettled, [tour, step]);
+        const seen = await frame.evaluate(() => {
+          const box = (s) => document.querySelector(s)?.getBoundingClientRect();
+          const narration = document.querySelector('section.tour .narration');
+          const line = parseFloat(getComputedStyle(narration).lineHeight);
+          const n = narration.getBoundingClientRect();
+          return { ring: box('canvas.ring').height, narrationTop: n.top, firstLineBottom: n.top + line, narrationShown: n.height >= line - 1,
+            prev: box('section.tour button.prev'), next: box('section.tour button.next'), error: box('p.error') };
+        });
+        const where = `${tour} step ${step} at ${width}×${height}`;
+        assert.ok(seen.ring >= height / 3, `${where}: ring ${seen.ring} px, under a third of ${height}`);
+        assert.ok(seen.narrationShown && seen.narrationTop >= 0 && seen.firstLineBottom <= height, `${where}: narration's first line ${seen.narrationTop}–${seen.firstLineBottom}`);
+        for (const b of [seen.prev, seen.next, seen.error].filter(Boolean)) {
+          assert.ok(b.top >= 0 && b.bottom <= height + 0.5 && b.left >= 0 && b.right <= width + 0.5 && b.height > 0, `${where}: ${JSON.stringify(b)} out of the frame`);
+        }
+        if (width === 720 && tour === 'java' && step === 3) {
+          await (await page.$('#probe')).screenshot({ path: `target/e2e/55-embed-tour-${width}x${height}.png` });
+        }
+      }
+      if (width !== 720 && tour === 'java') {
+        await (await page.$('#probe')).screenshot({ path: `target/e2e/55-embed-tour-${width}x${height}.png` });
+      }
+    }
+  });
+}
+
+test('at 320×240 the embed says what moved in full, the keys moved between survivors included', async () => {
+  const { page } = browser;
+  // Mod-N: adding a server moves keys between servers the change left alone.
+  const frame = await frameOf(page, 'index.html?embed=1&lang=en&algo=modn&nodes=A,B,C&keys=0..100000', 320, 240);
+  await frame.click('.embed-bar button.primary');
+  await frame.waitForFunction(() => document.querySelector('.readout .moved-line'));
+  const between = Number((await frame.textContent('.readout')).match(/left alone: ([\d,]+)/)[1].replace(/,/g, ''));
+  assert.ok(between > 0);
+  const line = await frame.textContent('.moved-short');
+  assert.match(line, new RegExp(`^[\\d,]+ of 100,000 moved — ideal 25,000; ${between.toLocaleString('en-US')} between survivors$`));
+  const fit = await frame.evaluate(() => {
+    const el = document.querySelector('.moved-short');
+    const b = el.getBoundingClientRect();
+    return { wide: el.scrollWidth <= el.clientWidth, tall: el.scrollHeight <= el.clientHeight + 1, right: b.right, bottom: b.bottom };
+  });
+  assert.deepEqual([fit.wide, fit.tall], [true, true], `the line is cut: ${JSON.stringify(fit)}`);
+  assert.ok(fit.right <= 320 && fit.bottom <= 240, JSON.stringify(fit));
+  await (await page.$('#probe')).screenshot({ path: 'target/e2e/56-embed-320x240-survivors.png' });
 });

@@ -62,6 +62,40 @@ for (const [width, height] of SIZES) {
   });
 }
 
+test('390×844: the actions stay under the ring after Add — Add, Remove and Fail… in view — and Fail… fails the server picked', async () => {
+  const b = await openBrowser({ width: 390, height: 844, scale: 2, touch: true });
+  try {
+    const { page } = b;
+    await page.goto(`${server.origin}/?lang=en&${TEN}`);
+    await ready(page);
+    const actions = ['form.actions button.primary', 'form.actions button:not(.primary)', 'details.fail-pick > summary'];
+    const before = await fits(page, actions);
+    assert.deepEqual(before.outside, []);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForSelector('.readout table.flows');
+    const after = await fits(page, [...actions, '.readout .moved-line', '.readout table.flows']);
+    assert.deepEqual(after.outside, [], 'the actions and the answer in view after Add');
+    assert.equal(after.scrollY, 0);
+    // The buttons do not move when the answer appears.
+    assert.deepEqual(after.boxes['form.actions button.primary'], before.boxes['form.actions button.primary']);
+    // Fail… is a menu of the servers; picking one fails it, and the menu closes.
+    await page.click('details.fail-pick > summary');
+    await page.locator('details.fail-pick').getByRole('button', { name: 'Fail C' }).click();
+    await page.waitForFunction(() => /^C failed/.test(document.querySelector('[role=status]').textContent));
+    assert.equal(await page.$eval('details.fail-pick', (d) => d.open), false);
+    const down = await page.$$eval('table.counts tbody tr.down th', (ths) => ths.map((t) => t.childNodes[0].textContent.trim()));
+    assert.deepEqual(down, ['C']);
+    // …and then offers to recover it.
+    await page.click('details.fail-pick > summary');
+    await page.locator('details.fail-pick').getByRole('button', { name: 'Recover C' }).click();
+    await page.waitForFunction(() => /^C recovered/.test(document.querySelector('[role=status]').textContent));
+    await capture(page, 'target/e2e/42-phone-actions.png');
+    assert.deepEqual(b.problems.console, []);
+  } finally {
+    await b.context.close();
+  }
+});
+
 // Real server names (issue 29): HOST:PORT names that share all but one digit.
 const HOSTS = [1, 2, 3, 4, 5].map((i) => `10.0.0.${i}:80`).join(',');
 for (const [width, height] of [[1440, 900], [1280, 720]]) {

@@ -73,3 +73,60 @@ test('the page is at most 330 KB gzip, and its loader names what it loads', asyn
   const total = sizes.reduce((a, [, n]) => a + n, 0);
   assert.ok(total <= 330 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
 });
+
+test('the static shell paints the header and the ring\'s empty track before the wasm is instantiated, and the app takes its place', async () => {
+  for (const [query, theme] of [['?theme=dark', 'dark'], ['?theme=light', 'light'], ['?embed=1&theme=dark', 'dark']]) {
+    const b = await openBrowser({ width: 1280, height: 720 });
+    try {
+      const { page } = b;
+      // The wasm is held back until the shell has been looked at.
+      let release;
+      const held = new Promise((ok) => { release = ok; });
+      await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+      await page.goto(`${server.origin}/${query}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForFunction(() => document.getElementById('shell'));
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+      const shell = await page.evaluate(() => {
+        const track = document.querySelector('#shell .shell-ring').getBoundingClientRect();
+        const h1 = document.querySelector('#shell h1');
+        return { theme: document.documentElement.dataset.theme, track: [track.width, track.height], title: h1.getBoundingClientRect().height > 0 ? h1.textContent : '',
+          app: document.querySelectorAll('.app:not(.shell)').length, instantiated: !!window.wasmBindings };
+      });
+      assert.equal(shell.instantiated, false, 'the wasm has not run');
+      assert.equal(shell.app, 0);
+      assert.equal(shell.theme, theme);
+      assert.equal(shell.title, query.includes('embed') ? '' : 'hashring-lab');
+      assert.ok(shell.track[0] > 200 && Math.abs(shell.track[0] - shell.track[1]) < 1, `the ring's track: ${shell.track}`);
+      // Painted: the track's colour shows where the ring will be.
+      const png = await page.screenshot();
+      const track = await page.evaluate(() => {
+        const r = document.querySelector('#shell .shell-ring').getBoundingClientRect();
+        return { x: Math.round(r.left + 2), w: Math.round(r.width / 2 - 4), y: Math.round(r.top + r.height / 2) };
+      });
+      const colour = await page.evaluate(async ([data, x, y, w]) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${data}`;
+        await img.decode();
+        const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height }).getContext('2d', { willReadFrequently: true });
+        c.drawImage(img, 0, 0);
+        // Along the ring's middle row, from its box's left edge to its centre: the pixels
+        // unlike the centre's colour are the track.
+        const row = c.getImageData(x, y, w, 1).data;
+        const centre = [...c.getImageData(x + w, y, 1, 1).data.slice(0, 3)];
+        let band = 0;
+        for (let i = 0; i < row.length; i += 4) {
+          if (Math.abs(row[i] - centre[0]) + Math.abs(row[i + 1] - centre[1]) + Math.abs(row[i + 2] - centre[2]) > 12) band++;
+        }
+        return band;
+      }, [png.toString('base64'), track.x, track.y, track.w]);
+      assert.ok(colour >= 6 && colour <= 40, `the track is painted: ${colour} px of it across the ring's middle row`);
+      release();
+      await ready(page);
+      assert.equal(await page.$$eval('#shell', (s) => s.length), 0, 'the shell gave way to the app');
+      assert.equal(await page.$$eval('.app', (a) => a.length), 1);
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      await b.context.close();
+    }
+  }
+});

@@ -3,6 +3,10 @@
 // (seed 000's counts for `java`, 4 of 20 for `modn`, …), in English and in Chinese.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { serveDist, openBrowser, ready, tableCounts, screenshot, numbersOnScreen, tourSettled, TOURS } from './harness.mjs';
 
 let server, browser;
@@ -169,4 +173,70 @@ test('a tour prints as a handout: one page per step with its ring, narration and
   await screenshot(page, '47-handout-print');
   await page.emulateMedia({ media: 'screen' });
   assert.equal(await page.isVisible('.handout'), false, 'hidden on screen');
+});
+
+/** Prints `tour`'s handout as Chromium does, into a PDF; its text (pdftotext) and its sheets
+ * as grey pictures (pdftoppm), with the page's own record of where it drew the keys' names. */
+async function printed(page, tour) {
+  await page.goto(`${server.origin}/?lang=en&tour=${tour}&step=1`);
+  await ready(page);
+  await page.waitForFunction(tourSettled, [tour, 1]);
+  await page.evaluate(() => { window.printed = 0; window.print = () => { window.printed += 1; }; });
+  await page.getByRole('button', { name: 'Print handout' }).click();
+  await page.waitForFunction(() => window.printed === 1, null, { timeout: 60000 });
+  const dir = mkdtempSync(path.join(tmpdir(), 'handout-'));
+  try {
+    const pdf = path.join(dir, 'handout.pdf');
+    // (Print media said outright: Playwright's pdf() keeps an emulated 'screen'.)
+    await page.emulateMedia({ media: 'print' });
+    writeFileSync(pdf, await page.pdf({ format: 'A4' }));
+    const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+    execFileSync('pdftoppm', ['-r', '50', '-gray', pdf, path.join(dir, 'sheet')]);
+    // Each sheet as a PGM: "P5 w h 255" then a byte a pixel.
+    const sheets = [];
+    for (let k = 1; k <= TOURS[tour]; k++) {
+      const raw = readFileSync(path.join(dir, `sheet-${k}.pgm`));
+      const [, w, h] = raw.toString('latin1', 0, 20).match(/^P5\s+(\d+)\s+(\d+)\s+255\s/).map(Number);
+      const pixels = raw.subarray(raw.length - w * h);
+      sheets.push({ w, h, dark: pixels.filter((v) => v < 128).length / (w * h) });
+    }
+    const pages = await page.$$eval('.handout-page', (articles) => articles.map((a) => ({
+      picture: a.querySelector('img').getBoundingClientRect().width,
+      labels: (a.querySelector('img').dataset.keyLabels || '').split(';').filter(Boolean).map((b) => b.split(' ').map(Number)),
+      names: [...a.querySelectorAll('table.flows th .name-text')].map((n) => n.textContent),
+    })));
+    await page.emulateMedia({ media: null });
+    return { text, sheets, pages };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test('the printed handout tells servers apart in black and white, prints the ring 1:1 with 9 pt labels, and no key name covers another', async () => {
+  const { page } = browser;
+  // The Java tour: host#label names that share their start.
+  const java = await printed(page, 'java');
+  for (const [k, p] of java.pages.entries()) {
+    // Drawn at its printed size (110 mm = 415.7 CSS px): its 12 px labels print at 9 pt.
+    assert.ok(Math.abs(p.picture - 415.7) < 1.5, `step ${k + 1}: the ring prints ${p.picture} px wide`);
+    assert.equal(new Set(p.names).size, p.names.length, `step ${k + 1}: names told apart: ${p.names}`);
+    for (const name of p.names) {
+      assert.match(name, /#[A-F]$/, `step ${k + 1}: "${name}" keeps the part where names differ`);
+      assert.ok(java.text.includes(name), `"${name}" is in the PDF's text`);
+    }
+  }
+  assert.ok(java.pages.slice(1).every((p) => p.names.length >= 4), 'each change has its from → to table');
+  for (const s of java.sheets) assert.ok(s.dark > 0.01, `a sheet shows its ring (${s.dark})`);
+  // The mod-N tour: twenty keys, each named.
+  const modn = await printed(page, 'modn');
+  for (const [k, p] of modn.pages.entries()) {
+    assert.ok(p.labels.length >= 12, `step ${k + 1}: ${p.labels.length} keys named`);
+    for (let i = 0; i < p.labels.length; i++) {
+      for (const o of p.labels.slice(i + 1)) {
+        const [ax, ay, aw, ah] = p.labels[i];
+        const [bx, by, bw, bh] = o;
+        assert.ok(ax + aw <= bx || bx + bw <= ax || ay + ah <= by || by + bh <= ay, `step ${k + 1}: ${p.labels[i]} and ${o} overlap`);
+      }
+    }
+  }
 });

@@ -50,7 +50,7 @@ async function measure(dir) {
       clicks.push(await b.page.evaluate((name) => new Promise((resolve) => {
         const canvas = document.querySelector('canvas.ring');
         const version = canvas.dataset.version;
-        const button = [...document.querySelectorAll('button')].find((x) => x.textContent.trim() === name);
+        const button = [...document.querySelectorAll('button')].find((x) => (x.getAttribute('aria-label') || x.textContent.trim()) === name);
         const t0 = performance.now();
         button.click();
         const poll = () => {
@@ -75,7 +75,7 @@ async function measure(dir) {
     for (let i = 0; i < 4; i++) {
       frames.push(...await b.page.evaluate(async (name) => {
         const times = [];
-        [...document.querySelectorAll('button')].find((x) => x.textContent.trim() === name).click();
+        [...document.querySelectorAll('button')].find((x) => (x.getAttribute('aria-label') || x.textContent.trim()) === name).click();
         const start = performance.now();
         await new Promise((done) => {
           const tick = (t) => { times.push(t); if (t - start < 1400) requestAnimationFrame(tick); else done(); };

@@ -85,7 +85,7 @@ function clickToFrame(page, name) {
     const canvas = document.querySelector('canvas.ring');
     const rows = () => document.querySelectorAll('table.counts tbody tr').length;
     const before = { status: status.textContent, rows: rows(), version: canvas.dataset.version };
-    const btn = [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === name);
+    const btn = [...document.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') || b.textContent.trim()) === name);
     let t0;
     const check = () => {
       const done = status.textContent !== before.status && rows() !== before.rows
