@@ -490,6 +490,25 @@ pub fn App() -> Html {
     let zoom_request = use_state(|| (0u32, 0i8));
     let frozen_ms = link.freeze_ms;
     let state = &store.0;
+    // Below the fold (the panel: the tables, the settings, the share and export cards) is
+    // rendered once the ring has shown the link's scenario, in the task after the frame
+    // that paints it: the first screen's ring does not wait for what is under it.
+    let below_fold = use_state(|| false);
+    {
+        let below_fold = below_fold.clone();
+        let opening = state
+            .pending
+            .as_ref()
+            .is_some_and(|p| matches!(p.goal, crate::state::Goal::Open(_)));
+        use_effect_with(opening || *below_fold, move |&wait| {
+            let frame = (!wait).then(|| {
+                gloo_render::request_animation_frame(move |_| {
+                    gloo_timers::callback::Timeout::new(0, move || below_fold.set(true)).forget();
+                })
+            });
+            move || drop(frame)
+        });
+    }
     // One callback for the page's lifetime, so views whose state did not change do not
     // re-render while stepped work advances.
     let dispatch = {
@@ -861,6 +880,7 @@ pub fn App() -> Html {
                     </section>
                 }
                 <div class="panel">
+                    if *below_fold {
                     if *compare { {for error} }
                     if !beside(Focus::Lookup) { {lookup} }
                     if !beside(Focus::Table) { {servers} }
@@ -873,6 +893,7 @@ pub fn App() -> Html {
                     <ShareCard link={full_page.clone()} embed_link={embed_link} title={title} too_long={too_long}
                         on_qr={let qr = qr.clone(); Callback::from(move |()| qr.set(true))} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
+                    }
                 </div>
             </main>
             if *help {
