@@ -872,16 +872,18 @@ mod tests {
                 "{} covers the title",
                 a.label.text
             );
-            for b in &placed[i + 1..] {
-                assert!(
-                    !a.label.rect.overlaps(&b.label.rect),
-                    "{} / {}",
-                    a.label.text,
-                    b.label.text
-                );
+        }
+        assert_apart(&placed.iter().map(|k| &k.label).collect::<Vec<_>>());
+        placed
+    }
+
+    /// No two of `labels` overlap.
+    fn assert_apart(labels: &[&Label]) {
+        for (i, a) in labels.iter().enumerate() {
+            for b in &labels[i + 1..] {
+                assert!(!a.rect.overlaps(&b.rect), "{} / {}", a.text, b.text);
             }
         }
-        placed
     }
 
     #[test]
@@ -937,7 +939,8 @@ mod tests {
                 (1600.0, 900.0),
             ] {
                 let (placed, ticks, scale) = labels(s, w, h);
-                for (i, a) in placed.iter().enumerate() {
+                assert_apart(&placed.iter().map(|p| &p.label).collect::<Vec<_>>());
+                for a in &placed {
                     assert!(
                         a.label.rect.inside(w, h, 0.0),
                         "{} at {w}x{h}",
@@ -949,14 +952,6 @@ mod tests {
                             "{} covers tick {}",
                             a.label.text,
                             t.text
-                        );
-                    }
-                    for b in &placed[i + 1..] {
-                        assert!(
-                            !a.label.rect.overlaps(&b.label.rect),
-                            "{} / {}",
-                            a.label.text,
-                            b.label.text
                         );
                     }
                 }
