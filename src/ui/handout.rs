@@ -14,8 +14,7 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
 use super::readout_card;
-use super::ring_canvas::draw_static;
-use crate::engine::text::Fixed;
+use super::ring_canvas::{draw_static, key_labels_record};
 use crate::i18n::Words;
 use crate::render::palette::Theme;
 use crate::render::scene::Scale;
@@ -30,7 +29,7 @@ pub struct HandoutPage {
     pub step: usize,
     /// The ring as drawn for print at that step (a PNG data URL).
     pub image: String,
-    /// Where the keys' names are in it: "x y w h" boxes (CSS pixels), `;` between.
+    /// Where the keys' names are in it ([`key_labels_record`]).
     pub key_labels: String,
     /// The state at that step (shared, not copied).
     pub state: PageState,
@@ -82,17 +81,7 @@ fn photograph(state: &PageState, w: &Words) -> Option<(String, String)> {
         ..Scale::new(g.radius, PRINT_SIDE, PRINT_SIDE)
     };
     let labels = draw_static(&ctx, &g, &s, state, w, Theme::Light.palette());
-    // Where the keys' names went (CSS pixels of the picture), for the print test.
-    let record: Vec<String> = labels
-        .iter()
-        .map(|k| {
-            let r = &k.label.rect;
-            // (Fixed, not f64's Display: that would bring float formatting into the page.)
-            let n = |v: f64| Fixed(v, 1).to_string();
-            format!("{} {} {} {}", n(r.x), n(r.y), n(r.w), n(r.h))
-        })
-        .collect();
-    Some((photo.to_data_url().ok()?, record.join(";")))
+    Some((photo.to_data_url().ok()?, key_labels_record(&labels)))
 }
 
 /// What the handout maker reads each tick: the latest render's values.

@@ -195,6 +195,28 @@ fn draw_band(
     }
 }
 
+/// Where the keys' names went, for tests that check none overlaps (the ring's canvas and
+/// the handout's pictures carry it): a line "name x y w h" a name, CSS pixels. `Fixed`,
+/// not f64's Display, which would bring float formatting into the page.
+pub fn key_labels_record(labels: &[KeyLabel]) -> String {
+    let n = |v: f64| Fixed(v, 1).to_string();
+    let lines: Vec<String> = labels
+        .iter()
+        .map(|k| {
+            let r = &k.label.rect;
+            format!(
+                "{} {} {} {} {}",
+                k.label.text,
+                n(r.x),
+                n(r.y),
+                n(r.w),
+                n(r.h)
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
+
 /// Up to this many keys in view are named on the ring.
 const NAMED_KEYS: usize = 24;
 

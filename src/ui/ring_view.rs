@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
-use super::ring_canvas::{draw_overlay, draw_static, Overlay};
+use super::ring_canvas::{draw_overlay, draw_static, key_labels_record, Overlay};
 use super::{use_look, Look};
 use crate::engine::text::Fixed;
 use crate::render::gesture::{Gesture, Gestures};
@@ -194,24 +194,7 @@ impl Renderer {
                     self.look.lang.words(),
                     self.look.theme.palette(),
                 );
-                // Where the keys' names went (CSS pixels), for tests that check none
-                // overlaps: "name x y w h" a line.
-                let record: Vec<String> = key_labels
-                    .iter()
-                    .map(|k| {
-                        let r = &k.label.rect;
-                        let n = |v: f64| Fixed(v, 1).to_string();
-                        format!(
-                            "{} {} {} {} {}",
-                            k.label.text,
-                            n(r.x),
-                            n(r.y),
-                            n(r.w),
-                            n(r.h)
-                        )
-                    })
-                    .collect();
-                let _ = canvas.set_attribute("data-key-labels", &record.join("\n"));
+                let _ = canvas.set_attribute("data-key-labels", &key_labels_record(&key_labels));
             }
             let _ = canvas.set_attribute("data-version", &state.version.to_string());
             let _ = canvas.set_attribute("data-zoom", &Fixed(self.viewport.zoom, 3).to_string());

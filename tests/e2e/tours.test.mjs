@@ -202,7 +202,8 @@ async function printed(page, tour) {
     }
     const pages = await page.$$eval('.handout-page', (articles) => articles.map((a) => ({
       picture: a.querySelector('img').getBoundingClientRect().width,
-      labels: (a.querySelector('img').dataset.keyLabels || '').split(';').filter(Boolean).map((b) => b.split(' ').map(Number)),
+      // "name x y w h" a line: the box is the last four numbers.
+      labels: (a.querySelector('img').dataset.keyLabels || '').split('\n').filter(Boolean).map((b) => b.split(' ').slice(-4).map(Number)),
       names: [...a.querySelectorAll('table.flows th .name-text')].map((n) => n.textContent),
     })));
     await page.emulateMedia({ media: null });
