@@ -5,6 +5,8 @@
 //! previous counts as outlined "ghost" bars so a change's movement is visible, and the mean
 //! as a dashed line.
 
+pub mod svg;
+
 use crate::math;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -247,6 +249,9 @@ pub struct ScatterLabel {
     pub lines: Vec<String>,
     /// The first line's baseline.
     pub at: (f64, f64),
+    /// When the label stands away from its first point: a line from the label's box to
+    /// that point (from, to).
+    pub leader: Option<((f64, f64), (f64, f64))>,
 }
 
 /// Labels for scatter points at `placed` named `names`: points within `near` pixels of
@@ -311,9 +316,12 @@ pub fn scatter_labels(
         }
         let inside =
             |&(x, y): &(f64, f64)| x >= 0.0 && y >= 0.0 && x + w <= width && y + h <= height;
+        // Clear of every dot, and of other labels by a space's width (two labels side by
+        // side must not read as one name: "23" "25" as "2325").
         let free = |&(x, y): &(f64, f64)| {
             let b = (x, y, w, h);
-            !dots.iter().chain(&boxes).any(|o| overlaps(&b, o))
+            let spaced = (x - 3.0, y, w + 6.0, h);
+            !dots.iter().any(|o| overlaps(&b, o)) && !boxes.iter().any(|o| overlaps(&spaced, o))
         };
         // The first free spot inside the chart; else the first inside (or the first).
         let chosen = spots
@@ -323,11 +331,17 @@ pub fn scatter_labels(
             .unwrap_or(0);
         let (x, y) = spots[chosen];
         boxes.push((x, y, w, h));
+        // The box's point nearest the dot; a line from it when it is past the first ring of
+        // spots (beside it or at a corner, a label reads as the dot's without one).
+        let near = (px.clamp(x, x + w), py.clamp(y, y + h));
+        let leader =
+            (math::hypot(near.0 - px, near.1 - py) > gap * 1.5).then_some((near, (px, py)));
         out.push(ScatterLabel {
             points: g,
             lines,
             // The first line's baseline, a little above the box's bottom edge of line one.
             at: (x, y + line_px * 0.8),
+            leader,
         });
     }
     out
@@ -482,8 +496,18 @@ mod tests {
                     x + 5.0 > b.0 && x - 5.0 < b.0 + b.2 && y + 5.0 > b.1 && y - 5.0 < b.1 + b.3;
                 assert!(!hit, "{:?} covers the dot at {x},{y}", l.lines);
             }
+            // A leader runs from the box's edge to the label's first point exactly when
+            // the box is more than a step and a half from it.
+            let (px, py) = placed[l.points[0]];
+            let near = (px.clamp(b.0, b.0 + b.2), py.clamp(b.1, b.1 + b.3));
+            let away = math::hypot(near.0 - px, near.1 - py) > 8.0 * 1.5;
+            assert_eq!(l.leader, away.then_some((near, (px, py))), "{:?}", l.lines);
             boxes.push(b);
         }
+        assert!(
+            labels.iter().any(|l| l.leader.is_some()),
+            "the crowd pushes some label away from its dot"
+        );
         // The crowd's label stays within four steps of its first point.
         let (l, (px, py)) = (&labels[0], placed[0]);
         assert!((l.at.0 - px).abs() < 4.0 * 8.0 + 98.0 && (l.at.1 - py).abs() < 4.0 * 8.0 + 70.0);

@@ -381,7 +381,7 @@ pub static WORDS: Words = Words {
     compare_changes: ["Add a server", "Remove the first server", "Fail the first server"],
     compare_columns: [
         "Algorithm",
-        "Keys moved (ideal)",
+        "Keys moved",
         "Moved between survivors",
         "Peak / mean",
         "σ",
@@ -400,6 +400,11 @@ pub static WORDS: Words = Words {
     },
     compare_chart_label: "Scatter chart: each algorithm's keys moved against its peak-to-mean load; lower left is better",
     ideal_word: "ideal",
+    compare_legend: [
+        "the verdict's picks",
+        "weighed by the verdict",
+        "left out: moves keys between untouched servers",
+    ],
     compare_axes: ["→ keys moved (%)", "↑ peak / mean"],
 
     tours: "Guided tour",

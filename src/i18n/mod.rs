@@ -499,7 +499,8 @@ pub struct Words {
     pub compare_change: &'static str,
     /// The changes: add, remove the first, fail the first.
     pub compare_changes: [&'static str; 3],
-    /// Column headings: algorithm, moved (ideal), between survivors, peak/mean, σ,
+    /// Column headings: algorithm, moved (the ideal is written under it), between
+    /// survivors, peak/mean, σ,
     /// ns/lookup, bytes, build ms.
     pub compare_columns: [&'static str; 8],
     /// Progress: done, total.
@@ -514,6 +515,8 @@ pub struct Words {
     pub ideal_word: &'static str,
     /// The compare chart's axes: x, y.
     pub compare_axes: [&'static str; 2],
+    /// The scatter's legend: the verdict's picks, the others it weighs, those it leaves out.
+    pub compare_legend: [&'static str; 3],
 
     // Tours.
     /// The tour menu's label.

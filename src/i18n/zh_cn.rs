@@ -366,7 +366,7 @@ pub static WORDS: Words = Words {
     compare_changes: ["添加一台服务器", "删除第一台服务器", "让第一台服务器宕机"],
     compare_columns: [
         "算法",
-        "迁移的键（理想）",
+        "迁移的键",
         "幸存服务器之间的迁移",
         "峰值 / 平均",
         "σ",
@@ -385,6 +385,7 @@ pub static WORDS: Words = Words {
     },
     compare_chart_label: "散点图：每个算法迁移的键比例与峰值 / 平均负载；越靠左下越好",
     ideal_word: "理想",
+    compare_legend: ["结论选出的算法", "参与评选", "不参与：在未受影响的服务器之间迁移键"],
     compare_axes: ["→ 迁移的键（%）", "↑ 峰值 / 平均"],
 
     tours: "导览",

@@ -8,7 +8,7 @@ use yew::prelude::*;
 use super::ring_view::now_ms;
 use super::stepped::Stepped;
 use super::use_look;
-use crate::chart::{scatter, scatter_labels};
+use crate::chart::svg::{scatter_svg, ScatterPoint};
 use crate::engine::compare::TIMED_LOOKUPS;
 use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
@@ -34,11 +34,24 @@ pub fn CompareView(props: &CompareProps) -> Html {
     let rows = use_state(Vec::<CompareRow>::new);
     let error = use_state(|| None::<crate::problem::Problem>);
     let job = use_mut_ref(Stepped::default);
+    // The scatter is drawn at the width it is shown, 1:1, so its text is 12 px on a phone
+    // and on a wall: measured when a comparison starts and when the window resizes.
+    let head = use_node_ref();
+    let chart_width = use_state(|| 640.0);
     {
         let (rows, error, job) = (rows.clone(), error.clone(), job.clone());
+        let (head, chart_width) = (head.clone(), chart_width.clone());
         use_effect_with(
             (props.scenario.clone(), *change),
             move |(scenario, change)| {
+                let measure = move || {
+                    if let Some(el) = head.cast::<web_sys::Element>() {
+                        chart_width.set(f64::from(el.client_width()).clamp(280.0, 1200.0));
+                    }
+                };
+                measure();
+                let resized = web_sys::window()
+                    .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| measure()));
                 let which = [
                     CompareChange::Add,
                     CompareChange::Remove,
@@ -64,6 +77,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                         error.set(Some(e));
                     }
                 }
+                move || drop(resized)
             },
         );
     }
@@ -97,21 +111,30 @@ pub fn CompareView(props: &CompareProps) -> Html {
     });
     // The scatter names each dot by its row's number in the table (short, and the same in
     // every language).
-    let points: Vec<(String, f64, f64)> = rows
+    let points: Vec<ScatterPoint> = rows
         .iter()
         .enumerate()
-        .map(|(i, r)| {
-            (
-                (i + 1).to_string(),
-                100.0 * r.moved_fraction(),
-                r.peak_to_mean,
-            )
+        .map(|(i, r)| ScatterPoint {
+            name: (i + 1).to_string(),
+            moved: 100.0 * r.moved_fraction(),
+            peak: r.peak_to_mean,
+            kind: if judged.is_some_and(|v| v.closest == r.algo || v.balanced == r.algo) {
+                "picked"
+            } else if r.between_survivors > 0 {
+                "left-out"
+            } else {
+                "weighed"
+            },
         })
         .collect();
     let c = &w.compare_columns;
+    let ideal = rows
+        .first()
+        .and_then(|r| r.ideal)
+        .map_or_else(|| "—".to_owned(), percent);
     html! {
         <section class="card compare">
-            <div class="compare-head">
+            <div class="compare-head" ref={head}>
                 <label for="compare-change">{w.compare_change}</label>
                 <select id="compare-change" onchange={on_change}>
                     { for w.compare_changes.iter().enumerate().map(|(i, label)| html! {
@@ -131,19 +154,24 @@ pub fn CompareView(props: &CompareProps) -> Html {
             }
             <table class="compared">
                 <caption>{w.compared}</caption>
+                // The ideal is the scenario's, the same on every row: said once, under
+                // "Keys moved".
                 <thead><tr>{ for c.iter().enumerate().map(|(i, h)| html! {
-                    <th scope="col" class={classes!((i > 0).then_some("num"))}>{*h}</th>
+                    <th scope="col" class={classes!((i > 0).then_some("num"))}>{*h}
+                        if i == 1 {
+                            <span class="ideal">{format!("{} {ideal}", w.ideal_word)}</span>
+                        }
+                    </th>
                 }) }</tr></thead>
                 <tbody>
                     { for rows.iter().enumerate().map(|(i, r)| {
-                        let ideal = r.ideal.map_or_else(|| "—".to_owned(), percent);
                         let best_moved = judged.is_some_and(|v| v.closest == r.algo);
                         let best_balance = judged.is_some_and(|v| v.balanced == r.algo);
                         html! {
                             <tr data-algo={r.algo.name()}>
                                 <th scope="row" data-no={(i + 1).to_string()}>{algorithm_title(w, r.algo)}</th>
                                 <td class={classes!("num", "moved", best_moved.then_some("best"))}>
-                                    {format!("{} {} ({ideal})", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
+                                    {format!("{} {}", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
                                 <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
                                 <td class={classes!("num", "peak", best_balance.then_some("best"))}>{Fixed(r.peak_to_mean, 3).to_string()}</td>
                                 <td class="num">{crate::words::grouped(r.stddev, 1)}</td>
@@ -156,75 +184,26 @@ pub fn CompareView(props: &CompareProps) -> Html {
                 </tbody>
             </table>
             if !points.is_empty() {
-                {scatter_chart(w, &points, rows.first().and_then(|r| r.ideal).map(|i| 100.0 * i))}
+                {scatter_chart(w, &points, rows.first().and_then(|r| r.ideal).map(|i| 100.0 * i), *chart_width)}
             }
         </section>
     }
 }
 
-/// Moved % against peak/mean, one labelled dot per algorithm, as SVG (a plain function).
-fn scatter_chart(w: &Words, points: &[(String, f64, f64)], ideal: Option<f64>) -> Html {
-    let (width, height, pad) = (640.0, 300.0, 36.0);
-    let xy: Vec<(f64, f64)> = points.iter().map(|p| (p.1, p.2)).collect();
-    let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
-    let names: Vec<&str> = points.iter().map(|p| p.0.as_str()).collect();
-    let ideal_x = ideal
-        .map(|i| pad + i / x_max * (width - 2.0 * pad))
-        .filter(|x| *x <= width - pad);
-    let y_top = Fixed(y_max, 2).to_string();
-    let x_end = format!("{}%", Fixed(x_max, 0));
+/// The scatter ([`scatter_svg`]) and its legend: what the axes are and how the verdict
+/// took each dot (a plain function). `width` is the drawing's width in its own units.
+fn scatter_chart(w: &Words, points: &[ScatterPoint], ideal: Option<f64>, width: f64) -> Html {
     let ideal_text = format!("{} {}%", w.ideal_word, Fixed(ideal.unwrap_or(0.0), 1));
-    // The tick labels' boxes (7 px a character, 14 px a line): the dots' labels keep off.
-    let text_box = |x: f64, baseline: f64, text: &str, anchor: f64| {
-        let w = text.chars().count() as f64 * 7.0;
-        (x - anchor * w, baseline - 11.0, w, 14.0)
-    };
-    let ticks = [
-        text_box(pad, height - pad + 16.0, "0%", 0.0),
-        text_box(width - pad, height - pad + 16.0, &x_end, 1.0),
-        text_box(pad - 4.0, height - pad, "1.00", 1.0),
-        text_box(pad - 4.0, pad + 4.0, &y_top, 1.0),
-        // Off the chart when there is no ideal line.
-        text_box(ideal_x.unwrap_or(-width), pad - 6.0, &ideal_text, 0.5),
-    ];
-    let labels = scatter_labels(
-        &placed,
-        &names,
-        9.0,
-        (7.0, 14.0),
-        (width, height),
-        5.0,
-        &ticks,
-    );
-    let f = |v: f64| Fixed(v, 1).to_string();
+    let svg = scatter_svg(points, ideal, width, w.compare_chart_label, &ideal_text);
     html! {
         <figure class="compare-figure">
-            <svg class="compare-chart" viewBox={format!("0 0 {} {}", Fixed(width, 0), Fixed(height, 0))} role="img" aria-label={w.compare_chart_label}>
-                <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
-                <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
-                <text class="tick" x={f(pad)} y={f(height - pad + 16.0)}>{"0%"}</text>
-                <text class="tick end" x={f(width - pad)} y={f(height - pad + 16.0)}>{x_end}</text>
-                <text class="tick end" x={f(pad - 4.0)} y={f(height - pad)}>{"1.00"}</text>
-                <text class="tick end" x={f(pad - 4.0)} y={f(pad + 4.0)}>{y_top}</text>
-                // The ideal share moved: a consistent, balanced algorithm sits on this line.
-                if let Some(x) = ideal_x {
-                    <line class="ideal" x1={f(x)} y1={f(pad)} x2={f(x)} y2={f(height - pad)} />
-                    <text class="tick mid" x={f(x)} y={f(pad - 6.0)}>{ideal_text}</text>
-                }
-                { for placed.iter().map(|(x, y)| html! {
-                    <circle cx={f(*x)} cy={f(*y)} r="5" />
-                }) }
-                { for labels.iter().map(|l| html! {
-                    <text x={f(l.at.0)} y={f(l.at.1)}>
-                        { for l.lines.iter().enumerate().map(|(i, line)| html! {
-                            <tspan x={f(l.at.0)} dy={if i == 0 { "0" } else { "14" }}>{line.clone()}</tspan>
-                        }) }
-                    </text>
-                }) }
-            </svg>
+            {Html::from_html_unchecked(svg.into())}
             <figcaption>
                 <span class="axis">{w.compare_axes[0]}</span>
                 <span class="axis">{w.compare_axes[1]}</span>
+                { for w.compare_legend.iter().zip(["picked", "weighed", "left-out"]).map(|(text, kind)| html! {
+                    <span class={classes!("legend", kind)}>{*text}</span>
+                }) }
             </figcaption>
         </figure>
     }

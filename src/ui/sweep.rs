@@ -7,7 +7,7 @@ use yew::prelude::*;
 
 use super::stepped::Stepped;
 use super::use_lang;
-use crate::chart::sweep_layout;
+use crate::chart::svg::sweep_svg;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{Sweep, SWEEP_VNODES};
 use crate::engine::text::Fixed;
@@ -98,33 +98,12 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
     }
 }
 
-/// σ against vnodes on a log axis with the 1/√v trend dashed, as SVG (a plain function).
+/// σ against vnodes on a log axis with the 1/√v trend dashed ([`sweep_svg`]), and what
+/// its lines are (a plain function).
 fn sweep_chart(w: &Words, points: &[(u32, f64)]) -> Html {
-    let (width, height, pad) = (640.0, 360.0, 44.0);
-    let (measured, trend, y_max) = sweep_layout(points, width, height, pad);
-    let f = |v: f64| Fixed(v, 1).to_string();
-    let line = |pts: &[(f64, f64)]| {
-        pts.iter()
-            .map(|(x, y)| format!("{},{}", Fixed(*x, 1), Fixed(*y, 1)))
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    let decades = [1.0f64, 10.0, 100.0, 1000.0];
     html! {
         <figure class="sweep-figure">
-            <svg class="sweep-chart" viewBox={format!("0 0 {} {}", Fixed(width, 0), Fixed(height, 0))} role="img" aria-label={w.sweep_chart_label}>
-                <line class="axis" x1={f(pad)} y1={f(height - pad)} x2={f(width - pad)} y2={f(height - pad)} />
-                <line class="axis" x1={f(pad)} y1={f(pad)} x2={f(pad)} y2={f(height - pad)} />
-                { for decades.iter().enumerate().map(|(i, d)| {
-                    let x = pad + i as f64 / 3.0 * (width - 2.0 * pad);
-                    html! { <text class="tick mid" x={f(x)} y={f(height - pad + 18.0)}>{Fixed(*d, 0).to_string()}</text> }
-                }) }
-                <text class="tick end" x={f(pad - 6.0)} y={f(height - pad)}>{"0"}</text>
-                <text class="tick end" x={f(pad - 6.0)} y={f(pad + 4.0)}>{group_thousands(y_max.round() as u64)}</text>
-                <polyline class="trend" points={line(&trend)} />
-                <polyline class="measured" points={line(&measured)} />
-                { for measured.iter().map(|(x, y)| html! { <circle cx={f(*x)} cy={f(*y)} r="4" /> }) }
-            </svg>
+            {Html::from_html_unchecked(sweep_svg(points, w.sweep_chart_label).into())}
             <figcaption>
                 <span class="axis">{"↑ "}{w.sweep_y}</span>
                 <span class="axis">{"→ "}{w.sweep_x}</span>

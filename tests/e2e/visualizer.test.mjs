@@ -347,6 +347,37 @@ test('the compare view runs one change through every algorithm, as the command l
   assert.ok(reshufflers >= 1, 'mod-N reshuffles');
   assert.match(verdictText, new RegExp(` ${reshufflers} algorithms? moved keys between servers the change left alone`));
   assert.equal(await page.$$eval('svg.compare-chart circle', (c) => c.length), rows.length);
+  // The scatter says how the verdict took each algorithm: its picks (one or two) drawn
+  // apart, the ones it leaves out hollow, one of each in the legend, and every leader line
+  // ending on a dot.
+  const dots = await page.$$eval('svg.compare-chart circle', (cs) => cs.map((c) => ({
+    kind: c.getAttribute('class'), at: `${c.getAttribute('cx')},${c.getAttribute('cy')}`,
+    fill: getComputedStyle(c).fill,
+  })));
+  assert.equal(dots.filter((d) => d.kind === 'picked').length, nearest.algo === balanced.algo ? 1 : 2);
+  assert.equal(dots.filter((d) => d.kind === 'left-out').length, reshufflers);
+  assert.equal(dots.filter((d) => d.kind === 'left-out' && d.fill !== 'none').length, 0);
+  assert.deepEqual(await page.$$eval('.compare-figure .legend', (l) => l.map((e) => e.textContent)),
+    ["the verdict's picks", 'weighed by the verdict', 'left out: moves keys between untouched servers']);
+  const leaders = await page.$$eval('svg.compare-chart .leader', (ls) => ls.map((l) => `${l.getAttribute('x2')},${l.getAttribute('y2')}`));
+  for (const end of leaders) assert.ok(dots.some((d) => d.at === end), `a leader ends on a dot: ${end}`);
+  // The table and the scatter's words fit every screen: no column cut, text ≥ 12 px (the
+  // scatter is drawn again at the width it is shown when the window resizes).
+  for (const [width, height] of [[1440, 900], [1280, 720], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForFunction(() => Math.abs(Number(document.querySelector('svg.compare-chart').getAttribute('width'))
+      - Math.max(280, document.querySelector('.compare-head').clientWidth)) < 1, null, { timeout: 5000 });
+    const fit = await page.evaluate(() => {
+      const card = document.querySelector('.compare');
+      const text = [...document.querySelectorAll('svg.compare-chart text')]
+        .map((e) => parseFloat(getComputedStyle(e).fontSize) * e.getScreenCTM().a);
+      return { card: [card.scrollWidth, card.clientWidth], smallest: Math.min(...text) };
+    });
+    assert.ok(fit.card[0] <= fit.card[1], `${width}×${height}: the table is ${fit.card[0]} px in a ${fit.card[1]} px card`);
+    assert.ok(fit.smallest >= 11.9, `${width}×${height}: the scatter's smallest text is ${fit.smallest} px`);
+    if (width < 600) await screenshot(page, '29-compare-phone');
+  }
+  await page.setViewportSize({ width: 1400, height: 1100 });
   await screenshot(page, '29-compare-add');
   // Remove the first server: jump renumbers the rest, and the table says so.
   await page.selectOption('#compare-change', '1');
