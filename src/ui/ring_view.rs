@@ -390,13 +390,18 @@ fn use_ring_loop(
     canvas_ref: NodeRef,
     overlay_ref: NodeRef,
 ) -> FrameLoop {
-    let frames = (*use_memo((), |_| FrameLoop::new(renderer))).clone();
+    // The loop knows its canvases from the start (yew fills the refs when it attaches the
+    // elements, before any frame runs), so a frame asked for during the first render draws.
+    let frames = (*use_memo((), |_| {
+        let mut r = renderer.borrow_mut();
+        r.layers.canvas = canvas_ref.clone();
+        r.layers.overlay = overlay_ref;
+        drop(r);
+        FrameLoop::new(renderer)
+    }))
+    .clone();
     let looping = frames.clone();
     use_effect_with((), move |_| {
-        looping.update(|r| {
-            r.layers.canvas = canvas_ref.clone();
-            r.layers.overlay = overlay_ref;
-        });
         // Non-passive, so the page does not scroll while the ring zooms.
         let wheel = canvas_ref.cast::<HtmlCanvasElement>().map(|c| {
             let looping = looping.clone();
@@ -503,12 +508,12 @@ pub fn RingView(props: &RingProps) -> Html {
     let look = use_look();
     let w = look.lang.words();
     let frames = use_ring_loop(renderer, canvas_ref.clone(), overlay_ref.clone());
-    {
-        let frames = frames.clone();
-        use_effect_with((props.state.clone(), look), move |(state, look)| {
-            frames.update(|r| r.adopt(state, *look));
-        });
-    }
+    // The state and the look reach the renderer while yew renders, not in an effect: yew
+    // runs effects only after letting the browser paint a first render that took long (the
+    // whole page's), so the ring's first frame with its data waited a frame more (~70–100
+    // ms). A frame asked for now runs before that paint. (`adopt` tells what changed; a
+    // render for other props redraws the overlay once, no more.)
+    frames.update(|r| r.adopt(&props.state, look));
     // A reader who asked for less motion sees each change's final state at once: the
     // clock stands past the walk and the glow (the moved keys stay marked).
     let reduced = *use_memo((), |_| prefers_reduced_motion());

@@ -1,9 +1,10 @@
 // A/B comparison of two built pages on the same machine, alternating runs so that the
 // machine's drift hits both alike (not a test: numbers vary by machine).
 //
-//   node tests/perf/compare.mjs OLD_DIST NEW_DIST [--keys N] [--rounds R] [--query Q] [--profile]
+//   node tests/perf/compare.mjs OLD_DIST NEW_DIST [--keys N | --default] [--rounds R] [--query Q] [--profile]
 //
-// Each round, for each build: load 10 servers × 200 vnodes × N keys (default 1,000,000),
+// Each round, for each build: load 10 servers × 200 vnodes × N keys (default 1,000,000; with
+// --default, the page's own scenario),
 // then 20 clicks alternating Add/Remove, each timed from the click's dispatch until the
 // ring's static layer shows the new state (data-version) and then one more frame; and the
 // frame-to-frame times while the moved keys walk. Prints medians and p95s per build.
@@ -21,6 +22,8 @@ const arg = (name, fallback) => {
 const keys = arg('--keys', 1_000_000);
 const rounds = arg('--rounds', 2);
 const profile = process.argv.includes('--profile');
+// --default: the page's own scenario (no link: 4 servers × 10 vnodes × 1,000 keys) instead.
+const defaultScenario = process.argv.includes('--default');
 // Extra page parameters for both builds (e.g. theme=dark), appended to the scenario.
 const extra = process.argv.includes('--query') ? `&${process.argv[process.argv.indexOf('--query') + 1]}` : '';
 if (!oldDist || !newDist) {
@@ -36,7 +39,8 @@ async function measure(dir) {
   const b = await openBrowser({ fresh: true });
   try {
     const names = Array.from({ length: 10 }, (_, i) => `s${i}`).join(',');
-    await b.page.goto(`${server.origin}/?nodes=${names}&vnodes=200&keys=key-{i}:0..${keys}${extra}`);
+    await b.page.goto(defaultScenario ? `${server.origin}/?${extra.slice(1)}`
+      : `${server.origin}/?nodes=${names}&vnodes=200&keys=key-{i}:0..${keys}${extra}`);
     await b.page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length > 0
       && !document.querySelector('.summary progress'), null, { timeout: 120000 });
     const cdp = profile ? await b.context.newCDPSession(b.page) : null;
@@ -101,6 +105,6 @@ for (let r = 0; r < rounds; r++) {
   }
 }
 for (const [dir, m] of Object.entries(results)) {
-  console.log(`${path.relative(process.cwd(), dir) || '.'}: ${keys} keys, ${m.clicks.length} clicks → frame median ${median(m.clicks).toFixed(1)} ms, p95 ${p95(m.clicks).toFixed(1)} ms; `
+  console.log(`${path.relative(process.cwd(), dir) || '.'}: ${defaultScenario ? 'the default scenario' : `${keys} keys`}, ${m.clicks.length} clicks → frame median ${median(m.clicks).toFixed(1)} ms, p95 ${p95(m.clicks).toFixed(1)} ms; `
     + `${m.frames.length} frames while keys walk: median ${median(m.frames).toFixed(1)} ms, p95 ${p95(m.frames).toFixed(1)} ms`);
 }
