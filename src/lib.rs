@@ -25,7 +25,3 @@ pub mod words;
 pub mod cli;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;
-
-// The page's allocator (talc, `crates/page-alloc`): a crate is linked once it is named.
-#[cfg(target_arch = "wasm32")]
-use page_alloc as _;
