@@ -67,7 +67,13 @@ async fn app_mounts_paints_the_ring_and_lists_every_key() {
         "ring not painted"
     );
 
-    let rows = root.query_selector_all("table.counts tbody tr").unwrap();
+    // The tables below the ring come in the task after the ring's first painted frame.
+    let rows = || root.query_selector_all("table.counts tbody tr").unwrap();
+    assert!(
+        wait_until(|| rows().length() > 0).await,
+        "the table of servers never came"
+    );
+    let rows = rows();
     assert_eq!(rows.length(), 4, "four servers in the default scenario");
     let total: u64 = (0..rows.length())
         .map(|i| {
