@@ -400,6 +400,7 @@ pub static WORDS: Words = Words {
     },
     compare_chart_label: "Scatter chart: each algorithm's keys moved against its peak-to-mean load; lower left is better",
     ideal_word: "ideal",
+    compare_narrow: "σ, time per lookup, bytes and build time: on a wider screen",
     compare_legend: [
         "the verdict's picks",
         "weighed by the verdict",

@@ -517,6 +517,8 @@ pub struct Words {
     pub compare_axes: [&'static str; 2],
     /// The scatter's legend: the verdict's picks, the others it weighs, those it leaves out.
     pub compare_legend: [&'static str; 3],
+    /// Under the compare table on a phone: the columns it leaves to wider screens.
+    pub compare_narrow: &'static str,
 
     // Tours.
     /// The tour menu's label.

@@ -385,6 +385,7 @@ pub static WORDS: Words = Words {
     },
     compare_chart_label: "散点图：每个算法迁移的键比例与峰值 / 平均负载；越靠左下越好",
     ideal_word: "理想",
+    compare_narrow: "σ、每次查找耗时、字节与构建耗时：请在更宽的屏幕上查看",
     compare_legend: ["结论选出的算法", "参与评选", "不参与：在未受影响的服务器之间迁移键"],
     compare_axes: ["→ 迁移的键（%）", "↑ 峰值 / 平均"],
 

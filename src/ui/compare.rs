@@ -183,6 +183,8 @@ pub fn CompareView(props: &CompareProps) -> Html {
                     }) }
                 </tbody>
             </table>
+            // A phone's table keeps the verdict's columns; it says where the others went.
+            <p class="compare-narrow muted">{w.compare_narrow}</p>
             if !points.is_empty() {
                 {scatter_chart(w, &points, rows.first().and_then(|r| r.ideal).map(|i| 100.0 * i), *chart_width)}
             }

@@ -375,6 +375,10 @@ test('the compare view runs one change through every algorithm, as the command l
     });
     assert.ok(fit.card[0] <= fit.card[1], `${width}×${height}: the table is ${fit.card[0]} px in a ${fit.card[1]} px card`);
     assert.ok(fit.smallest >= 11.9, `${width}×${height}: the scatter's smallest text is ${fit.smallest} px`);
+    // A phone's table says where its other columns went; a wide one has them all.
+    const narrow = await page.locator('.compare-narrow').isVisible();
+    assert.equal(narrow, width < 600, `${width}: the narrow-table note`);
+    assert.equal(await page.locator('table.compared thead th:visible').count(), width < 600 ? 4 : 8);
     if (width < 600) await screenshot(page, '29-compare-phone');
   }
   await page.setViewportSize({ width: 1400, height: 1100 });
