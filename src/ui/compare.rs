@@ -128,10 +128,9 @@ pub fn CompareView(props: &CompareProps) -> Html {
         })
         .collect();
     let c = &w.compare_columns;
-    let ideal = rows
-        .first()
-        .and_then(|r| r.ideal)
-        .map_or_else(|| "—".to_owned(), percent);
+    // The ideal share moved is the scenario's, the same on every row.
+    let ideal_share = rows.first().and_then(|r| r.ideal);
+    let ideal = ideal_share.map_or_else(|| "—".to_owned(), percent);
     html! {
         <section class="card compare">
             <div class="compare-head" ref={head}>
@@ -186,7 +185,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
             // A phone's table keeps the verdict's columns; it says where the others went.
             <p class="compare-narrow muted">{w.compare_narrow}</p>
             if !points.is_empty() {
-                {scatter_chart(w, &points, rows.first().and_then(|r| r.ideal).map(|i| 100.0 * i), *chart_width)}
+                {scatter_chart(w, &points, ideal_share.map(|i| 100.0 * i), *chart_width)}
             }
         </section>
     }
