@@ -348,9 +348,59 @@ pub fn fit_names(names: &[&str], max: usize) -> Vec<String> {
         .collect()
 }
 
+/// `template` with its places filled from `values`: `{0}`, `{1}`, … take that value, and
+/// each `{}` the next one in order (a value that is missing leaves the place empty). Other
+/// braces (`{i}`, `{node}`) are kept. Messages and sentences are data in each language's
+/// table, and this one function fills them all.
+pub fn fill(template: &str, values: &[String]) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut next = 0;
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let close = after.find('}').unwrap_or(usize::MAX);
+        let index = match after.get(..close) {
+            Some("") => Some(next),
+            Some(digits) if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) => {
+                digits.parse().ok()
+            }
+            _ => None,
+        };
+        match index {
+            Some(i) => {
+                if close == 0 {
+                    next += 1;
+                }
+                out.push_str(values.get(i).map_or("", String::as_str));
+                rest = &after[close + 1..];
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_puts_values_in_their_places_and_keeps_other_braces() {
+        let v = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        assert_eq!(fill("{1} before {0}", &v(&["a", "b"])), "b before a");
+        assert_eq!(fill("{} and {}", &v(&["x"])), "x and ");
+        assert_eq!(
+            fill("needs {i} and {node}: {0}", &v(&["v"])),
+            "needs {i} and {node}: v"
+        );
+        assert_eq!(fill("open { end", &v(&["v"])), "open { end");
+        assert_eq!(fill("{9}", &v(&["v"])), "");
+    }
 
     #[test]
     fn names_in_a_narrow_place_keep_the_part_where_they_differ() {

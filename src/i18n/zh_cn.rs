@@ -1,7 +1,7 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
 use super::{TourWords, Words};
-use crate::engine::text::{Fixed, Scientific, Shortest};
+use crate::engine::text::{fill, Fixed, Shortest};
 use crate::facts::Facts;
 use crate::problem::{Expected, Field, JsonKind, KeyNumber, NotModelled, Problem};
 
@@ -522,55 +522,108 @@ pub static WORDS: Words = Words {
 };
 
 /// Each problem in Chinese (an exhaustive `match`: a new problem cannot ship without it).
-#[allow(clippy::too_many_lines)] // One arm per problem: a table, not logic.
+/// The problems' messages in Chinese, by [`Problem::values`]' index.
+const PROBLEMS: [&str; 92] = [
+    "服务器名称不能为空",
+    "服务器名称 {0} 超过 {1} 个字符",
+    "服务器名称 {0} 含有不可见字符或控制字符 {1}；请只用可见字符",
+    "服务器名称 {0} 含有不允许的 '{1}'（',' 用来分隔服务器，'*' 用来给出权重）",
+    "服务器名称 {0} 含有 U+FFFD，说明原文不是有效的 UTF-8；请检查文件或链接的编码",
+    "服务器名称 {0} 含有组合附加符号 {1}；请把每个带附加符号的字母写成一个字符，让看起来相同的名称就是同一个名称",
+    "服务器名称 {0} 出现了两次；名称必须唯一",
+    "已有名为 {0} 的服务器；名称必须唯一",
+    "没有服务器 {0}；现有服务器：{1}",
+    "没有服务器 {0}；列表为空",
+    "服务器 {0} 已经宕机",
+    "服务器 {0} 没有宕机",
+    "没有可删除的服务器",
+    "没有可让其宕机的服务器",
+    "已有 {0} 台服务器，达到上限",
+    "超过了 {0} 台服务器的上限",
+    "节点：{0} 台服务器超过了页面的上限 {1}；命令行最多可用 {2} 台",
+    "节点项 {0} 必须形如 名称{i}:A..B，例如 节点-{i}:0..1000",
+    "节点项 {0} 的范围为空（不含终点，终点必须更大）",
+    "down：{0} 不是现有的服务器",
+    "权重 {0} 不是数字；请用大于 0 且不超过 {1} 的数",
+    "权重 {0} 必须大于 0 且不超过 {1}",
+    "{0} 的权重必须是整数（weight=1、2……）：服务器 {1} 的权重为 {2}",
+    "虚拟节点数 {0} 必须是 1 到 {1} 的整数",
+    "虚拟节点数 {0} 不是整数；请用 1 到 {1}",
+    "随机种子 {0} 必须是 0 到 {1} 的整数",
+    "探测次数 {0} 必须是 1 到 {1} 的整数",
+    "查找表大小 {0} 必须是不超过 {1} 的质数，例如 251 或 65537",
+    "均衡系数 c {0} 必须是 1 到 {1} 之间的数，例如 1.25",
+    "键的数量 {0} 必须在 1 到 {1} 之间",
+    "键的数量 {0} 不是整数；请用 1 到 {1}",
+    "键名模板 {0} 需要在编号处写 {i}，例如 user:{i}；留空则使用纯数字",
+    "freeze {0} 必须是 0 到 {1} 之间的毫秒数",
+    "{0} {1} 必须是 1 或 0",
+    "未知算法 {0}；可选 {1}",
+    "未知哈希函数 {0}；可选 {1}",
+    "未知参数 {0}；已知参数：{1}",
+    "{0} 出现了多次；每个参数只能给一次",
+    "导览 {0} 不存在，可选 {1}",
+    "导览 {1} 的步骤 {0} 必须是 1 到 {2} 或 last",
+    "step 需要配合 tour 使用，例如 tour=modn&step=2",
+    "{0} 被忽略：{1} 优先（notes=1 优先于 embed=1，embed=1 优先于 present=1，tour 优先于 view=compare）",
+    "lang {0} 必须是 en 或 zh-CN",
+    "theme {0} 必须是 light 或 dark",
+    "view {0} 必须是 ring 或 compare",
+    "键：键集合为空",
+    "键：{0} 个键超过了上限 {1}",
+    "键：{0} 个键超过了页面上限 {1}；命令行最多可处理 10,000,000 个",
+    "键：列表中每一项须为 1..={0} 个字符，实际为 {1}",
+    "键：列表项不能包含不可见字符或控制字符 {0}",
+    "键：应为 A..B、模板:A..B（模板含 {i}）、list:k1,k2,... 或 random:数量，实际为 {0}",
+    "键：范围 {0}..{1} 为空（不含终点，终点必须更大）",
+    "键：名称模板 {0} 必须包含 {i}（编号的位置），例如 key-{i}:0..1000",
+    "键：名称模板不能包含不可见字符或控制字符 {0}",
+    "键：模板超过 {0} 个字符",
+    "恒等哈希需要 0..=4294967295 范围内的十进制整数键，实际为 {0}",
+    "标签 {0} 必须包含 {node}（多于一个虚拟节点时还须包含 {i}），例如 {node}#{i}",
+    "标签超过 {0} 个字符",
+    "标签不能包含不可见字符或控制字符 {0}",
+    "标签 {0} 没有 {i}，一台服务器的所有虚拟节点会落在同一点上；请加上 {i} 或使用 vnodes=1",
+    "权重为 {1} 的服务器 {0} 得不到任何虚拟节点（{2} × 权重四舍五入为 0）；请把权重提高到至少 {3}，或增加虚拟节点数",
+    "虚拟节点共 {0} 个，超过了上限 {1}；请减少虚拟节点数或权重",
+    "最高随机权重要对“服务器+键”字符串求哈希，恒等哈希做不到；请换一个哈希函数",
+    "Maglev 的查找表只有 {0} 格，容纳不下 {1} 台服务器；请用更大的质数",
+    "虚拟节点扫描需要一致性哈希环（algo ring）",
+    "步骤 {0} 应形如 add:名称、remove:名称、fail:名称、recover:名称、weight:名称*权重、vnodes:数量、keys:键集合、algo:算法 或 hash:哈希函数",
+    "步骤 {0} 应形如 weight:名称*权重",
+    "{1} 中的步骤 {0} 未知；可用 add、remove、fail、recover、weight、vnodes、keys、algo 或 hash",
+    "它不是 hashring-lab 场景文件（\"format\" 必须是 \"{0}\"）",
+    "\"version\" 必须是 1",
+    "未知字段 {0}；场景文件的字段有 {1}",
+    "\"{0}\" 必须是整数或字符串",
+    "它不是有效的 JSON",
+    "它不是 JSON 对象",
+    "无法读取",
+    "文件大小为 {0}；场景文件最大为 {1}",
+    "另有 {0} 个问题",
+    "slotmap：应为 0 到 16383 的槽范围 N 或 A-B，用 + 连接，每台服务器一项：{0}",
+    "{0} 只用于 algo={1}",
+    "{0} 给出了 {1} 台服务器的项，nodes 列出的是 {2} 台",
+    "槽 {0} 同时属于 {1} 和 {2}",
+    "槽 {0} 不属于任何主节点（集群在这个槽上不可用）",
+    "槽 {0}–{1} 不属于任何主节点（集群在这些槽上不可用）",
+    "tokens：应为用 + 连接的 64 位有符号整数：{0}",
+    "令牌 {0} 在 {1} 下列出了两次",
+    "令牌 {0} 同时属于 {1} 和 {2}",
+    "tokens：总数超过上限 {0}",
+    "{0}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取",
+    "页面读不了这份配置：可读 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池、CLUSTER NODES 或 nodetool ring 输出",
+    "{0} 配置中没有参与哈希的服务器",
+    "键：链接中的键不能含逗号，实际为 {0}",
+    "程序内部错误（{0}）",
+];
+
 fn problem(p: &Problem) -> String {
     use Problem as P;
+    if let Some((i, values)) = p.values() {
+        return fill(PROBLEMS[i], &values);
+    }
     match p {
-        P::EmptyName => "服务器名称不能为空".into(),
-        P::NameTooLong { name, max } => format!("服务器名称 {name} 超过 {max} 个字符"),
-        P::NameHidden { name, hidden } => format!("服务器名称 {name} 含有不可见字符或控制字符 {hidden}；请只用可见字符"),
-        P::NameReserved { name, character } => format!("服务器名称 {name} 含有不允许的 '{character}'（',' 用来分隔服务器，'*' 用来给出权重）"),
-        P::NameNotUtf8 { name } => format!("服务器名称 {name} 含有 U+FFFD，说明原文不是有效的 UTF-8；请检查文件或链接的编码"),
-        P::NameCombining { name, mark } => format!("服务器名称 {name} 含有组合附加符号 {mark}；请把每个带附加符号的字母写成一个字符，让看起来相同的名称就是同一个名称"),
-        P::NameTwice { name } => format!("服务器名称 {name} 出现了两次；名称必须唯一"),
-        P::ServerExists { name } => format!("已有名为 {name} 的服务器；名称必须唯一"),
-        P::NoSuchServer { name, servers } => format!("没有服务器 {name}；现有服务器：{servers}"),
-        P::NoSuchServerInEmptyList { name } => format!("没有服务器 {name}；列表为空"),
-        P::AlreadyDown { name } => format!("服务器 {name} 已经宕机"),
-        P::NotDown { name } => format!("服务器 {name} 没有宕机"),
-        P::NothingToRemove => "没有可删除的服务器".into(),
-        P::NothingToFail => "没有可让其宕机的服务器".into(),
-        P::ServerLimitReached { limit } => format!("已有 {limit} 台服务器，达到上限"),
-        P::TooManyServers { limit } => format!("超过了 {limit} 台服务器的上限"),
-        P::NodesOverPageLimit { count, limit, command_line } => format!("节点：{count} 台服务器超过了页面的上限 {limit}；命令行最多可用 {command_line} 台"),
-        P::NodesItem { given } => format!("节点项 {given} 必须形如 名称{{i}}:A..B，例如 节点-{{i}}:0..1000"),
-        P::NodesEmptyRange { given } => format!("节点项 {given} 的范围为空（不含终点，终点必须更大）"),
-        P::DownNotServer { name } => format!("down：{name} 不是现有的服务器"),
-        P::WeightNotNumber { given, max } => format!("权重 {given} 不是数字；请用大于 0 且不超过 {} 的数", Shortest(*max)),
-        P::WeightOutOfRange { given, max } => format!("权重 {given} 必须大于 0 且不超过 {}", Shortest(*max)),
-        P::WeightNotWhole { system, name, weight } => format!("{system} 的权重必须是整数（weight=1、2……）：服务器 {name} 的权重为 {weight}"),
-        P::VnodesOutOfRange { given, max } => format!("虚拟节点数 {given} 必须是 1 到 {max} 的整数"),
-        P::VnodesNotNumber { given, max } => format!("虚拟节点数 {given} 不是整数；请用 1 到 {max}"),
-        P::SeedOutOfRange { given } => format!("随机种子 {given} 必须是 0 到 {} 的整数", u64::MAX),
-        P::ProbesOutOfRange { given, max } => format!("探测次数 {given} 必须是 1 到 {max} 的整数"),
-        P::TableNotPrime { given, max } => format!("查找表大小 {given} 必须是不超过 {max} 的质数，例如 251 或 65537"),
-        P::BalanceOutOfRange { given, max } => format!("均衡系数 c {given} 必须是 1 到 {} 之间的数，例如 1.25", Shortest(*max)),
-        P::KeyCountOutOfRange { given, max } => format!("键的数量 {given} 必须在 1 到 {max} 之间"),
-        P::KeyCountNotNumber { given, max } => format!("键的数量 {given} 不是整数；请用 1 到 {max}"),
-        P::KeyNamePatternNeedsIndex { given } => format!("键名模板 {given} 需要在编号处写 {{i}}，例如 user:{{i}}；留空则使用纯数字"),
-        P::FreezeOutOfRange { given, max } => format!("freeze {given} 必须是 0 到 {} 之间的毫秒数", Shortest(*max)),
-        P::FlagNotBoolean { name, given } => format!("{name} {given} 必须是 1 或 0"),
-        P::UnknownAlgorithm { given, choices } => format!("未知算法 {given}；可选 {choices}"),
-        P::UnknownHash { given, choices } => format!("未知哈希函数 {given}；可选 {choices}"),
-        P::UnknownParameter { given, known } => format!("未知参数 {given}；已知参数：{known}"),
-        P::RepeatedParameter { name } => format!("{name} 出现了多次；每个参数只能给一次"),
-        P::UnknownTour { given, choices } => format!("导览 {given} 不存在，可选 {choices}"),
-        P::TourStep { given, tour, steps } => format!("导览 {tour} 的步骤 {given} 必须是 1 到 {steps} 或 last"),
-        P::StepNeedsTour => "step 需要配合 tour 使用，例如 tour=modn&step=2".into(),
-        P::IgnoredParameter { ignored, winner } => format!("{ignored} 被忽略：{winner} 优先（notes=1 优先于 embed=1，embed=1 优先于 present=1，tour 优先于 view=compare）"),
-        P::Lang { given } => format!("lang {given} 必须是 en 或 zh-CN"),
-        P::Theme { given } => format!("theme {given} 必须是 light 或 dark"),
-        P::View { given } => format!("view {given} 必须是 ring 或 compare"),
         P::KeyNotNumber { which, given } => {
             let which = match which {
                 KeyNumber::RangeStart => "范围起点",
@@ -579,33 +632,6 @@ fn problem(p: &Problem) -> String {
             };
             format!("键：{which} {given} 不是整数")
         }
-        P::KeySetEmpty => "键：键集合为空".into(),
-        P::TooManyKeys { count, max } => format!("键：{count} 个键超过了上限 {max}"),
-        P::KeysOverPageLimit { count, limit } => format!("键：{count} 个键超过了页面上限 {limit}；命令行最多可处理 10,000,000 个"),
-        P::KeyListItem { max, given } => format!("键：列表中每一项须为 1..={max} 个字符，实际为 {given}"),
-        P::KeyListHidden { hidden } => format!("键：列表项不能包含不可见字符或控制字符 {hidden}"),
-        P::KeySyntax { given } => format!("键：应为 A..B、模板:A..B（模板含 {{i}}）、list:k1,k2,... 或 random:数量，实际为 {given}"),
-        P::EmptyRange { start, end } => format!("键：范围 {start}..{end} 为空（不含终点，终点必须更大）"),
-        P::PatternNeedsIndex { given } => format!("键：名称模板 {given} 必须包含 {{i}}（编号的位置），例如 key-{{i}}:0..1000"),
-        P::PatternHidden { hidden } => format!("键：名称模板不能包含不可见字符或控制字符 {hidden}"),
-        P::TemplateTooLong { max } => format!("键：模板超过 {max} 个字符"),
-        P::IdentityNeedsInteger { given } => format!("恒等哈希需要 0..=4294967295 范围内的十进制整数键，实际为 {given}"),
-        P::LabelNeedsNode { given } => format!("标签 {given} 必须包含 {{node}}（多于一个虚拟节点时还须包含 {{i}}），例如 {{node}}#{{i}}"),
-        P::LabelTooLong { max } => format!("标签超过 {max} 个字符"),
-        P::LabelHidden { hidden } => format!("标签不能包含不可见字符或控制字符 {hidden}"),
-        P::LabelNeedsIndex { given } => format!("标签 {given} 没有 {{i}}，一台服务器的所有虚拟节点会落在同一点上；请加上 {{i}} 或使用 vnodes=1"),
-        P::NoVnode { name, weight, vnodes, min } => format!("权重为 {} 的服务器 {name} 得不到任何虚拟节点（{vnodes} × 权重四舍五入为 0）；请把权重提高到至少 {}，或增加虚拟节点数", Scientific(*weight), Shortest(*min)),
-        P::TooManyVnodes { total, limit } => format!("虚拟节点共 {total} 个，超过了上限 {limit}；请减少虚拟节点数或权重"),
-        P::RendezvousIdentity => "最高随机权重要对“服务器+键”字符串求哈希，恒等哈希做不到；请换一个哈希函数".into(),
-        P::MaglevTable { table, servers } => format!("Maglev 的查找表只有 {table} 格，容纳不下 {servers} 台服务器；请用更大的质数"),
-        P::SweepNeedsRing => "虚拟节点扫描需要一致性哈希环（algo ring）".into(),
-        P::StepSyntax { given } => format!("步骤 {given} 应形如 add:名称、remove:名称、fail:名称、recover:名称、weight:名称*权重、vnodes:数量、keys:键集合、algo:算法 或 hash:哈希函数"),
-        P::WeightStepSyntax { given } => format!("步骤 {given} 应形如 weight:名称*权重"),
-        P::UnknownStep { verb, given } => format!("{given} 中的步骤 {verb} 未知；可用 add、remove、fail、recover、weight、vnodes、keys、algo 或 hash"),
-        P::NotAScenario { format } => format!("它不是 hashring-lab 场景文件（\"format\" 必须是 \"{format}\"）"),
-        P::Version => "\"version\" 必须是 1".into(),
-        P::UnknownField { given, fields } => format!("未知字段 {given}；场景文件的字段有 {fields}"),
-        P::NumberOrString { field } => format!("\"{field}\" 必须是整数或字符串"),
         P::MustBeString { field, kind } => {
             let kind = match kind {
                 JsonKind::Object => "对象",
@@ -616,18 +642,27 @@ fn problem(p: &Problem) -> String {
             };
             format!("\"{field}\" 必须是字符串，而不是{kind}")
         }
-        P::NotJson => "它不是有效的 JSON".into(),
-        P::NotObject => "它不是 JSON 对象".into(),
-        P::Unreadable => "无法读取".into(),
-        P::FileTooLarge { size, max } => format!("文件大小为 {size}；场景文件最大为 {max}"),
-        P::More { count } => format!("另有 {count} 个问题"),
-        P::ConfigNeedsCommandLine { what } => format!("{what}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取"),
-        P::ConfigNotRecognized => "页面读不了这份配置：可读 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池、CLUSTER NODES 或 nodetool ring 输出".into(),
-        P::ConfigSyntax { line, column, expected, found: Some(found) } => format!("配置第 {line} 行第 {column} 列：应为{}，实际为 {found}", expected_zh(*expected)),
-        P::ConfigSyntax { expected, found: None, .. } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),
-        P::ConfigNotConsistent { system, why } => format!("{system} 配置：{}", not_modelled_zh(*why)),
-        P::ConfigNoServers { system } => format!("{system} 配置中没有参与哈希的服务器"),
-        P::In { field, problem: inner } => {
+        P::ConfigSyntax {
+            line,
+            column,
+            expected,
+            found: Some(found),
+        } => format!(
+            "配置第 {line} 行第 {column} 列：应为{}，实际为 {found}",
+            expected_zh(*expected)
+        ),
+        P::ConfigSyntax {
+            expected,
+            found: None,
+            ..
+        } => format!("配置在应出现{}的地方结束了", expected_zh(*expected)),
+        P::ConfigNotConsistent { system, why } => {
+            format!("{system} 配置：{}", not_modelled_zh(*why))
+        }
+        P::In {
+            field,
+            problem: inner,
+        } => {
             let field = match field {
                 Field::Nodes => "nodes",
                 Field::Down => "down",
@@ -636,19 +671,12 @@ fn problem(p: &Problem) -> String {
             };
             format!("{field}：{}", problem(inner))
         }
-        P::Internal(what) => format!("程序内部错误（{what}）"),
-        P::OnLine { line, problem: inner } => format!("第 {line} 行：{}", problem(inner)),
-        P::KeyHasComma { given } => format!("键：链接中的键不能含逗号，实际为 {given}"),
-        P::SlotMapSyntax { given } => format!("slotmap：应为 0 到 16383 的槽范围 N 或 A-B，用 + 连接，每台服务器一项：{given}"),
-        P::NeedsAlgo { param, algo } => format!("{param} 只用于 algo={algo}"),
-        P::EntriesPerServer { param, given, servers } => format!("{param} 给出了 {given} 台服务器的项，nodes 列出的是 {servers} 台"),
-        P::SlotHeldTwice { slot, first, second } => format!("槽 {slot} 同时属于 {first} 和 {second}"),
-        P::SlotsUnheld { first, last } if first == last => format!("槽 {first} 不属于任何主节点（集群在这个槽上不可用）"),
-        P::SlotsUnheld { first, last } => format!("槽 {first}–{last} 不属于任何主节点（集群在这些槽上不可用）"),
-        P::TokensSyntax { given } => format!("tokens：应为用 + 连接的 64 位有符号整数：{given}"),
-        P::TokenHeldTwice { token, first, second } if first == second => format!("令牌 {token} 在 {first} 下列出了两次"),
-        P::TokenHeldTwice { token, first, second } => format!("令牌 {token} 同时属于 {first} 和 {second}"),
-        P::TooManyTokens { limit } => format!("tokens：总数超过上限 {limit}"),
+        P::OnLine {
+            line,
+            problem: inner,
+        } => format!("第 {line} 行：{}", problem(inner)),
+        // Every other problem is in the table.
+        _ => String::new(),
     }
 }
 
