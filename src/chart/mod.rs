@@ -6,6 +6,7 @@
 //! as a dashed line.
 
 pub mod svg;
+pub mod table;
 
 use crate::math;
 use plotters::coord::Shift;

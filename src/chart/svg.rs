@@ -210,7 +210,7 @@ pub fn sweep_svg(points: &[(u32, f64)], label: &str) -> String {
 }
 
 /// `text` safe inside an element or a quoted attribute.
-fn escape(text: &str) -> String {
+pub fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {

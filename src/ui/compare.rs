@@ -9,6 +9,7 @@ use super::ring_view::now_ms;
 use super::stepped::Stepped;
 use super::use_look;
 use crate::chart::svg::{scatter_svg, ScatterPoint};
+use crate::chart::table::compare_table;
 use crate::engine::compare::TIMED_LOOKUPS;
 use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
@@ -16,7 +17,7 @@ use crate::engine::scenario::Scenario;
 use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::state::STEP_COST;
-use crate::words::{algorithm_title, group_thousands, percent};
+use crate::words::{algorithm_title, percent};
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -127,7 +128,6 @@ pub fn CompareView(props: &CompareProps) -> Html {
             },
         })
         .collect();
-    let c = &w.compare_columns;
     // The ideal share moved is the scenario's, the same on every row.
     let ideal_share = rows.first().and_then(|r| r.ideal);
     let ideal = ideal_share.map_or_else(|| "—".to_owned(), percent);
@@ -151,37 +151,9 @@ pub fn CompareView(props: &CompareProps) -> Html {
             if let Some(v) = verdict_text {
                 <p class="verdict" role="status">{v}</p>
             }
-            <table class="compared">
-                <caption>{w.compared}</caption>
-                // The ideal is the scenario's, the same on every row: said once, under
-                // "Keys moved".
-                <thead><tr>{ for c.iter().enumerate().map(|(i, h)| html! {
-                    <th scope="col" class={classes!((i > 0).then_some("num"))}>{*h}
-                        if i == 1 {
-                            <span class="ideal">{format!("{} {ideal}", w.ideal_word)}</span>
-                        }
-                    </th>
-                }) }</tr></thead>
-                <tbody>
-                    { for rows.iter().enumerate().map(|(i, r)| {
-                        let best_moved = judged.is_some_and(|v| v.closest == r.algo);
-                        let best_balance = judged.is_some_and(|v| v.balanced == r.algo);
-                        html! {
-                            <tr data-algo={r.algo.name()}>
-                                <th scope="row" data-no={(i + 1).to_string()}>{algorithm_title(w, r.algo)}</th>
-                                <td class={classes!("num", "moved", best_moved.then_some("best"))}>
-                                    {format!("{} {}", group_thousands(r.moved), percent(r.moved_fraction()))}</td>
-                                <td class={classes!("num", "between", (r.between_survivors > 0).then_some("bad"))}>{group_thousands(r.between_survivors)}</td>
-                                <td class={classes!("num", "peak", best_balance.then_some("best"))}>{Fixed(r.peak_to_mean, 3).to_string()}</td>
-                                <td class="num">{crate::words::grouped(r.stddev, 1)}</td>
-                                <td class="num ns">{if r.lookup_ns > 0.0 { crate::words::significant(r.lookup_ns) } else { "…".to_owned() }}</td>
-                                <td class="num">{group_thousands(r.bytes as u64)}</td>
-                                <td class="num">{Fixed(r.build_ms, 2).to_string()}</td>
-                            </tr>
-                        }
-                    }) }
-                </tbody>
-            </table>
+            // Written as text (chart::table): a virtual-DOM element per cell would cost
+            // the page several times its bytes.
+            {Html::from_html_unchecked(compare_table(w, &rows, judged.as_ref(), &ideal).into())}
             // A phone's table keeps the verdict's columns; it says where the others went.
             <p class="compare-narrow muted">{w.compare_narrow}</p>
             if !points.is_empty() {
