@@ -10,8 +10,12 @@
 //! the card beside the ring, and the largest receiver — the new server, after an add — must
 //! stay in view.
 
+use crate::chart::svg::escape;
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Flow, Movement};
+use crate::engine::text::fit_names;
+use crate::i18n::Words;
+use crate::words::{group_thousands, name_in_text};
 
 /// The most named rows or columns of the from → to table; the rest are folded into one.
 pub const MAX_SIDE: usize = 5;
@@ -164,6 +168,111 @@ impl Readout {
     }
 }
 
+/// The from → to table of `r` as markup (`div.flows-wrap` with `table.flows`, then the
+/// flows in words for screen readers): display only, so written as text like the compare
+/// table — an element per cell in the virtual DOM would cost the page several times its
+/// bytes. `colour` gives a server's swatch colour. Names are shortened by the page's one
+/// rule ([`fit_names`]) where the table is narrow, the whole name kept in the cell's title
+/// and for screen readers; a flow between two servers the change left alone is marked.
+pub fn flows_markup(w: &Words, r: &Readout, colour: &dyn Fn(ServerId) -> String) -> String {
+    let names: Vec<&str> = r
+        .from
+        .iter()
+        .chain(&r.to)
+        .filter_map(Party::server_name)
+        .collect();
+    let room = if r.to.len() > 4 { 6 } else { 8 };
+    let short = fit_names(&names, room);
+    let name_of = |p: &Party| match p {
+        Party::Server { name, .. } => name.clone(),
+        Party::Nobody => w.nobody.to_owned(),
+        Party::Others(n) => (w.flows_others)(*n),
+    };
+    let head = |p: &Party, scope: &str| {
+        let name = name_of(p);
+        let swatch = match p {
+            Party::Server { id, .. } => format!(
+                r#"<svg class="swatch" viewBox="0 0 14 14" aria-hidden="true"><rect width="14" height="14" rx="4" fill="{}"></rect></svg>"#,
+                colour(*id)
+            ),
+            _ => String::new(),
+        };
+        let visible = names
+            .iter()
+            .position(|n| *n == name)
+            .map_or(name.as_str(), |i| short[i].as_str());
+        let (name_e, visible_e) = (escape(&name), escape(visible));
+        let text = if visible == name {
+            format!(r#"<span class="name-text">{name_e}</span>"#)
+        } else {
+            format!(
+                r#"<span class="name-text" aria-hidden="true">{visible_e}</span><span class="visually-hidden">{name_e}</span>"#
+            )
+        };
+        format!(r#"<th scope="{scope}" title="{name_e}">{swatch}{text}</th>"#)
+    };
+    let cell = |row: usize, col: usize| {
+        let n = r.cell(row, col);
+        let between = n > 0 && r.between(row, col);
+        format!(
+            r#"<td class="num{}{}"{}>{}</td>"#,
+            if n == 0 { " zero" } else { "" },
+            if between { " between" } else { "" },
+            if between {
+                format!(r#" title="{}""#, escape(w.flow_between_hint))
+            } else {
+                String::new()
+            },
+            if n == 0 {
+                "·".to_owned()
+            } else {
+                group_thousands(n)
+            }
+        )
+    };
+    let transposed = r.from.len() == 1 && r.to.len() > 1;
+    let (corner, heads, rows) = if transposed {
+        let rows: String =
+            r.to.iter()
+                .enumerate()
+                .map(|(col, p)| format!("<tr>{}{}</tr>", head(p, "row"), cell(0, col)))
+                .collect();
+        (w.flows_corner_transposed, head(&r.from[0], "col"), rows)
+    } else {
+        let heads: String = r.to.iter().map(|p| head(p, "col")).collect();
+        let rows: String = r
+            .from
+            .iter()
+            .enumerate()
+            .map(|(row, p)| {
+                let cells: String = (0..r.to.len()).map(|col| cell(row, col)).collect();
+                format!("<tr>{}{cells}</tr>", head(p, "row"))
+            })
+            .collect();
+        (w.flows_corner, heads, rows)
+    };
+    let mut spoken = Vec::new();
+    for (row, from) in r.from.iter().enumerate() {
+        for (col, to) in r.to.iter().enumerate() {
+            let n = r.cell(row, col);
+            if n > 0 {
+                spoken.push((w.flow_words)(
+                    &name_in_text(&name_of(from)),
+                    &name_in_text(&name_of(to)),
+                    &group_thousands(n),
+                ));
+            }
+        }
+    }
+    format!(
+        r#"<div class="flows-wrap"><table class="flows{}"><caption>{}</caption><thead><tr><td class="corner">{}</td>{heads}</tr></thead><tbody>{rows}</tbody></table></div><p class="visually-hidden">{}</p>"#,
+        if transposed { " transposed" } else { "" },
+        escape(w.flows_caption),
+        escape(corner),
+        escape(&spoken.join(w.list_separator))
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -185,6 +294,47 @@ mod tests {
 
     fn names(id: ServerId) -> String {
         ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"][usize::from(id)].to_owned()
+    }
+
+    /// The table as the page shows it: an add is one column, a row per sender (a removal,
+    /// one sender, is written transposed), each cell's number, a flow between untouched servers marked, the
+    /// swatches in the servers' colours, names escaped, and every flow said in words.
+    #[test]
+    fn the_flows_table_markup_is_what_the_readout_holds() {
+        let m = movement(&[(0, 4, 50), (1, 4, 1200), (3, 4, 80)], &[0, 1, 2, 3]);
+        let r = Readout::new(&m, &names);
+        let colour = |id: ServerId| format!("#00000{id}");
+        let html = flows_markup(&crate::i18n::EN, &r, &colour);
+        assert!(html.starts_with(r#"<div class="flows-wrap"><table class="flows">"#));
+        assert_eq!(
+            html.matches("<tr>").count(),
+            1 + 3,
+            "a head row and one per sender"
+        );
+        assert!(html.contains(r#"<td class="num">1,200</td>"#), "{html}");
+        assert!(
+            html.contains(r##"fill="#000004""##),
+            "E's swatch in E's colour"
+        );
+        assert!(html.contains(r#"<th scope="row" title="A">"#));
+        assert_eq!(html.matches("<p class=\"visually-hidden\">").count(), 1);
+        let removal = movement(&[(2, 0, 5), (2, 1, 6)], &[0, 1]);
+        let html = flows_markup(&crate::i18n::EN, &Readout::new(&removal, &names), &colour);
+        assert!(
+            html.contains(r#"<table class="flows transposed">"#),
+            "{html}"
+        );
+        // Between two survivors: marked, with its hint.
+        let m = movement(&[(0, 1, 5)], &[0, 1]);
+        let html = flows_markup(&crate::i18n::EN, &Readout::new(&m, &names), &colour);
+        assert!(html.contains(r#"<td class="num between" title="#), "{html}");
+        // A name that is markup is shown as text.
+        let odd = |_: ServerId| "<b>&".to_owned();
+        let html = flows_markup(&crate::i18n::EN, &Readout::new(&m, &odd), &colour);
+        assert!(
+            html.contains("&lt;b&gt;&amp;") && !html.contains("<b>"),
+            "{html}"
+        );
     }
 
     #[test]
