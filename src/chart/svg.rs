@@ -4,7 +4,7 @@
 //! natively run tests read the very markup the page shows.
 
 use super::{scatter, scatter_labels, sweep_layout, Box4};
-use crate::engine::text::Fixed;
+use crate::engine::text::{escape, Fixed};
 use crate::words::group_thousands;
 use std::fmt::Write;
 
@@ -207,21 +207,6 @@ pub fn sweep_svg(points: &[(u32, f64)], label: &str) -> String {
         svg.circle("", at, 4.0);
     }
     svg.finish()
-}
-
-/// `text` safe inside an element or a quoted attribute.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]

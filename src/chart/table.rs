@@ -3,9 +3,8 @@
 //! reason the SVG charts are text, [`super::svg`]), and the natively run tests read the
 //! very markup the page shows.
 
-use super::svg::escape;
 use crate::engine::compare::{CompareRow, Verdict};
-use crate::engine::text::Fixed;
+use crate::engine::text::{escape, Fixed};
 use crate::i18n::Words;
 use crate::words::{algorithm_title, group_thousands, grouped, percent, significant};
 use std::fmt::Write;

@@ -385,6 +385,22 @@ pub fn fill(template: &str, values: &[String]) -> String {
     out
 }
 
+/// `text` safe inside an element or a quoted attribute: the one escape for every piece of
+/// markup the page writes as text (the SVG charts, the compare and from → to tables).
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
