@@ -24,7 +24,7 @@ setup-test:
 # Trunk's wasm-bindgen and wasm-opt passes (~20 s). `trunk build` replaces dist/ as a whole,
 # so a build that stopped half-way leaves the old index.html and the next run builds again.
 PAGE_INPUTS := $(shell find src static crates -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
-	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/short_imports.py tools/csp_hashes.py \
+	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/short_names.py tools/csp_hashes.py \
 	target/tools/wasm.env target/tools/page.env
 
 target/tools/wasm.env target/tools/page.env:
