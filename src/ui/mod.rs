@@ -690,11 +690,16 @@ pub fn App() -> Html {
     let error_ref = use_node_ref();
     {
         let error_ref = error_ref.clone();
-        use_effect_with(state.notice().cloned(), move |notice| {
-            if notice.is_some() {
-                bring_into_view(&error_ref);
-            }
-        });
+        // Each notice said (`said` counts them, the same refusal again too), and the link's
+        // notice on the first render.
+        use_effect_with(
+            (state.said, state.notice().is_some()),
+            move |&(_, shown)| {
+                if shown {
+                    bring_into_view(&error_ref);
+                }
+            },
+        );
     }
     let error = state.notice().map(|error| html! {
         <p class="error" role="alert" ref={error_ref.clone()}>
