@@ -630,6 +630,14 @@ impl Problem {
         }
     }
 
+    /// The message in a language's table of templates (indexed as [`Problem::values`]),
+    /// filled with the problem's values; `None` for a problem composed of other words.
+    pub fn filled(&self, table: &[&str]) -> Option<String> {
+        let (index, values) = self.values()?;
+        let values: Vec<&str> = values.iter().map(String::as_str).collect();
+        Some(fill(table[index], &values))
+    }
+
     /// Which message this problem is and its values as text, `{0}`, `{1}`, … in order: the
     /// same for every language, whose table ([`EN`], `i18n::zh_cn`'s) holds the message
     /// with those places ([`fill`]). `None` for the few problems whose words are composed of
@@ -918,8 +926,8 @@ pub const EN: [&str; 92] = [
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Problem as P;
-        if let Some((i, values)) = self.values() {
-            return f.write_str(&fill(EN[i], &values));
+        if let Some(message) = self.filled(&EN) {
+            return f.write_str(&message);
         }
         match self {
             P::KeyNotNumber { which, given } => {

@@ -12,6 +12,7 @@
 
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Flow, Movement};
+use crate::engine::text::fill;
 use crate::engine::text::{escape, fit_names};
 use crate::i18n::Words;
 use crate::words::{group_thousands, name_in_text};
@@ -256,10 +257,13 @@ pub fn flows_markup(w: &Words, r: &Readout, colour: &dyn Fn(ServerId) -> String)
         for (col, to) in r.to.iter().enumerate() {
             let n = r.cell(row, col);
             if n > 0 {
-                spoken.push((w.flow_words)(
-                    &name_in_text(&name_of(from)),
-                    &name_in_text(&name_of(to)),
-                    &group_thousands(n),
+                spoken.push(fill(
+                    w.flow_words,
+                    &[
+                        &name_in_text(&name_of(from)),
+                        &name_in_text(&name_of(to)),
+                        &group_thousands(n),
+                    ],
                 ));
             }
         }

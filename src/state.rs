@@ -11,6 +11,7 @@
 //! carried on a step at a time by [`Action::Continue`], which the page dispatches between
 //! frames; the current picture stays on screen, with a progress line, until it completes.
 
+use crate::engine::text::fill;
 use std::rc::Rc;
 
 use crate::engine::placement::Explanation;
@@ -631,7 +632,7 @@ impl PageState {
                         up(f.from) && up(f.to)
                     });
                     if survivors_traded {
-                        line.push_str(&(w.renumbered)(gone));
+                        line.push_str(&fill(w.renumbered, &[gone]));
                     }
                 }
                 line

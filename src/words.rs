@@ -7,6 +7,7 @@ use crate::engine::placement::{Algorithm, Explanation, How};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
+use crate::engine::text::fill;
 use crate::engine::text::Fixed;
 use crate::i18n::{reason, Words};
 use crate::math;
@@ -98,25 +99,28 @@ pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
         Phase::FillingTable => w.phases[3],
         Phase::AssigningKeys | Phase::Done => w.phases[2],
     };
-    (w.progress)(
-        what,
-        &group_thousands(done as u64),
-        &group_thousands(total as u64),
+    fill(
+        w.progress,
+        &[
+            what,
+            &group_thousands(done as u64),
+            &group_thousands(total as u64),
+        ],
     )
 }
 
 /// What a change did, in a few words ("Added K").
 pub fn change_title(w: &Words, change: &Change) -> String {
     match change {
-        Change::Add { name, .. } => (w.added)(&name_in_text(name)),
-        Change::Remove(n) => (w.removed)(&name_in_text(n)),
-        Change::Fail(n) => (w.failed)(&name_in_text(n)),
-        Change::Recover(n) => (w.recovered)(&name_in_text(n)),
+        Change::Add { name, .. } => fill(w.added, &[&name_in_text(name)]),
+        Change::Remove(n) => fill(w.removed, &[&name_in_text(n)]),
+        Change::Fail(n) => fill(w.failed, &[&name_in_text(n)]),
+        Change::Recover(n) => fill(w.recovered, &[&name_in_text(n)]),
         Change::SetWeight(n, x) => (w.weight_set)(&name_in_text(n), *x),
         Change::SetVnodes(v) => (w.vnodes_set)(*v),
-        Change::SetKeys(k) => (w.keys_set)(&key_set(w, k)),
-        Change::SetAlgorithm(a) => (w.algorithm_set)(algorithm_title(w, *a)),
-        Change::SetHash(h) => (w.hash_set)(h.name()),
+        Change::SetKeys(k) => fill(w.keys_set, &[&key_set(w, k)]),
+        Change::SetAlgorithm(a) => fill(w.algorithm_set, &[algorithm_title(w, *a)]),
+        Change::SetHash(h) => fill(w.hash_set, &[h.name()]),
     }
 }
 
@@ -129,7 +133,10 @@ pub fn key_set(w: &Words, keys: &crate::engine::keys::KeySpec) -> String {
             if list.len() > first.len() {
                 first.push("…");
             }
-            (w.keys_list)(&group_thousands(list.len() as u64), &first.join(", "))
+            fill(
+                w.keys_list,
+                &[&group_thousands(list.len() as u64), &first.join(", ")],
+            )
         }
         other => other.to_string(),
     }
@@ -168,14 +175,17 @@ pub fn summarize(
     name: &dyn Fn(ServerId) -> String,
 ) -> String {
     let what = change_title(w, change);
-    let mut s = (w.moved_of)(
-        &what,
-        &group_thousands(m.moved),
-        &group_thousands(m.keys),
-        &percent(m.moved_fraction()),
+    let mut s = fill(
+        w.moved_of,
+        &[
+            &what,
+            &group_thousands(m.moved),
+            &group_thousands(m.keys),
+            &percent(m.moved_fraction()),
+        ],
     );
     if let Some(ideal) = m.ideal_fraction {
-        s.push_str(&(w.ideal)(&percent(ideal)));
+        s.push_str(&fill(w.ideal, &[&percent(ideal)]));
     }
     s.push_str(w.close_paren);
     if m.moved > 0 {
@@ -212,7 +222,7 @@ pub fn summarize(
         // together — so a line of long names is never cut in the middle of a number.
         crate::engine::order::sort_by_key(&mut totals, |&(_, keys)| u64::MAX - keys);
         let says = if by_source { w.moved_from } else { w.moved_to };
-        let lead = width(&s) + width(&says(""));
+        let lead = width(&s) + width(&fill(says, &[""]));
         let mut list = String::new();
         for (n, &(id, keys)) in totals.iter().enumerate() {
             let who = if id == NO_OWNER {
@@ -237,7 +247,7 @@ pub fn summarize(
             }
             list.push_str(&item);
         }
-        s.push_str(&says(&list));
+        s.push_str(&fill(says, &[&list]));
     }
     s
 }
@@ -260,11 +270,11 @@ pub fn notice(w: &Words, notice: &Notice) -> String {
     match notice {
         Notice::Refused(r) => (w.not_applied)(&reason(w, r)),
         Notice::LinkNotLoaded(list) => (w.link_not_loaded)(&reasons(list)),
-        Notice::LinkProblem(list) => (w.link_problem)(&reasons(list)),
+        Notice::LinkProblem(list) => fill(w.link_problem, &[&reasons(list)]),
         Notice::Busy(n) => (w.busy)(*n),
         Notice::Ignored(n) => (w.ignored)(*n),
-        Notice::BadFile(list) => (w.bad_file)(&reasons(list)),
-        Notice::BackupsLeftOut(names) => (w.backups_left_out)(&names.join(", ")),
+        Notice::BadFile(list) => fill(w.bad_file, &[&reasons(list)]),
+        Notice::BackupsLeftOut(names) => fill(w.backups_left_out, &[&names.join(", ")]),
     }
 }
 
@@ -335,7 +345,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
         } => {
             let tagged = hash_tag
                 .as_ref()
-                .map(|t| (w.explain_tag)(t))
+                .map(|t| fill(w.explain_tag, &[t]))
                 .unwrap_or_default();
             let served = match point {
                 None => (w.slot_nobody)(*slot, &name(*master)),
@@ -376,7 +386,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                     &name(live[b as usize]),
                 )
             }
-            None => (w.explain_no_bucket)(key),
+            None => fill(w.explain_no_bucket, &[key]),
         },
         How::Probes { probes, best } => match best.map(|b| probes[b]) {
             Some(p) => (w.explain_probes)(
@@ -388,7 +398,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 &group_thousands(u64::from(p.distance)),
                 &name(p.point.server),
             ),
-            None => (w.explain_no_bucket)(key),
+            None => fill(w.explain_no_bucket, &[key]),
         },
         How::Chain {
             digest,
@@ -416,7 +426,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                     &name(holders[b as usize]),
                 )
             }
-            None => (w.explain_no_bucket)(key),
+            None => fill(w.explain_no_bucket, &[key]),
         },
         How::Bounded { walk, capacity } => match (walk.first, walk.point) {
             (Some(first), Some(p)) => {
@@ -435,7 +445,7 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
         },
         How::TableCell { cell, size } => {
             if e.owner == NO_OWNER {
-                (w.explain_no_bucket)(key)
+                fill(w.explain_no_bucket, &[key])
             } else {
                 (w.explain_cell)(digest_name(sim), key, *cell, *size, &name(e.owner))
             }

@@ -352,7 +352,7 @@ pub fn fit_names(names: &[&str], max: usize) -> Vec<String> {
 /// each `{}` the next one in order (a value that is missing leaves the place empty). Other
 /// braces (`{i}`, `{node}`) are kept. Messages and sentences are data in each language's
 /// table, and this one function fills them all.
-pub fn fill(template: &str, values: &[String]) -> String {
+pub fn fill(template: &str, values: &[&str]) -> String {
     let mut out = String::with_capacity(template.len());
     let mut next = 0;
     let mut rest = template;
@@ -372,7 +372,7 @@ pub fn fill(template: &str, values: &[String]) -> String {
                 if close == 0 {
                     next += 1;
                 }
-                out.push_str(values.get(i).map_or("", String::as_str));
+                out.push_str(values.get(i).copied().unwrap_or(""));
                 rest = &after[close + 1..];
             }
             None => {
@@ -407,15 +407,14 @@ mod tests {
 
     #[test]
     fn fill_puts_values_in_their_places_and_keeps_other_braces() {
-        let v = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        assert_eq!(fill("{1} before {0}", &v(&["a", "b"])), "b before a");
-        assert_eq!(fill("{} and {}", &v(&["x"])), "x and ");
+        assert_eq!(fill("{1} before {0}", &["a", "b"]), "b before a");
+        assert_eq!(fill("{} and {}", &["x"]), "x and ");
         assert_eq!(
-            fill("needs {i} and {node}: {0}", &v(&["v"])),
+            fill("needs {i} and {node}: {0}", &["v"]),
             "needs {i} and {node}: v"
         );
-        assert_eq!(fill("open { end", &v(&["v"])), "open { end");
-        assert_eq!(fill("{9}", &v(&["v"])), "");
+        assert_eq!(fill("open { end", &["v"]), "open { end");
+        assert_eq!(fill("{9}", &["v"]), "");
     }
 
     #[test]

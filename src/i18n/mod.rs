@@ -1,7 +1,10 @@
 //! The page's languages. Every sentence the page shows comes from one [`Words`] catalog per
 //! language — `en.rs` and `zh_cn.rs` — so a translator edits one file, and the compiler
-//! refuses a catalog that misses an entry. Entries that carry numbers or names are plain
-//! functions; the catalogs are compiled in, so choosing a language makes no request.
+//! refuses a catalog that misses an entry. An entry that only places names or numbers in
+//! a sentence is a template — `{0}`, `{1}`, … in the order the callers give them, filled by
+//! [`crate::engine::text::fill`] (a translator may reorder them); one whose sentence changes
+//! with its values (plurals, optional parts, narrations) is a plain function. The catalogs
+//! are compiled in, so choosing a language makes no request.
 //!
 //! What is wrong with an input comes as a [`Problem`] (data, not text): a catalog words
 //! each one (`problem`, an exhaustive `match` in each language), and [`reason`] picks the
@@ -130,15 +133,15 @@ pub struct Words {
     /// The badge on a failed server.
     pub badge_down: &'static str,
     /// The weight field's label.
-    pub weight_of: fn(&str) -> String,
+    pub weight_of: &'static str,
     /// The fail button.
     pub fail: &'static str,
     /// The recover button.
     pub recover: &'static str,
     /// The fail button's label for a screen reader.
-    pub fail_server: fn(&str) -> String,
+    pub fail_server: &'static str,
     /// The recover button's label for a screen reader.
-    pub recover_server: fn(&str) -> String,
+    pub recover_server: &'static str,
     /// What failing does.
     pub fail_hint: &'static str,
     /// What recovering does.
@@ -146,7 +149,7 @@ pub struct Words {
     /// The first line of the actions' fail-or-recover menu (it does nothing).
     pub fail_pick: &'static str,
     /// The remove button's label.
-    pub remove_server_named: fn(&str) -> String,
+    pub remove_server_named: &'static str,
     /// The new server name field's label.
     pub new_server_name: &'static str,
     /// The add button.
@@ -178,7 +181,7 @@ pub struct Words {
     /// The keys field.
     pub keys: &'static str,
     /// The key count field's label, with the limit.
-    pub key_count_label: fn(&str) -> String,
+    pub key_count_label: &'static str,
     /// The key pattern field's label.
     pub key_pattern_label: &'static str,
     /// Applies the keys form.
@@ -239,11 +242,11 @@ pub struct Words {
     /// Before any change: what the readout will show.
     pub readout_idle: &'static str,
     /// The big line: moved, keys, percent ("11,229 of 100,000 keys moved (11.2%)").
-    pub readout_moved: fn(&str, &str, &str) -> String,
+    pub readout_moved: &'static str,
     /// Against the ideal: keys, percent.
-    pub readout_ideal: fn(&str, &str) -> String,
+    pub readout_ideal: &'static str,
     /// Keys moved between servers the change left alone.
-    pub readout_between: fn(&str) -> String,
+    pub readout_between: &'static str,
     /// The switch that keeps the moved keys marked on the ring until the next change.
     pub mark_moved: &'static str,
     /// The from → to table's caption.
@@ -255,7 +258,7 @@ pub struct Words {
     /// A folded row or column: this many other servers.
     pub flows_others: fn(usize) -> String,
     /// One cell in words, for screen readers: from, to, keys.
-    pub flow_words: fn(&str, &str, &str) -> String,
+    pub flow_words: &'static str,
     /// A cell that counts moves between untouched servers.
     pub flow_between_hint: &'static str,
     /// The share chart's heading.
@@ -279,7 +282,7 @@ pub struct Words {
     /// Reset the zoom.
     pub zoom_reset: &'static str,
     /// A failed server's label on the ring.
-    pub down_label: fn(&str) -> String,
+    pub down_label: &'static str,
     /// The centre line of a ring: servers, vnodes, keys.
     pub centre_ring: fn(usize, &str, &str) -> String,
     /// The centre line of Redis slots: masters, keys.
@@ -293,13 +296,13 @@ pub struct Words {
     /// Hover card: a Maglev table cell's title (cell, server).
     pub hover_cell: fn(u32, &str) -> String,
     /// Hover card: the point's server.
-    pub hover_server: fn(&str) -> String,
+    pub hover_server: &'static str,
     /// Hover card: the share of the ring ending at the point.
     pub hover_share: fn(f64) -> String,
     /// Hover card: a key's title.
-    pub hover_key: fn(&str) -> String,
+    pub hover_key: &'static str,
     /// Hover card: a key's owner.
-    pub hover_owner: fn(&str) -> String,
+    pub hover_owner: &'static str,
     /// "nobody", when no server is up.
     pub nobody: &'static str,
 
@@ -312,37 +315,37 @@ pub struct Words {
     /// Progress: hashing keys, placing vnodes, placing keys, filling Maglev's table.
     pub phases: [&'static str; 4],
     /// Progress: "{phase}: {done} of {total}…".
-    pub progress: fn(&str, &str, &str) -> String,
+    pub progress: &'static str,
     /// A change: added NAME.
-    pub added: fn(&str) -> String,
+    pub added: &'static str,
     /// A change: removed NAME.
-    pub removed: fn(&str) -> String,
+    pub removed: &'static str,
     /// A change: NAME failed.
-    pub failed: fn(&str) -> String,
+    pub failed: &'static str,
     /// A change: NAME recovered.
-    pub recovered: fn(&str) -> String,
+    pub recovered: &'static str,
     /// A change: weight of NAME set to W.
     pub weight_set: fn(&str, f64) -> String,
     /// A change: vnodes set to V.
     pub vnodes_set: fn(u32) -> String,
     /// A change: keys set to SPEC.
-    pub keys_set: fn(&str) -> String,
+    pub keys_set: &'static str,
     /// A list of the user's own keys: how many, and the first few.
-    pub keys_list: fn(&str, &str) -> String,
+    pub keys_list: &'static str,
     /// A change: switched to ALGORITHM.
-    pub algorithm_set: fn(&str) -> String,
+    pub algorithm_set: &'static str,
     /// A change: hash switched to HASH.
-    pub hash_set: fn(&str) -> String,
+    pub hash_set: &'static str,
     /// "{what}: {moved} of {keys} keys moved ({percent}".
-    pub moved_of: fn(&str, &str, &str, &str) -> String,
+    pub moved_of: &'static str,
     /// "; ideal {percent}".
-    pub ideal: fn(&str) -> String,
+    pub ideal: &'static str,
     /// " — from {list}".
-    pub moved_from: fn(&str) -> String,
+    pub moved_from: &'static str,
     /// " — to {list}".
-    pub moved_to: fn(&str) -> String,
+    pub moved_to: &'static str,
     /// After removing a server that was not the last under jump: its name.
-    pub renumbered: fn(&str) -> String,
+    pub renumbered: &'static str,
     /// Joins list items.
     pub list_separator: &'static str,
     /// Closes the bracket `moved_of` opened.
@@ -360,7 +363,7 @@ pub struct Words {
     /// Nobody is up: hash, key, position.
     pub explain_nobody: fn(&str, &str, u32) -> String,
     /// Slots: the hash tag.
-    pub explain_tag: fn(&str) -> String,
+    pub explain_tag: &'static str,
     /// Slots: key, tag part, slot, and who serves it.
     pub explain_slot: fn(&str, &str, u16, &str) -> String,
     /// Slots: slot served by its master.
@@ -394,7 +397,7 @@ pub struct Words {
     /// servers passed (comma separated, may be empty), server.
     pub explain_bounded: fn(&str, &str, u32, u32, &str, &str, &str) -> String,
     /// A bucket or table algorithm with no server up: key.
-    pub explain_no_bucket: fn(&str) -> String,
+    pub explain_no_bucket: &'static str,
     /// A weighted score: score, hash, weight.
     pub weighted_score: fn(f64, u32, f64) -> String,
 
@@ -402,7 +405,7 @@ pub struct Words {
     /// The link's scenario could not be loaded: reasons.
     pub link_not_loaded: fn(&str) -> String,
     /// The link has a problem, the scenario loaded: reasons.
-    pub link_problem: fn(&str) -> String,
+    pub link_problem: &'static str,
     /// Actions refused while work ran: how many.
     pub busy: fn(u32) -> String,
     /// Actions that came during the work, reported after: how many.
@@ -456,7 +459,7 @@ pub struct Words {
     /// Export: every key's server as CSV.
     pub csv_keys: &'static str,
     /// The migration list's button, with how many keys the last change moved.
-    pub csv_moved: fn(&str) -> String,
+    pub csv_moved: &'static str,
     /// Export: the scenario as JSON.
     pub scenario_json: &'static str,
     /// Opens a scenario file.
@@ -467,22 +470,22 @@ pub struct Words {
     /// Loads the pasted config.
     pub use_config: &'static str,
     /// The backup servers (quoted, comma-separated) a loaded nginx config leaves out.
-    pub backups_left_out: fn(&str) -> String,
+    pub backups_left_out: &'static str,
     /// Label of the box for the user's own keys, one per line.
     pub paste_keys: &'static str,
     /// Button that replaces the key set with the pasted keys.
     pub use_keys: &'static str,
     /// Progress of the key export: done, total.
-    pub exporting: fn(&str, &str) -> String,
+    pub exporting: &'static str,
     /// The progress line while a pasted text or an opened file is read (percent of the
     /// pass under way).
-    pub reading: fn(&str) -> String,
+    pub reading: &'static str,
     /// A long paste held by the page, not shown in its box: its size and line count.
-    pub held_paste: fn(&str, &str) -> String,
+    pub held_paste: &'static str,
     /// Drops a held paste.
     pub forget_paste: &'static str,
     /// A scenario file was refused: the reasons.
-    pub bad_file: fn(&str) -> String,
+    pub bad_file: &'static str,
     /// Joins the reasons of one message.
     pub reason_separator: &'static str,
     /// What is wrong with an input, in this language.
@@ -532,27 +535,27 @@ pub struct Words {
     /// Next step.
     pub next: &'static str,
     /// Next, at a tour's last step: the next tour's title.
-    pub next_tour: fn(&str) -> String,
+    pub next_tour: &'static str,
     /// Leave the tour, keep the state.
     pub leave_tour: &'static str,
     /// Before a predicted step: how many of TOTAL keys will adding NAME move?
-    pub predict_add: fn(&str, &str) -> String,
+    pub predict_add: &'static str,
     /// Before a predicted step: how many of TOTAL keys will removing NAME move?
-    pub predict_remove: fn(&str, &str) -> String,
+    pub predict_remove: &'static str,
     /// The guess field's label.
     pub predict_label: &'static str,
     /// At a predicted step: the guess, the keys moved, their percentage, and the ideal.
-    pub reveal: fn(&str, &str, &str, &str) -> String,
+    pub reveal: &'static str,
     /// At a predicted step without a guess: nothing to compare.
     pub no_guess: &'static str,
     /// A pinned key's history: its heading.
     pub history_heading: &'static str,
     /// … where it was pinned: on OWNER.
-    pub history_pinned: fn(&str) -> String,
+    pub history_pinned: &'static str,
     /// … after CHANGE it moved to OWNER.
-    pub history_moved: fn(&str, &str) -> String,
+    pub history_moved: &'static str,
     /// … after CHANGE it stayed on OWNER.
-    pub history_stayed: fn(&str, &str) -> String,
+    pub history_stayed: &'static str,
     /// The print-handout button.
     pub print_handout: &'static str,
     /// Its tooltip.
@@ -566,7 +569,7 @@ pub struct Words {
     /// The link is too long for a QR code.
     pub qr_too_long: &'static str,
     /// The QR code's link points at this machine only (its host).
-    pub qr_loopback: fn(&str) -> String,
+    pub qr_loopback: &'static str,
     /// The scenario's link would be longer than a browser opens.
     pub link_too_long: &'static str,
     /// The speaker-notes button and the notes window's heading.
@@ -578,11 +581,11 @@ pub struct Words {
     /// The notes window without a tour.
     pub notes_no_tour: &'static str,
     /// Point at WHAT.
-    pub notes_point: fn(&str) -> String,
+    pub notes_point: &'static str,
     /// The next step does WHAT.
-    pub notes_next: fn(&str) -> String,
+    pub notes_next: &'static str,
     /// The next step looks up KEY.
-    pub notes_lookup: fn(&str) -> String,
+    pub notes_lookup: &'static str,
     /// The next step loads another scenario.
     pub notes_new_scenario: &'static str,
     /// The next step changes nothing on screen (only the text goes on).
@@ -606,11 +609,11 @@ pub struct Words {
     /// The tours, in [`crate::tour::TourId::ALL`] order.
     pub tour_words: [TourWords; 9],
     /// The stale-data table: caption for a key.
-    pub stored_values: fn(&str) -> String,
+    pub stored_values: &'static str,
     /// The stale-data table: column of stored values.
     pub col_value: &'static str,
     /// The stale-data table: a read of KEY goes to SERVER and returns VALUE.
-    pub read_returns: fn(&str, &str, &str) -> String,
+    pub read_returns: &'static str,
     /// "nothing stored".
     pub nothing_stored: &'static str,
     /// The vnode sweep chart's heading.
@@ -635,6 +638,7 @@ pub struct Words {
 mod tests {
     use super::*;
     use crate::engine::algorithms::Algorithm;
+    use crate::engine::text::fill;
 
     /// HAProxy's own words, quoted in messages as its config writes them.
     const HAPROXY_WORDS: [&str; 19] = [
@@ -1166,7 +1170,7 @@ mod tests {
             w.dismiss.into(),
             (w.busy)(2),
             (w.ignored)(1),
-            (w.moved_of)("x", "1", "2", "3"),
+            fill(w.moved_of, &["x", "1", "2", "3"]),
             (w.explain_scores)("MD5(server + key)", false, "A"),
         ];
         for a in Algorithm::ALL {

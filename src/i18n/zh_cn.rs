@@ -1,7 +1,7 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
 use super::{TourWords, Words};
-use crate::engine::text::{fill, Fixed, Shortest};
+use crate::engine::text::{Fixed, Shortest};
 use crate::facts::Facts;
 use crate::problem::{Expected, Field, JsonKind, KeyNumber, NotModelled, Problem};
 
@@ -21,15 +21,16 @@ pub static WORDS: Words = Words {
     col_share: "占比",
     col_ideal: "理想",
     badge_down: "宕机",
-    weight_of: |name| format!("{name} 的权重"),
+    weight_of: "{0} 的权重",
     fail: "使宕机",
     recover: "恢复",
-    fail_server: |name| format!("使宕机：{name}"),
-    recover_server: |name| format!("恢复 {name}"),
+    fail_server: "使宕机：{0}",
+    recover_server: "恢复 {0}",
+
     fail_hint: "宕机：恢复之前，它的键转到别的服务器",
     recover_hint: "恢复：它取回自己的键",
     fail_pick: "宕机…",
-    remove_server_named: |name| format!("删除 {name}"),
+    remove_server_named: "删除 {0}",
     new_server_name: "新服务器名称",
     add_server: "添加服务器",
     add_server_hint: "添加服务器（A）",
@@ -45,7 +46,7 @@ pub static WORDS: Words = Words {
     balance: "均衡系数 c",
     vnodes_slider: "每台服务器的虚拟节点数（滑块）",
     keys: "键",
-    key_count_label: |limit| format!("键的数量（最多 {limit}）"),
+    key_count_label: "键的数量（最多 {0}）",
     key_pattern_label: "键名模板，{i} 处填编号",
     set: "设置",
     seed: "随机种子",
@@ -79,15 +80,17 @@ pub static WORDS: Words = Words {
     },
     readout_heading: "迁移了什么",
     readout_idle: "加入、移除或让一台服务器宕机：这里会显示迁移了多少键、与理想值相比如何，以及从哪台服务器迁到哪台。",
-    readout_moved: |moved, keys, pct| format!("{keys} 个键中迁移了 {moved} 个（{pct}）"),
-    readout_ideal: |keys, pct| format!("理想 {keys} 个（{pct}）"),
-    readout_between: |n| format!("未受变更影响的服务器之间迁移：{n}"),
+    readout_moved: "{1} 个键中迁移了 {0} 个（{2}）",
+    readout_ideal: "理想 {0} 个（{1}）",
+
+    readout_between: "未受变更影响的服务器之间迁移：{0}",
     mark_moved: "在环上标出迁移的键",
     flows_caption: "键的迁移：从 → 到",
     flows_corner: "从 ╲ 到",
     flows_corner_transposed: "到 ╲ 从",
     flows_others: |n| format!("其他 {n} 台"),
-    flow_words: |from, to, keys| format!("{from} → {to}：{keys}"),
+    flow_words: "{0} → {1}：{2}",
+
     flow_between_hint: "在两台未受变更影响的服务器之间迁移",
     share_heading: "哈希环占比",
     share_chart_label: "每台服务器占哈希环比例的柱状图；虚线是均分时的比例",
@@ -101,17 +104,19 @@ pub static WORDS: Words = Words {
     zoom_in: "放大（+）",
     zoom_out: "缩小（−）",
     zoom_reset: "还原缩放（0）",
-    down_label: |name| format!("{name} ✕ 宕机"),
+    down_label: "{0} ✕ 宕机",
     centre_ring: |servers, vnodes, keys| format!("{servers} 台服务器 · {vnodes} 个虚拟节点 · {keys} 个键"),
     centre_slots: |masters, keys| format!("{masters} 个主节点 · 16,384 个槽 · {keys} 个键"),
     centre_other: |servers, keys| format!("{servers} 台服务器 · {keys} 个键"),
     hover_position: |grouped, p| format!("位置 {grouped}（0x{p:08x}）"),
     hover_slots: |last, name| format!("截至槽 {last} 的槽段 → {name}"),
     hover_cell: |cell, name| format!("查找表第 {cell} 格 → {name}"),
-    hover_server: |name| format!("服务器 {name}"),
+    hover_server: "服务器 {0}",
+
     hover_share: |share| format!("占哈希环的 {}%", Fixed(share * 100.0, 3)),
-    hover_key: |key| format!("键 {key}"),
-    hover_owner: |name| format!("归属 {name}"),
+    hover_key: "键 {0}",
+    hover_owner: "归属 {0}",
+
     nobody: "无（没有服务器在线）",
 
     // One entry per registered algorithm, by id: its title and a one-sentence intro.
@@ -224,22 +229,29 @@ pub static WORDS: Words = Words {
     },
 
     phases: ["正在计算键的哈希", "正在放置虚拟节点", "正在放置键", "正在填充查找表"],
-    progress: |what, done, total| format!("{what}：{done} / {total}…"),
-    added: |n| format!("添加了 {n}"),
-    removed: |n| format!("删除了 {n}"),
-    failed: |n| format!("{n} 宕机"),
-    recovered: |n| format!("{n} 已恢复"),
+    progress: "{0}：{1} / {2}…",
+    added: "添加了 {0}",
+
+    removed: "删除了 {0}",
+    failed: "{0} 宕机",
+
+    recovered: "{0} 已恢复",
     weight_set: |n, w| format!("{n} 的权重设为 {}", Shortest(w)),
     vnodes_set: |v| format!("虚拟节点数设为 {v}"),
-    keys_set: |k| format!("键设为 {k}"),
-    keys_list: |n, first| format!("你的 {n} 个键（{first}）"),
-    algorithm_set: |a| format!("切换到 {a}"),
-    hash_set: |h| format!("哈希函数切换到 {h}"),
-    moved_of: |what, moved, keys, pct| format!("{what}：{keys} 个键中迁移了 {moved} 个（{pct}"),
-    ideal: |pct| format!("；理想 {pct}"),
-    moved_from: |list| format!(" —— 来自 {list}"),
-    moved_to: |list| format!(" —— 迁往 {list}"),
-    renumbered: |name| format!("。跳跃类算法只能从末尾缩小：{name} 之后的服务器被重新编号，所以留下的服务器之间也有键迁移"),
+    keys_set: "键设为 {0}",
+
+    keys_list: "你的 {0} 个键（{1}）",
+    algorithm_set: "切换到 {0}",
+
+    hash_set: "哈希函数切换到 {0}",
+    moved_of: "{0}：{2} 个键中迁移了 {1} 个（{3}",
+
+    ideal: "；理想 {0}",
+    moved_from: " —— 来自 {0}",
+
+    moved_to: " —— 迁往 {0}",
+    renumbered: "。跳跃类算法只能从末尾缩小：{0} 之后的服务器被重新编号，所以留下的服务器之间也有键迁移",
+
     list_separator: "、",
     close_paren: "）",
 
@@ -255,7 +267,7 @@ pub static WORDS: Words = Words {
     explain_nobody: |hash, key, pos| {
         format!("\"{key}\" 的 {hash} 哈希值 = 0x{pos:08x}，但没有服务器在线，所以它不归任何服务器")
     },
-    explain_tag: |tag| format!("（哈希标签 \"{tag}\"）"),
+    explain_tag: "（哈希标签 \"{0}\"）",
     explain_slot: |key, tag, slot, served| format!("CRC16(\"{key}\"){tag} mod 16384 = 槽 {slot}；{served}"),
     slot_served: |slot, master| format!("槽 {slot} 由 {master} 负责"),
     slot_failover: |slot, master, by| {
@@ -299,13 +311,13 @@ pub static WORDS: Words = Words {
             format!("{hash}(\"{key}\") = 0x{position:08x}；顺时针越过了已满的 {skipped}（每台容量 {capacity} 个键） → {server}")
         }
     },
-    explain_no_bucket: |key| format!("\"{key}\" 没有桶：没有服务器在线"),
+    explain_no_bucket: "\"{0}\" 没有桶：没有服务器在线",
     weighted_score: |score, hash, weight| format!("{}（哈希 0x{hash:08x}，权重 {}）", Fixed(score, 6), Shortest(weight)),
 
     link_not_loaded: |reasons| {
         format!("未能载入此链接的场景：{reasons}。现在显示默认场景；在你做出改动之前，地址栏仍保留你的链接。")
     },
-    link_problem: |reasons| format!("此链接有问题：{reasons}。"),
+    link_problem: "此链接有问题：{0}。",
     busy: |n| format!("仍在为上一步放置键；到目前为止忽略了 {n} 个操作。请等进度条走完。"),
     ignored: |n| format!("有 {n} 个操作在放置键期间到达，已被忽略；现在可以重试。"),
     not_applied: |reason| format!("未执行：{reason}"),
@@ -343,19 +355,20 @@ pub static WORDS: Words = Words {
     png_share: "占比图（PNG）",
     csv_counts: "各服务器键数（CSV）",
     csv_keys: "每个键的服务器（CSV）",
-    csv_moved: |n| format!("迁移的键：{n} 个（CSV）"),
+    csv_moved: "迁移的键：{0} 个（CSV）",
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
     paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池、Redis 的 CLUSTER NODES 或 nodetool ring 输出",
     use_config: "使用这份配置",
-    backups_left_out: |names| format!("没有包含备用服务器 {names}（哈希只把键放在主服务器上；所有主服务器都不可用时才用备用服务器）。"),
+    backups_left_out: "没有包含备用服务器 {0}（哈希只把键放在主服务器上；所有主服务器都不可用时才用备用服务器）。",
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
     use_keys: "使用这些键",
-    exporting: |done, total| format!("正在写出键：{done} / {total}…"),
-    reading: |percent| format!("正在读取：{percent}%…"),
-    held_paste: |size, lines| format!("已粘贴 {size}（{lines} 行）：为保持页面流畅，内容另存，不在框中显示。"),
+    exporting: "正在写出键：{0} / {1}…",
+    reading: "正在读取：{0}%…",
+
+    held_paste: "已粘贴 {0}（{1} 行）：为保持页面流畅，内容另存，不在框中显示。",
     forget_paste: "清除",
-    bad_file: |reasons| format!("未打开此文件：{reasons}。没有做任何改动。"),
+    bad_file: "未打开此文件：{0}。没有做任何改动。",
     reason_separator: "；",
     problem,
 
@@ -394,32 +407,35 @@ pub static WORDS: Words = Words {
     step_of: |k, n| format!("第 {k} 步，共 {n} 步"),
     previous: "← 上一步",
     next: "下一步 →",
-    next_tour: |title| format!("下一个故事：{title} →"),
+    next_tour: "下一个故事：{0} →",
     leave_tour: "退出导览",
-    predict_add: |name, total| format!("先预测：点“下一步”加入 {name} 后，{total} 个键中会有多少个迁移？"),
-    predict_remove: |name, total| format!("先预测：点“下一步”移除 {name} 后，{total} 个键中会有多少个迁移？"),
+    predict_add: "先预测：点“下一步”加入 {0} 后，{1} 个键中会有多少个迁移？",
+    predict_remove: "先预测：点“下一步”移除 {0} 后，{1} 个键中会有多少个迁移？",
+
     predict_label: "你的猜测（键数）",
-    reveal: |guess, moved, pct, ideal| format!("你猜 {guess}。实际迁移 {moved}（{pct}），理想值为 {ideal}。"),
+    reveal: "你猜 {0}。实际迁移 {1}（{2}），理想值为 {3}。",
     no_guess: "这次没有猜测：答案见结果卡片。",
     history_heading: "跟踪：每次变化后它的归属",
-    history_pinned: |owner| format!("固定时在 {owner}"),
-    history_moved: |change, owner| format!("{change} → 迁移到 {owner}"),
-    history_stayed: |change, owner| format!("{change} → 仍在 {owner}"),
+    history_pinned: "固定时在 {0}",
+    history_moved: "{0} → 迁移到 {1}",
+
+    history_stayed: "{0} → 仍在 {1}",
     print_handout: "打印讲义",
     print_hint: "走完本导览并打印讲义：每步一页，包含哈希环、讲解和迁移结果",
     qr_code: "二维码",
     qr_hint: "把本视图的链接显示为二维码，方便教室里的手机打开（Q）",
     qr_caption: "扫码打开完全相同的视图：",
     qr_too_long: "链接太长，无法生成二维码；请以文本方式分享。",
-    qr_loopback: |host| format!("只有本机能打开 {host}。给手机用：运行 make serve HOST=0.0.0.0，再打开它打印的地址。"),
+    qr_loopback: "只有本机能打开 {0}。给手机用：运行 make serve HOST=0.0.0.0，再打开它打印的地址。",
     link_too_long: "这个场景的链接将超过浏览器能打开的长度（2 MB）：请以场景文件分享（导出 → 场景（JSON））。",
     notes: "演讲者备注",
     notes_hint: "在第二个窗口打开本导览的备注（给你自己看）；它跟随你的步骤，它的按钮同时翻动两个窗口",
     notes_follow: "此窗口跟随本浏览器中正在演示的窗口；在这里按 ← / → 或按钮会同时翻动两个窗口。",
     notes_no_tour: "尚未打开导览。请在这里或演示窗口中选择一个。",
-    notes_point: |what| format!("请指向：{what}。"),
-    notes_next: |what| format!("下一步：{what}。"),
-    notes_lookup: |key| format!("查找 {key}"),
+    notes_point: "请指向：{0}。",
+    notes_next: "下一步：{0}。",
+
+    notes_lookup: "查找 {0}",
     notes_new_scenario: "换一个新场景",
     notes_same: "画面不变，讲解继续",
     notes_end: "这是最后一个导览的最后一步。",
@@ -507,9 +523,9 @@ pub static WORDS: Words = Words {
             ],
         },
     ],
-    stored_values: |key| format!("每台服务器为 {key} 存的值"),
+    stored_values: "每台服务器为 {0} 存的值",
     col_value: "存储的值",
-    read_returns: |key, server, value| format!("读 {key} 会访问 {server}，返回 {value}。"),
+    read_returns: "读 {0} 会访问 {1}，返回 {2}。",
     nothing_stored: "—",
     sweep_heading: "虚拟节点扫描",
     sweep_chart_label: "折线图：各服务器键数的标准差随每台服务器虚拟节点数的变化，虚线为 1/√v 趋势",
@@ -620,8 +636,8 @@ const PROBLEMS: [&str; 92] = [
 
 fn problem(p: &Problem) -> String {
     use Problem as P;
-    if let Some((i, values)) = p.values() {
-        return fill(PROBLEMS[i], &values);
+    if let Some(message) = p.filled(&PROBLEMS) {
+        return message;
     }
     match p {
         P::KeyNotNumber { which, given } => {

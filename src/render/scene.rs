@@ -3,6 +3,7 @@
 //! a tick label, or the canvas edge), keys in motion, the animation clock, and what is
 //! under the pointer. `ui::ring_canvas` strokes the result.
 
+use crate::engine::text::fill;
 use crate::math;
 use std::f64::consts::TAU;
 
@@ -732,7 +733,7 @@ pub fn describe(
                     title,
                     vec![
                         position_line(p.position),
-                        (w.hover_server)(&server.name),
+                        fill(w.hover_server, &[&server.name]),
                         (w.hover_share)(share),
                     ],
                 ));
@@ -743,10 +744,13 @@ pub fn describe(
     let keys = sim.keys();
     let owner = sim.owners()[i];
     Some((
-        (w.hover_key)(&sim.key_name(keys.ids[i])),
+        fill(w.hover_key, &[&sim.key_name(keys.ids[i])]),
         vec![
             position_line(keys.positions[i]),
-            (w.hover_owner)(sim.server(owner).map_or(w.nobody, |s| s.name.as_str())),
+            fill(
+                w.hover_owner,
+                &[sim.server(owner).map_or(w.nobody, |s| s.name.as_str())],
+            ),
         ],
     ))
 }

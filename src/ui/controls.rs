@@ -2,6 +2,7 @@
 //! vnodes, fail/recover and remove), the scenario settings, and the key lookup. Each reads
 //! the state and dispatches actions; validation lives in the reducer and the engine.
 
+use crate::engine::text::fill;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -88,17 +89,17 @@ pub fn server_row(w: &'static Words, colours: &Palette, props: &ServerRowProps) 
             <th scope="row" class="name" title={name.clone()}><span class="name-text">{name.clone()}</span>{ if s.up { html!{} } else { html!{ <span class="badge">{w.badge_down}</span> } } }</th>
             if props.weighted {
                 <td class="num"><input class="weight" type="number" min="0.01" max="100" step="0.5" value={Shortest(s.weight).to_string()}
-                    aria-label={(w.weight_of)(&name)} onchange={weight} /></td>
+                    aria-label={fill(w.weight_of, &[&name])} onchange={weight} /></td>
             }
             if let Some(v) = props.vnodes { <td class="num vnodes">{v}</td> }
             <td class="num count">{group_thousands(props.count)}</td>
             <td class="num share-col">{format!("{}%", Fixed(100.0 * props.share, 1))}</td>
             <td class="actions">
-                <button type="button" class="small" aria-label={if s.up { (w.fail_server)(&name) } else { (w.recover_server)(&name) }}
+                <button type="button" class="small" aria-label={if s.up { fill(w.fail_server, &[&name]) } else { fill(w.recover_server, &[&name]) }}
                     title={if s.up { w.fail_hint } else { w.recover_hint }} onclick={toggle}>
                     { if s.up { w.fail } else { w.recover } }
                 </button>
-                <button type="button" class="icon" title={(w.remove_server_named)(&name)} aria-label={(w.remove_server_named)(&name)} onclick={remove}>{"✕"}</button>
+                <button type="button" class="icon" title={fill(w.remove_server_named, &[&name])} aria-label={fill(w.remove_server_named, &[&name])} onclick={remove}>{"✕"}</button>
             </td>
         </tr>
     }
@@ -179,9 +180,15 @@ pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback
 fn fail_pick(w: &'static Words, state: &PageState, on_action: &Callback<Action>) -> Html {
     let item = |s: &Server| {
         let (label, change) = if s.up {
-            ((w.fail_server)(&s.name), Change::Fail(s.name.clone()))
+            (
+                fill(w.fail_server, &[&s.name]),
+                Change::Fail(s.name.clone()),
+            )
         } else {
-            ((w.recover_server)(&s.name), Change::Recover(s.name.clone()))
+            (
+                fill(w.recover_server, &[&s.name]),
+                Change::Recover(s.name.clone()),
+            )
         };
         let on_action = on_action.clone();
         let onclick = Callback::from(move |e: MouseEvent| {
@@ -363,7 +370,7 @@ pub fn keys_form(w: &'static Words, props: &KeysFormProps) -> Html {
     };
     html! {
         <form class="pair" onsubmit={on_keys}>
-            <input id="key-count" type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label={(w.key_count_label)(&group_thousands(crate::state::PAGE_MAX_KEYS as u64))} />
+            <input id="key-count" type="text" inputmode="numeric" value={props.keys.len().to_string()} aria-label={fill(w.key_count_label, &[&group_thousands(crate::state::PAGE_MAX_KEYS as u64)])} />
             <input id="key-pattern" type="text" value={pattern} placeholder="key-{i}" aria-label={w.key_pattern_label} />
             <button type="submit">{w.set}</button>
         </form>
@@ -382,9 +389,9 @@ fn history(w: &'static Words, l: &Lookup) -> Html {
             let moved = before.is_some_and(|b| *b != v.owner);
             before = Some(&v.owner);
             let text = match &v.change {
-                None => (w.history_pinned)(&now),
-                Some(c) if moved => (w.history_moved)(&change_title(w, c), &now),
-                Some(c) => (w.history_stayed)(&change_title(w, c), &now),
+                None => fill(w.history_pinned, &[&now]),
+                Some(c) if moved => fill(w.history_moved, &[&change_title(w, c), &now]),
+                Some(c) => fill(w.history_stayed, &[&change_title(w, c), &now]),
             };
             html! { <li class={classes!(moved.then_some("moved"))}>{text}</li> }
         })

@@ -6,6 +6,7 @@
 //! The notes show the step's narration (with the prediction question, when the step asks
 //! one), what to point at, and what the next step does.
 
+use crate::engine::text::fill;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -87,11 +88,11 @@ fn next_step_preview(w: &Words, p: Position) -> String {
     } else {
         step.changes.iter().map(|c| change_title(w, c)).collect()
     };
-    parts.extend(step.lookup.map(w.notes_lookup));
+    parts.extend(step.lookup.map(|key| fill(w.notes_lookup, &[key])));
     if parts.is_empty() {
         parts.push(w.notes_same.to_owned());
     }
-    (w.notes_next)(&parts.join(w.list_separator))
+    fill(w.notes_next, &[&parts.join(w.list_separator)])
 }
 
 /// The notes window: what is wrong with the link (the presenter must see it too), the
@@ -114,7 +115,7 @@ pub fn notes_view(
             if let (Some(p), Some(panel)) = (position, panel) {
                 {panel}
                 <ul class="notes-tips">
-                    <li class="point">{(w.notes_point)(focus_name(w, Tour::get(p.tour).step(p.step).focus))}</li>
+                    <li class="point">{fill(w.notes_point, &[focus_name(w, Tour::get(p.tour).step(p.step).focus)])}</li>
                     <li class="next">{next_step_preview(w, p)}</li>
                 </ul>
             } else {

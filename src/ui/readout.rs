@@ -4,6 +4,7 @@
 //! [`crate::readout::Readout`]; this file only lays them out (the from → to table is
 //! written as text by [`crate::readout::flows_markup`]).
 
+use crate::engine::text::fill;
 use yew::prelude::*;
 
 use crate::i18n::Words;
@@ -32,11 +33,11 @@ pub fn readout_card(
             let ideal = r
                 .ideal
                 .zip(r.ideal_fraction)
-                .map(|(n, f)| (w.readout_ideal)(&group_thousands(n), &percent(f)));
-            let between = (w.readout_between)(&group_thousands(r.between_survivors));
+                .map(|(n, f)| fill(w.readout_ideal, &[&group_thousands(n), &percent(f)]));
+            let between = fill(w.readout_between, &[&group_thousands(r.between_survivors)]);
             html! {
                 <>
-                    <p class="moved-line">{(w.readout_moved)(&group_thousands(r.moved), &group_thousands(r.keys), &percent(r.fraction()))}</p>
+                    <p class="moved-line">{fill(w.readout_moved, &[&group_thousands(r.moved), &group_thousands(r.keys), &percent(r.fraction())])}</p>
                     <p class="ideal-line">
                         if let Some(ideal) = ideal { <span class="ideal">{ideal}</span> }
                         <span class={classes!("between", (r.between_survivors > 0).then_some("bad"))}>{between}</span>

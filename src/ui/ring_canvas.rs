@@ -8,6 +8,7 @@
 //! on top of a copy of it: the arcs that changed hands (fading), keys walking clockwise to
 //! their owner, and the looked-up key — a pure function of (state, view, clock).
 
+use crate::engine::text::fill;
 use crate::math;
 use std::f64::consts::TAU;
 
@@ -473,7 +474,7 @@ fn draw_server_labels(
             let text = if server.up {
                 server.name.clone()
             } else {
-                (w.down_label)(&server.name)
+                fill(w.down_label, &[&server.name])
             };
             on_screen.then_some((id, pos, text))
         })

@@ -4,6 +4,7 @@
 //! keys never block the page — and the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
 //! Files are made in the browser and saved through a `blob:` link: no request leaves it.
 
+use crate::engine::text::fill;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -66,14 +67,18 @@ impl Busy {
 fn busy_line(w: &Words, busy: Busy) -> String {
     let (done, total) = (busy.done(), busy.total());
     match busy {
-        Busy::Writing(..) => (w.exporting)(
-            &group_thousands(done as u64),
-            &group_thousands(total as u64),
+        Busy::Writing(..) => fill(
+            w.exporting,
+            &[
+                &group_thousands(done as u64),
+                &group_thousands(total as u64),
+            ],
         ),
-        Busy::Reading(_) => (w.reading)(
-            &(done.saturating_mul(100) / total.max(1))
+        Busy::Reading(_) => fill(
+            w.reading,
+            &[&(done.saturating_mul(100) / total.max(1))
                 .min(100)
-                .to_string(),
+                .to_string()],
         ),
     }
 }
@@ -512,7 +517,7 @@ pub fn ExportCard(props: &ExportProps) -> Html {
                 <button type="button" class="export-keys" onclick={keys} disabled={progress.is_some()}>{w.csv_keys}</button>
                 if let Some(moved) = moved {
                     <button type="button" class="export-moved" onclick={moved} disabled={progress.is_some()}>
-                        {(w.csv_moved)(&group_thousands(moved_count as u64))}
+                        {fill(w.csv_moved, &[&group_thousands(moved_count as u64)])}
                     </button>
                 }
                 <button type="button" onclick={json}>{w.scenario_json}</button>
@@ -616,7 +621,7 @@ pub fn PasteBox(props: &PasteBoxProps) -> Html {
                 ref={area} onpaste={onpaste} oninput={oninput} />
             if let Some(held) = &*held {
                 <p class="held-paste" aria-live="polite">
-                    {(w.held_paste)(&size_text(held.text.length() as usize), &group_thousands(held.lines))}
+                    {fill(w.held_paste, &[&size_text(held.text.length() as usize), &group_thousands(held.lines)])}
                     {" "}
                     <button type="button" class="forget-paste" onclick={forget}>{w.forget_paste}</button>
                 </p>
@@ -806,7 +811,7 @@ pub fn qr_dialog(w: &'static Words, link: &str, on_close: Callback<()>) -> Html 
         <Dialog title_id="qr-title" title={w.qr_code} on_close={on_close}>
             if let Some(p) = picture.as_ref() {
                 if let Some(host) = crate::link::loopback_host(link) {
-                    <p class="error qr-loopback" role="note">{(w.qr_loopback)(host)}</p>
+                    <p class="error qr-loopback" role="note">{fill(w.qr_loopback, &[host])}</p>
                 }
                 <p class="muted">{w.qr_caption}</p>
                 <svg class="qr" role="img" aria-label={link.to_owned()} viewBox={format!("0 0 {0} {0}", p.side)}

@@ -2,6 +2,7 @@
 //! Leave, and the stale-data story's table of stored values. The narration is made from
 //! the facts on screen ([`Facts::read`]), so it always states what the page shows.
 
+use crate::engine::text::fill;
 use yew::prelude::*;
 
 use crate::engine::sim::Change;
@@ -99,7 +100,7 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
                 <button type="button" class="next primary" disabled={p.moved(1).is_none() || busy}
                     onclick={props.on_step.reform(|_| 1)}>
                     { match p.moved(1) {
-                        Some(next) if next.tour != p.tour => (w.next_tour)(w.tour_words[next.tour.index()].title),
+                        Some(next) if next.tour != p.tour => fill(w.next_tour, &[w.tour_words[next.tour.index()].title]),
                         _ => w.next.to_owned(),
                     } }
                 </button>
@@ -123,8 +124,8 @@ fn predict_form(w: &'static Words, props: &TourPanelProps, change: &Change) -> H
     let total = props.state.sim.keys().len() as u64;
     let total_text = group_thousands(total);
     let question = match change {
-        Change::Remove(name) => (w.predict_remove)(name, &total_text),
-        Change::Add { name, .. } => (w.predict_add)(name, &total_text),
+        Change::Remove(name) => fill(w.predict_remove, &[name, &total_text]),
+        Change::Add { name, .. } => fill(w.predict_add, &[name, &total_text]),
         _ => return Html::default(),
     };
     let on_input = props.on_guess.reform(|e: InputEvent| {
@@ -154,13 +155,16 @@ fn predict_form(w: &'static Words, props: &TourPanelProps, change: &Change) -> H
 fn reveal_line(w: &'static Words, props: &TourPanelProps) -> Option<Html> {
     let r = props.state.readout()?;
     let text = match props.guess {
-        Some(guess) => (w.reveal)(
-            &group_thousands(guess),
-            &group_thousands(r.moved),
-            &percent(r.fraction()),
-            &r.ideal
-                .map(group_thousands)
-                .unwrap_or_else(|| "—".to_owned()),
+        Some(guess) => fill(
+            w.reveal,
+            &[
+                &group_thousands(guess),
+                &group_thousands(r.moved),
+                &percent(r.fraction()),
+                &r.ideal
+                    .map(group_thousands)
+                    .unwrap_or_else(|| "—".to_owned()),
+            ],
         ),
         None => w.no_guess.to_owned(),
     };
@@ -177,7 +181,7 @@ pub fn store_panel(w: &Words, s: &StoreView, focused: bool) -> Html {
     html! {
         <section class={classes!("card", "store", focused.then_some("focus"))}>
             <table class="stored">
-                <caption>{(w.stored_values)(s.key)}</caption>
+                <caption>{fill(w.stored_values, &[s.key])}</caption>
                 <thead><tr><th scope="col">{w.col_server}</th><th scope="col" class="num">{w.col_value}</th></tr></thead>
                 <tbody>
                     { for s.values.iter().map(|(server, v)| html! {
@@ -188,7 +192,7 @@ pub fn store_panel(w: &Words, s: &StoreView, focused: bool) -> Html {
                 </tbody>
             </table>
             if let Some((server, v)) = &s.read {
-                <p class="read-result">{(w.read_returns)(s.key, server, &value(*v))}</p>
+                <p class="read-result">{fill(w.read_returns, &[s.key, server, &value(*v)])}</p>
             }
         </section>
     }
