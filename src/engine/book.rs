@@ -14,7 +14,7 @@
 
 use std::rc::Rc;
 
-use super::contract::{Explanation, How, Placement};
+use super::contract::{Explanation, How, Placement, Structure};
 use super::hash::key_digest;
 use super::hash::HashFn;
 use super::ring::{ServerId, NO_OWNER};
@@ -31,6 +31,10 @@ pub trait BucketChain {
     fn cells(&self) -> u32;
     /// Bytes of the engine's state.
     fn memory_bytes(&self) -> usize;
+    /// The engine's own structure, to draw (Anchor's stack, Memento's replacements).
+    fn structure(&self) -> Structure {
+        Structure::None
+    }
 }
 
 /// A bucket-book algorithm as a placement: bucket `b` is served by `holders[b]`.
@@ -89,6 +93,10 @@ impl<E: BucketChain> Placement for BookPlacement<E> {
 
     fn buckets(&self) -> Option<(&[ServerId], u32)> {
         Some((&self.holders, self.engine.cells()))
+    }
+
+    fn structure(&self) -> Structure {
+        self.engine.structure()
     }
 
     fn memory_bytes(&self) -> usize {

@@ -74,6 +74,12 @@ pub trait Placement {
         None
     }
 
+    /// The algorithm's own state beyond its buckets, for drawing it: the ranges it draws
+    /// keys in, Anchor's removal stack, Memento's replacements.
+    fn structure(&self) -> Structure {
+        Structure::None
+    }
+
     /// Bounded loads, whose owners depend on the keys that arrived before: the simulation
     /// then places the keys one after another, through the concrete type it downcasts this
     /// to ([`super::algorithms::bounded::Bounded`]) — named there, not here, so the contract depends on
@@ -190,6 +196,24 @@ pub enum How {
         /// Each live server's score, in list order.
         scores: Vec<(ServerId, Score)>,
     },
+}
+
+/// What a bucket algorithm keeps besides who holds each bucket, read from its own fields
+/// ([`Placement::structure`]) so that a picture of it shows the algorithm's real state.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Structure {
+    /// Nothing more (jump: the bucket count is all there is).
+    None,
+    /// The ranges of bucket numbers a key is drawn in, `start..end`: JumpBack's and
+    /// Flip's power-of-two ranges, Power's and Binomial's two (the lower half, and the
+    /// range up to the bucket count).
+    Ranges(Vec<(u32, u32)>),
+    /// Anchor's removal stack, bottom first (the last removed comes back first); the
+    /// never-used reserve is removed in descending order when the anchor is made.
+    Stack(Vec<u32>),
+    /// Memento's replacements in removal order: (removed bucket, the bucket that replaced
+    /// it — the last working one when it left).
+    Replacements(Vec<(u32, u32)>),
 }
 
 /// Where one key went under bounded loads.

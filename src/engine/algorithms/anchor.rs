@@ -20,7 +20,7 @@
 //! capacity (see [`crate::engine::book`]).
 
 use crate::engine::book::BucketChain;
-use crate::engine::contract::Placement;
+use crate::engine::contract::{Placement, Structure};
 use crate::engine::keys::DIGEST;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
@@ -175,6 +175,10 @@ impl BucketChain for Anchor {
 
     fn memory_bytes(&self) -> usize {
         Anchor::memory_bytes(self)
+    }
+
+    fn structure(&self) -> Structure {
+        Structure::Stack(self.removed.clone())
     }
 }
 

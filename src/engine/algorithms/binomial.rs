@@ -19,8 +19,10 @@
 //! hash), and bucket `i` is the `i`-th live server in list order.
 
 /// The registry's entry. Source: Coluzzi et al. 2024.
-pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("binomial", |b| super::jump::buckets(b, binomial));
+pub static SPEC: crate::engine::spec::Spec = super::jump::bucket_spec("binomial", |b| {
+    let path = |h, n| super::jump::collect_path(|v| binomial_walk(h, n, v));
+    super::jump::buckets(b, binomial, Some(path), Some(super::jump::trees))
+});
 
 fn rehash(value: u64, seed: u32) -> u64 {
     let hash = 2862933555777941757u64.wrapping_mul(value).wrapping_add(1);
@@ -39,12 +41,20 @@ fn relocate_within_level(bucket: u32, hash: u64) -> u32 {
 
 /// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1 and at most 2³⁰.
 pub fn binomial(hash: u64, buckets: u32) -> u32 {
+    binomial_walk(hash, buckets, |_| {})
+}
+
+/// [`binomial`], calling `visit` with each leaf of the enclosing tree it tries (its hash's,
+/// then up to four rehashes') and, when it falls back, the minor tree's leaf.
+pub fn binomial_walk(hash: u64, buckets: u32, mut visit: impl FnMut(u32)) -> u32 {
     if buckets < 2 {
+        visit(0);
         return 0;
     }
     let enclosing = buckets.next_power_of_two() - 1;
     let minor = enclosing >> 1;
     let mut bucket = relocate_within_level(hash as u32 & enclosing, hash);
+    visit(bucket);
     if bucket < buckets {
         return bucket;
     }
@@ -55,11 +65,14 @@ pub fn binomial(hash: u64, buckets: u32) -> u32 {
         if bucket <= minor {
             break;
         }
+        visit(bucket);
         if bucket < buckets {
             return bucket;
         }
     }
-    relocate_within_level(hash as u32 & minor, hash)
+    let bucket = relocate_within_level(hash as u32 & minor, hash);
+    visit(bucket);
+    bucket
 }
 
 #[cfg(test)]

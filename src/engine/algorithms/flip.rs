@@ -12,8 +12,10 @@
 //! integer under the identity hash), and bucket `i` is the `i`-th live server in list order.
 
 /// The registry's entry. Source: Masson & Lee 2024.
-pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("flip", |b| super::jump::buckets(b, flip));
+pub static SPEC: crate::engine::spec::Spec = super::jump::bucket_spec("flip", |b| {
+    let ranges = Some(super::jump::power_of_two_ranges as super::jump::RangesOf);
+    super::jump::buckets(b, flip, None, ranges)
+});
 
 /// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1.
 pub fn flip(hash: u64, buckets: u32) -> u32 {

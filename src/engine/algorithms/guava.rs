@@ -9,7 +9,7 @@
 
 /// The registry's entry. Source: Guava Hashing.consistentHash.
 pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("guava", |b| super::jump::buckets(b, guava));
+    super::jump::bucket_spec("guava", |b| super::jump::buckets(b, guava, None, None));
 
 /// The bucket in `0..buckets` for `input` (`Hashing.consistentHash`); `buckets` ≥ 1.
 pub fn guava(input: u64, buckets: u32) -> u32 {

@@ -15,7 +15,7 @@
 use crate::engine::keys::DIGEST;
 use std::rc::Rc;
 
-use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::contract::{Explanation, How, Placement, Structure};
 use crate::engine::hash::{key_digest, HashFn};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::spec::{no_check, Build, CostInput, Knobs, Memory, Shape, Spec, KEY_COST};
@@ -57,13 +57,68 @@ pub fn key_cost(_: &CostInput) -> usize {
 pub fn buckets(
     b: &Build<'_>,
     bucket: fn(u64, u32) -> u32,
+    path: Option<fn(u64, u32) -> Vec<u32>>,
+    ranges: Option<RangesOf>,
 ) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     Ok(Rc::new(Buckets {
         servers: b.ids(),
         hash: b.params.hash,
         bucket,
-        path: None,
+        path,
+        ranges,
     }))
+}
+
+/// The ranges of bucket numbers a bucket algorithm draws keys in, for a bucket count.
+pub type RangesOf = fn(u32) -> Vec<(u32, u32)>;
+
+/// The buckets a bucket function with a visitor visits for `digest` among `n`, the answer
+/// last: the path [`Buckets::explain`] reports.
+pub fn collect_path(walk: impl FnOnce(&mut dyn FnMut(u32)) -> u32) -> Vec<u32> {
+    let mut path = Vec::new();
+    walk(&mut |b| path.push(b));
+    path
+}
+
+/// The power-of-two ranges of bucket numbers up to the bucket count's enclosing power of
+/// two `m`: `0..1, 1..2, 2..4, …, m/2..m` (JumpBack and Flip draw a key in one of them and
+/// draw again when it falls at or past the bucket count).
+pub fn power_of_two_ranges(n: u32) -> Vec<(u32, u32)> {
+    let m = n.max(1).next_power_of_two();
+    let mut out = vec![(0, 1)];
+    let mut low = 1;
+    while low < m {
+        out.push((low, low * 2));
+        low *= 2;
+    }
+    out
+}
+
+/// Power's two ranges: `f`'s, the enclosing power of two `0..m`, where a key is drawn
+/// first, and `g`'s, `m/2..n`, where a key drawn past the last bucket is drawn again (or,
+/// when `g` lands in the lower half, `f` draws once more within it).
+pub fn power_ranges(n: u32) -> Vec<(u32, u32)> {
+    let m = n.max(1).next_power_of_two();
+    match m / 2 {
+        0 => vec![(0, 1)],
+        half => vec![(0, m), (half, n)],
+    }
+}
+
+/// Binomial's two trees: the minor tree's leaves `0..m/2` and the enclosing tree's `0..m`
+/// (a key tries a leaf of the enclosing tree, and falls back to the minor one).
+pub fn trees(n: u32) -> Vec<(u32, u32)> {
+    let m = n.max(1).next_power_of_two();
+    vec![(0, (m / 2).max(1)), (0, m)]
+}
+
+/// JumpBack's power-of-two ranges up to the bucket count: `0..1, 1..2, 2..4, …, m/2..n`
+/// (it walks back from the highest range its hash gives, never past the last bucket).
+pub fn ranges_below(n: u32) -> Vec<(u32, u32)> {
+    power_of_two_ranges(n)
+        .into_iter()
+        .map(|(low, high)| (low, high.min(n.max(1))))
+        .collect()
 }
 
 /// The bucket in `0..buckets` for `key` (the paper's `JumpConsistentHash`); `buckets` ≥ 1.
@@ -109,6 +164,8 @@ pub struct Buckets {
     pub bucket: fn(u64, u32) -> u32,
     /// The buckets visited on the way, when the algorithm has a path worth showing.
     pub path: Option<fn(u64, u32) -> Vec<u32>>,
+    /// The ranges of bucket numbers it draws keys in, for a bucket count.
+    pub ranges: Option<RangesOf>,
 }
 
 impl Buckets {
@@ -119,6 +176,7 @@ impl Buckets {
             hash,
             bucket: jump,
             path: Some(jump_path),
+            ranges: None,
         }
     }
 }
@@ -130,6 +188,12 @@ impl Placement for Buckets {
 
     fn buckets(&self) -> Option<(&[ServerId], u32)> {
         Some((&self.servers, self.servers.len() as u32))
+    }
+
+    fn structure(&self) -> Structure {
+        self.ranges.map_or(Structure::None, |r| {
+            Structure::Ranges(r(self.servers.len() as u32))
+        })
     }
 
     fn owner(&self, key: &str, position: u32) -> ServerId {

@@ -15,8 +15,11 @@
 //! cheaply.
 
 /// The registry's entry. Source: Ertl 2024.
-pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("jumpback", |b| super::jump::buckets(b, jumpback));
+pub static SPEC: crate::engine::spec::Spec = super::jump::bucket_spec("jumpback", |b| {
+    let path = |h, n| super::jump::collect_path(|v| jumpback_walk(h, n, v));
+    let ranges = Some(super::jump::ranges_below as super::jump::RangesOf);
+    super::jump::buckets(b, jumpback, Some(path), ranges)
+});
 
 const GOLDEN: u64 = 0x9e37_79b9_7f4a_7c15;
 
@@ -30,7 +33,14 @@ fn mix(state: u64) -> u64 {
 
 /// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1 and below 2³¹.
 pub fn jumpback(hash: u64, buckets: u32) -> u32 {
+    jumpback_walk(hash, buckets, |_| {})
+}
+
+/// [`jumpback`], calling `visit` with each candidate bucket it draws (in the highest range
+/// its hash's bits give, then walking back range by range), the answer last.
+pub fn jumpback_walk(hash: u64, buckets: u32, mut visit: impl FnMut(u32)) -> u32 {
     if buckets <= 1 {
+        visit(0);
         return 0;
     }
     let mut state = hash.wrapping_add(GOLDEN);
@@ -38,12 +48,14 @@ pub fn jumpback(hash: u64, buckets: u32) -> u32 {
     let mut x = ((r0 ^ (r0 >> 32)) as u32) & (u32::MAX >> (buckets - 1).leading_zeros());
     loop {
         if x == 0 {
+            visit(0);
             return 0;
         }
         let range_min = 1u32 << (31 - x.leading_zeros());
         // Java masks a long shift count to 6 bits: 32 · bitCount alternates 32 and 0.
         let shift = (x.count_ones() << 5) & 63;
         let bucket = range_min + ((r0 >> shift) as u32 & (range_min - 1));
+        visit(bucket);
         if bucket < buckets {
             return bucket;
         }
@@ -55,6 +67,7 @@ pub fn jumpback(hash: u64, buckets: u32) -> u32 {
             if low < range_min {
                 break;
             }
+            visit(low);
             if low < buckets {
                 return low;
             }
@@ -62,6 +75,7 @@ pub fn jumpback(hash: u64, buckets: u32) -> u32 {
             if high < range_min {
                 break;
             }
+            visit(high);
             if high < buckets {
                 return high;
             }

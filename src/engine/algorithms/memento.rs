@@ -24,7 +24,7 @@
 
 use super::jump::{jump, rehash};
 use crate::engine::book::BucketChain;
-use crate::engine::contract::Placement;
+use crate::engine::contract::{Placement, Structure};
 use crate::engine::keys::DIGEST;
 use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
 use std::rc::Rc;
@@ -159,6 +159,20 @@ impl Memento {
         b
     }
 
+    /// The remembered replacements in removal order, (removed bucket, its replacer): the
+    /// table read back from the last removed through each entry's previous one.
+    pub fn replacements(&self) -> Vec<(u32, u32)> {
+        let mut out = Vec::new();
+        let mut b = self.last_removed;
+        while let Ok(i) = self.find(b) {
+            let (bucket, e) = self.table[i];
+            out.push((bucket, e.replacer));
+            b = e.prev_removed;
+        }
+        out.reverse();
+        out
+    }
+
     /// Bytes of the memento table (three numbers per removed bucket) and the counters.
     pub fn memory_bytes(&self) -> usize {
         self.table.len() * 3 * std::mem::size_of::<u32>() + 2 * std::mem::size_of::<u32>()
@@ -181,6 +195,10 @@ impl BucketChain for Memento {
 
     fn memory_bytes(&self) -> usize {
         Memento::memory_bytes(self)
+    }
+
+    fn structure(&self) -> Structure {
+        Structure::Replacements(self.replacements())
     }
 }
 

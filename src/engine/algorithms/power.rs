@@ -19,8 +19,10 @@
 //! `i`-th live server in list order.
 
 /// The registry's entry. Source: Leu 2023.
-pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("power", |b| super::jump::buckets(b, power));
+pub static SPEC: crate::engine::spec::Spec = super::jump::bucket_spec("power", |b| {
+    let path = |h, n| super::jump::collect_path(|v| power_walk(h, n, v));
+    super::jump::buckets(b, power, Some(path), Some(super::jump::power_ranges))
+});
 
 use super::jump::rehash;
 
@@ -52,17 +54,23 @@ fn g(hash: u64, n: u32, s: u32) -> u32 {
 
 /// The bucket in `0..buckets` for the digest `hash`; `buckets` ≥ 1 and at most 2³⁰.
 pub fn power(hash: u64, buckets: u32) -> u32 {
+    power_walk(hash, buckets, |_| {})
+}
+
+/// [`power`], calling `visit` with `f`'s answer over `0..m`, then (when that is past the
+/// last bucket) `g`'s answer when it is one, else `f`'s over `0..m/2`.
+pub fn power_walk(hash: u64, buckets: u32, mut visit: impl FnMut(u32)) -> u32 {
     let m = buckets.next_power_of_two();
     let (m1, m2) = (m - 1, (m >> 1).saturating_sub(1));
     let r1 = f(hash, m1);
+    visit(r1);
     if r1 < buckets {
         return r1;
     }
     let r2 = g(hash, buckets, m2);
-    if r2 > m2 {
-        return r2;
-    }
-    f(hash, m2)
+    let r = if r2 > m2 { r2 } else { f(hash, m2) };
+    visit(r);
+    r
 }
 
 #[cfg(test)]
