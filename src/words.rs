@@ -507,6 +507,34 @@ pub fn score_text(w: &Words, score: &Score) -> String {
     }
 }
 
+/// mod-N's arithmetic for a hash among `n` servers: `3,287,854,159 mod 7 = 2`.
+pub fn modulo_sum(value: u32, n: usize) -> String {
+    let n = n.max(1);
+    format!(
+        "{} mod {n} = {}",
+        group_thousands(u64::from(value)),
+        value as usize % n
+    )
+}
+
+/// Maglev's arithmetic for a key's cell: `h mod 65,537 = 1,234`.
+pub fn cell_sum(cell: u32, size: u32) -> String {
+    format!(
+        "h mod {} = {}",
+        group_thousands(u64::from(size)),
+        group_thousands(u64::from(cell))
+    )
+}
+
+/// `a..b` as the bucket numbers it holds: `4–7`, or `4` alone.
+pub fn range_text(a: u32, b: u32) -> String {
+    if b > a + 1 {
+        format!("{a}–{}", b - 1)
+    } else {
+        a.to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

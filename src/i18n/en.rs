@@ -104,6 +104,11 @@ pub static WORDS: Words = Words {
     ring_label: |algorithm, servers, keys| {
         format!("{algorithm}: {servers} servers, {keys} keys. Scroll or pinch to zoom, drag to pan.")
     },
+    pic_ranges: "Bands inside the buckets: the ranges a key is drawn in ({}).",
+    pic_stack: "The grid: the anchor's {} buckets; the numbered ones are its removal stack, 1 comes back first (buckets {}).",
+    pic_replacements: "Arrows: each removed bucket to the bucket that replaced it ({}).",
+    pic_grid: "The grid: the array of {} buckets; the coloured ones work.",
+    pic_capacity: "Bars: the keys each server holds; the line is the capacity, {0} keys — a key that finds its server full walks on.",
     zoom: "Zoom",
     zoom_in: "Zoom in (+)",
     zoom_out: "Zoom out (−)",

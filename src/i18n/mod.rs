@@ -273,6 +273,19 @@ pub struct Words {
     // The ring.
     /// The picture's accessible name: the algorithm's title, servers, keys.
     pub ring_label: fn(&str, usize, &str) -> String,
+    /// The bucket algorithms' pictures in words, each `{}` filled in order
+    /// ([`crate::words::fill`]): the ranges (their list), Anchor's grid and stack (the
+    /// capacity, the stack's top), Memento's arrows (removed → replacer), Dx's grid (the
+    /// capacity).
+    pub pic_ranges: &'static str,
+    /// See [`Words::pic_ranges`].
+    pub pic_stack: &'static str,
+    /// See [`Words::pic_ranges`].
+    pub pic_replacements: &'static str,
+    /// See [`Words::pic_ranges`].
+    pub pic_grid: &'static str,
+    /// Bounded loads' bars and capacity line (`{0}`: the capacity).
+    pub pic_capacity: &'static str,
     /// The zoom buttons' group.
     pub zoom: &'static str,
     /// Zoom in.

@@ -100,6 +100,11 @@ pub static WORDS: Words = Words {
     ring_label: |algorithm, servers, keys| {
         format!("{algorithm}：{servers} 台服务器，{keys} 个键。滚轮或双指缩放，拖动平移。")
     },
+    pic_ranges: "桶内侧的色带：键被抽取的区间（{}）。",
+    pic_stack: "方格：锚点的 {} 个桶；标了数字的是移除栈，1 最先恢复（桶 {}）。",
+    pic_replacements: "箭头：每个被移除的桶指向替代它的桶（{}）。",
+    pic_grid: "方格：{} 个桶的数组；有颜色的在工作。",
+    pic_capacity: "柱：每台服务器持有的键；横线是容量 {0} 个键 —— 遇到已满的服务器，键继续往下走。",
     zoom: "缩放",
     zoom_in: "放大（+）",
     zoom_out: "缩小（−）",

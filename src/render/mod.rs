@@ -3,10 +3,12 @@
 //! hit-testing), and pointer gestures. The page's canvas code in `ui` only strokes what
 //! these functions return, so every rule here is tested natively.
 
+pub mod buckets;
 mod geometry;
 pub mod gesture;
 pub mod palette;
 pub mod qr;
 pub mod scene;
+pub mod walk;
 
 pub use geometry::*;

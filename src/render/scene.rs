@@ -219,6 +219,11 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
     }
 }
 
+/// The radius of the bucket algorithms' inner ring of buckets.
+pub fn bucket_radius(g: &RingGeometry) -> f64 {
+    g.radius * 0.6
+}
+
 /// How many cells the inner ring of buckets is drawn with for `used` buckets: a power of
 /// two, at least 8, so adding a bucket (jump's n → n + 1) leaves every other where it was
 /// until the count passes a power of two; and buckets the algorithm only reserves

@@ -14,23 +14,26 @@ use std::f64::consts::TAU;
 
 use web_sys::CanvasRenderingContext2d;
 
+use crate::engine::contract::{Probe, Structure};
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::engine::text::Fixed;
 use crate::i18n::Words;
+use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, display_cells, key_radius, marker_positions, place_key_labels, place_labels,
+    band_segments, bucket_radius, key_radius, marker_positions, place_key_labels, place_labels,
     tick_labels, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Rect, Scale,
     Walker, MAX_KEY_DOTS, TICKS,
 };
+use crate::render::walk::{score_bars, Walk};
 use crate::render::{
     canvas_angle, density_profile, server_colour, visible_arc, walk_position, walk_shorter,
     RingGeometry, RING_SPAN,
 };
 use crate::state::{Lookup, PageState};
-use crate::words::{algorithm_title, group_thousands};
+use crate::words::{algorithm_title, cell_sum, group_thousands, modulo_sum, range_text};
 
 /// Draws the static layer for `state` with ring geometry `g`; returns where the keys'
 /// names went (when few keys are drawn named). Drawn for the screen and for the printed
@@ -79,23 +82,37 @@ pub fn draw_static(
             }
         }
     }
-    if let Some((holders, _)) = state.sim.placement().buckets() {
-        draw_buckets(ctx, g, s, holders, display_cells(holders.len()), p);
+    let picture = BucketPicture::of(&state.sim);
+    // Anchor's and Dx's whole capacity, when it fits.
+    let grid = picture
+        .as_ref()
+        .filter(|b| b.has_grid())
+        .and_then(|b| Grid::fit(g, s, b.capacity));
+    if let Some(picture) = &picture {
+        draw_buckets(ctx, g, s, &picture.holders, picture.ring_cells, p);
+        draw_structure(ctx, g, s, picture, grid, p);
     }
     let key_labels = draw_keys(ctx, g, s, state, from, span, p);
-    let ticks = draw_ticks(ctx, g, s, p);
+    // Bounded loads: each server's keys against the capacity line.
+    if let Some((bars, _)) = capacity_bars(&state.sim) {
+        draw_scores(ctx, g, &bars, NO_OWNER, true, p);
+    }
+    // The ring's 0 … 3·2³⁰ ticks only where a key's place on it is its hash.
+    let hashed = state.sim.ring().is_some() || state.sim.slot_table().is_some();
+    let ticks = if hashed {
+        draw_ticks(ctx, g, s, p)
+    } else {
+        Vec::new()
+    };
     let mut obstacles = ticks;
     obstacles.push(zoom_buttons_rect(s.width));
     draw_server_labels(ctx, g, s, state, &obstacles, w, p);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
-        draw_centre(ctx, g, s.font_px, state, w, p);
+        // Above the capacity grid when there is one.
+        let middle = grid.map_or(g.cy, |grid| grid.y - s.font_px * 1.3);
+        draw_centre(ctx, g, middle, s.font_px, state, w, p);
     }
     key_labels
-}
-
-/// The radius of the bucket algorithms' inner ring of buckets.
-pub fn bucket_radius(g: &RingGeometry) -> f64 {
-    g.radius * 0.6
 }
 
 /// Bucket algorithms: an inner ring of `cells` equal cells, bucket `i` clockwise from the
@@ -156,6 +173,113 @@ fn draw_buckets(
                 g.cx + lr * math::cos(mid),
                 g.cy + lr * math::sin(mid),
             );
+        }
+    }
+}
+
+/// Where bucket `b` of an inner ring of `cells` is, at radius `r`: the middle of its cell.
+fn bucket_point(g: &RingGeometry, cells: u32, b: f64, r: f64) -> (f64, f64) {
+    let a = (b + 0.5) / f64::from(cells) * TAU - TAU / 4.0;
+    (g.cx + r * math::cos(a), g.cy + r * math::sin(a))
+}
+
+/// What a bucket algorithm keeps besides its buckets, drawn from its own state: the
+/// ranges a key is drawn in (an arc per range inside the buckets, numbered), Memento's
+/// replacements (an arrow from each removed bucket to its replacer), and Anchor's and Dx's
+/// whole capacity as a grid (working buckets in their holder's colour, removed ones
+/// crossed, the reserve faint; Anchor's next buckets to come back numbered from the top of
+/// its stack).
+fn draw_structure(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    picture: &BucketPicture,
+    grid: Option<Grid>,
+    p: &Palette,
+) {
+    let cells = picture.ring_cells;
+    let font_px = s.tick_font_px();
+    let inner = bucket_radius(g) - s.band * 0.45 - font_px * 1.7;
+    ctx.set_font(&font(font_px * 0.9, false));
+    ctx.set_fill_style_str(p.muted);
+    ctx.set_stroke_style_str(p.muted);
+    ctx.set_line_width(2.0);
+    match &picture.structure {
+        Structure::Ranges(ranges) => {
+            // Each range a shaded band inside the buckets, alternate ones darker; a range
+            // that overlaps one drawn before (Binomial's enclosing tree holds its minor
+            // tree) goes one band further in.
+            let width = s.band * 1.3;
+            let sweep = TAU / f64::from(cells);
+            ctx.set_line_width(width);
+            for (i, &(low, high)) in ranges.iter().enumerate() {
+                let level = ranges[..i]
+                    .iter()
+                    .filter(|r| r.0 < high && low < r.1)
+                    .count();
+                let r = inner - width * (0.5 + level as f64 * 1.15);
+                let start = f64::from(low) * sweep - TAU / 4.0 + sweep * 0.04;
+                let end = f64::from(high) * sweep - TAU / 4.0 - sweep * 0.04;
+                ctx.set_global_alpha(if i % 2 == 0 { 0.28 } else { 0.5 });
+                ctx.begin_path();
+                let _ = ctx.arc(g.cx, g.cy, r, start, end.max(start));
+                ctx.stroke();
+                ctx.set_global_alpha(1.0);
+                if high - low > 1 {
+                    let (x, y) = bucket_point(g, cells, f64::from(low + high - 1) / 2.0, r);
+                    let _ = ctx.fill_text(&range_text(low, high), x, y);
+                }
+            }
+            ctx.set_line_width(2.0);
+        }
+        Structure::Replacements(pairs) => {
+            for &(removed, replacer) in pairs {
+                let (x1, y1) = bucket_point(g, cells, f64::from(removed), inner);
+                let (x2, y2) = bucket_point(g, cells, f64::from(replacer), inner);
+                let (cx, cy) = ((x1 + x2 + g.cx) / 3.0, (y1 + y2 + g.cy) / 3.0);
+                ctx.begin_path();
+                ctx.move_to(x1, y1);
+                ctx.quadratic_curve_to(cx, cy, x2, y2);
+                ctx.stroke();
+                arrow_head(ctx, (cx, cy), (x2, y2), 9.0);
+            }
+        }
+        _ => {}
+    }
+    let Some(grid) = grid else {
+        return;
+    };
+    let gap = (grid.cell * 0.12).max(0.5);
+    for b in 0..picture.capacity {
+        let (x, y) = grid.corner(b);
+        let holder = picture.holders.get(b as usize).copied();
+        ctx.set_global_alpha(if holder.is_none() { 0.35 } else { 1.0 });
+        ctx.set_fill_style_str(&match holder {
+            Some(h) if h != NO_OWNER => server_colour(h, p),
+            _ => p.track.to_owned(),
+        });
+        ctx.fill_rect(
+            x + gap,
+            y + gap,
+            grid.cell - 2.0 * gap,
+            grid.cell - 2.0 * gap,
+        );
+        if holder == Some(NO_OWNER) {
+            ctx.set_global_alpha(1.0);
+            ctx.set_line_width(1.5);
+            ctx.begin_path();
+            ctx.move_to(x + gap, y + gap);
+            ctx.line_to(x + grid.cell - gap, y + grid.cell - gap);
+            ctx.stroke();
+        }
+    }
+    ctx.set_global_alpha(1.0);
+    if grid.cell >= 9.0 {
+        ctx.set_font(&font(grid.cell * 0.62, true));
+        ctx.set_fill_style_str(p.text);
+        for (i, b) in picture.stack_top(9).into_iter().enumerate() {
+            let (x, y) = grid.centre(b);
+            let _ = ctx.fill_text(&(i + 1).to_string(), x, y);
         }
     }
 }
@@ -529,6 +653,7 @@ fn draw_server_labels(
 fn draw_centre(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
+    middle: f64,
     font_px: f64,
     state: &PageState,
     w: &Words,
@@ -553,7 +678,7 @@ fn draw_centre(
     let title = algorithm_title(w, algo);
     ctx.set_fill_style_str(p.text);
     if fitted(title, font_px * 1.25, true).is_some() {
-        let _ = ctx.fill_text(title, g.cx, g.cy - font_px * 0.9);
+        let _ = ctx.fill_text(title, g.cx, middle - font_px * 0.9);
     }
     ctx.set_fill_style_str(p.muted);
     let keys = group_thousands(sim.keys().len() as u64);
@@ -567,7 +692,7 @@ fn draw_centre(
         _ => (w.centre_other)(sim.servers().len(), &keys),
     };
     if fitted(&line, font_px * 0.9, false).is_some() {
-        let _ = ctx.fill_text(&line, g.cx, g.cy + font_px * 0.6);
+        let _ = ctx.fill_text(&line, g.cx, middle + font_px * 0.6);
     }
 }
 
@@ -656,7 +781,247 @@ pub fn draw_overlay(
     }
     if let Some(l) = &state.lookup {
         draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
+        if let Some(walk) = followed_walk(state) {
+            draw_walk(ctx, g, s, walk, p);
+        }
     }
+}
+
+/// The followed key's walk on the algorithm's own picture, when it has one.
+pub fn followed_walk(state: &PageState) -> Option<Walk<'_>> {
+    let capacity = state.sim.placement().buckets().map_or(0, |b| b.1);
+    Walk::of(&state.lookup.as_ref()?.explanation, capacity)
+}
+
+/// Draws a followed key's [`Walk`]: hops between the inner ring's buckets (numbered, the
+/// last outlined in its holder's colour), probes across the ring with the reach of each
+/// (the winner's solid), a bar per server's score (the winner outlined), or mod-N's sum.
+fn draw_walk(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, walk: Walk, p: &Palette) {
+    ctx.set_line_cap("round");
+    match walk {
+        Walk::Hops {
+            cells,
+            grid,
+            path,
+            holders,
+        } => {
+            // Anchor's and Dx's chains on the grid of their capacity (none in a frame too
+            // small for it: the last bucket is still outlined on the ring).
+            let on = grid.and_then(|capacity| Grid::fit(g, s, capacity));
+            draw_hops(ctx, g, s, (cells, on, grid.is_some()), path, holders, p)
+        }
+        Walk::Probes { probes, best } => draw_probes(ctx, g, s, probes, best, p),
+        Walk::Scores { scores, winner } => {
+            draw_scores(ctx, g, &score_bars(scores), winner, false, p);
+        }
+        Walk::Modulo { .. } | Walk::Cell { .. } => {
+            // The arithmetic, under the centre's words: mod-N's sum, Maglev's table entry
+            // (its cell, outlined on the ring, where the key's pin already points).
+            let sum = match walk {
+                Walk::Modulo { value, live } => modulo_sum(value, live.len()),
+                Walk::Cell { cell, size, owner } => {
+                    let (from, to) = (
+                        ((u64::from(cell) << 32) / u64::from(size)) as u32,
+                        ((u64::from(cell + 1) << 32) / u64::from(size)) as u32,
+                    );
+                    // At least a few degrees wide, to be seen.
+                    let pad = (to.wrapping_sub(from) / 2).max(1 << 25);
+                    ctx.begin_path();
+                    arc_path(
+                        ctx,
+                        g,
+                        g.radius,
+                        from.wrapping_sub(pad),
+                        to.wrapping_add(pad),
+                    );
+                    ctx.set_line_width(s.band * 1.8);
+                    ctx.set_stroke_style_str(p.outline);
+                    ctx.stroke();
+                    ctx.set_line_width(s.band);
+                    ctx.set_stroke_style_str(&owner_colour(owner, p));
+                    ctx.stroke();
+                    cell_sum(cell, size)
+                }
+                _ => String::new(),
+            };
+            ctx.set_font(&font(s.font_px * 1.2, true));
+            ctx.set_text_align("center");
+            ctx.set_text_baseline("middle");
+            ctx.set_fill_style_str(p.text);
+            let _ = ctx.fill_text(&sum, g.cx, g.cy + g.radius * 0.45);
+        }
+    }
+    ctx.set_line_cap("butt");
+}
+
+/// Hops between the inner ring's buckets (or the capacity grid's cells), numbered, the
+/// last bucket outlined on the ring in its holder's colour.
+fn draw_hops(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    (cells, on, gridded): (u32, Option<Grid>, bool),
+    path: &[u32],
+    holders: &[ServerId],
+    p: &Palette,
+) {
+    let disc = match on {
+        Some(grid) => (grid.cell * 0.45).max(4.0),
+        None => s.tick_font_px() * 0.8,
+    };
+    let r = bucket_radius(g) - s.band * 0.8;
+    let at = |b: u32| match on {
+        Some(grid) => grid.centre(b),
+        None => bucket_point(g, cells, f64::from(b), r),
+    };
+    // A chain on the grid when the grid is not drawn: only its end shows.
+    let path = if gridded && on.is_none() {
+        &path[path.len().saturating_sub(1)..]
+    } else {
+        path
+    };
+    ctx.set_stroke_style_str(p.outline);
+    ctx.set_fill_style_str(p.outline);
+    ctx.set_line_width(2.5);
+    for hop in path.windows(2) {
+        let ((x1, y1), (x2, y2)) = (at(hop[0]), at(hop[1]));
+        if on.is_some() {
+            // On the grid, straight, thin and faint: the numbers tell the order.
+            ctx.set_line_width(1.5);
+            ctx.set_global_alpha(0.5);
+            ctx.begin_path();
+            ctx.move_to(x1, y1);
+            ctx.line_to(x2, y2);
+            ctx.stroke();
+            ctx.set_global_alpha(1.0);
+            continue;
+        }
+        // Through the inside of the ring, bowed toward the centre.
+        let (cx, cy) = (
+            g.cx + (x1 + x2 - 2.0 * g.cx) * 0.2,
+            g.cy + (y1 + y2 - 2.0 * g.cy) * 0.2,
+        );
+        // It ends at the edge of the next step's disc, where its head shows.
+        let (dx, dy) = (x2 - cx, y2 - cy);
+        let back = disc / math::hypot(dx, dy).max(1.0);
+        let (ex, ey) = (x2 - dx * back, y2 - dy * back);
+        ctx.begin_path();
+        ctx.move_to(x1, y1);
+        ctx.quadratic_curve_to(cx, cy, ex, ey);
+        ctx.stroke();
+        arrow_head(ctx, (cx, cy), (ex, ey), 10.0);
+    }
+    if let Some(&last) = path.last() {
+        let holder = holders.get(last as usize).copied().unwrap_or(NO_OWNER);
+        let sweep = TAU / f64::from(cells);
+        let start = f64::from(last) * sweep - TAU / 4.0;
+        ctx.begin_path();
+        let _ = ctx.arc(g.cx, g.cy, bucket_radius(g), start, start + sweep);
+        ctx.set_line_width(s.band * 1.4);
+        ctx.set_line_cap("butt");
+        ctx.set_stroke_style_str(&owner_colour(holder, p));
+        ctx.stroke();
+    }
+    ctx.set_font(&font(disc * 1.1, true));
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    for (i, &b) in path.iter().enumerate() {
+        let (x, y) = at(b);
+        ctx.begin_path();
+        let _ = ctx.arc(x, y, disc, 0.0, TAU);
+        ctx.set_fill_style_str(p.outline);
+        ctx.fill();
+        ctx.set_fill_style_str(p.background);
+        let _ = ctx.fill_text(&(i + 1).to_string(), x, y);
+    }
+}
+
+/// Each probe across the ring, with its reach clockwise to the point it lands on (the
+/// winner's solid and wide).
+fn draw_probes(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    probes: &[Probe],
+    best: Option<usize>,
+    p: &Palette,
+) {
+    let r = g.radius + s.band * 1.2;
+    for (i, probe) in probes.iter().enumerate() {
+        let (point, server, probe) = (probe.point.position, probe.point.server, probe.position);
+        let won = best == Some(i);
+        let (x1, y1) = g.point(probe, g.radius - s.band);
+        let (x2, y2) = g.point(probe, r + s.band * 0.5);
+        ctx.begin_path();
+        ctx.move_to(x1, y1);
+        ctx.line_to(x2, y2);
+        ctx.set_line_width(if won { 3.0 } else { 1.5 });
+        ctx.set_stroke_style_str(p.outline);
+        ctx.stroke();
+        // Its reach: clockwise to the point it lands on.
+        ctx.begin_path();
+        arc_path(ctx, g, if won { r + s.band * 0.7 } else { r }, probe, point);
+        ctx.set_line_width(if won { 5.0 } else { 1.5 });
+        ctx.set_global_alpha(if won { 1.0 } else { 0.45 });
+        ctx.set_stroke_style_str(&owner_colour(server, p));
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+    }
+}
+
+/// A bar per live server's score (or load) under the centre's words, in list order and in
+/// the server's colour (the servers' own labels on the ring say which is which; the lookup
+/// card lists the scores by name), the winner outlined and pointed at; with `line`, a line
+/// where a bar of share 1 ends (bounded loads' capacity).
+fn draw_scores(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    bars: &[(ServerId, f64)],
+    winner: ServerId,
+    line: bool,
+    p: &Palette,
+) {
+    let width = (g.radius * 1.3).min(bars.len() as f64 * 30.0);
+    let (step, tall) = (width / bars.len().max(1) as f64, g.radius * 0.36);
+    let (left, base) = (g.cx - width / 2.0, g.cy + g.radius * 0.66);
+    for (i, &(server, share)) in bars.iter().enumerate() {
+        let x = left + i as f64 * step + step * 0.15;
+        let h = (share * tall).max(1.0);
+        ctx.set_fill_style_str(&owner_colour(server, p));
+        ctx.fill_rect(x, base - h, step * 0.7, h);
+        ctx.set_fill_style_str(p.outline);
+        if server == winner {
+            ctx.set_line_width(2.5);
+            ctx.set_stroke_style_str(p.outline);
+            ctx.stroke_rect(x, base - h, step * 0.7, h);
+            // The winner's mark: an arrow onto its bar (lowest or highest).
+            let (mid, top) = (x + step * 0.35, base - h - 4.0);
+            arrow_head(ctx, (mid, top - 12.0), (mid, top), 10.0);
+        }
+    }
+    if line {
+        ctx.begin_path();
+        ctx.move_to(left, base - tall);
+        ctx.line_to(left + width, base - tall);
+        ctx.set_line_width(2.0);
+        ctx.set_stroke_style_str(p.outline);
+        ctx.stroke();
+    }
+}
+
+/// A filled arrowhead at `to`, pointing away from `from`, `size` pixels long.
+fn arrow_head(ctx: &CanvasRenderingContext2d, from: (f64, f64), to: (f64, f64), size: f64) {
+    let a = math::atan2(to.1 - from.1, to.0 - from.0);
+    ctx.begin_path();
+    ctx.move_to(to.0, to.1);
+    for turn in [2.6, -2.6] {
+        ctx.line_to(
+            to.0 + size * math::cos(a + turn),
+            to.1 + size * math::sin(a + turn),
+        );
+    }
+    ctx.close_path();
+    ctx.fill();
 }
 
 fn draw_lookup(

@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
-use super::ring_canvas::{draw_overlay, draw_static, key_labels_record, Overlay};
+use super::ring_canvas::{draw_overlay, draw_static, followed_walk, key_labels_record, Overlay};
 use super::{use_look, Look};
 use crate::engine::text::Fixed;
 use crate::render::gesture::{Gesture, Gestures};
@@ -72,6 +72,9 @@ struct Motion {
     speed: f64,
     frozen_ms: Option<f64>,
     show_moved: bool,
+    /// The picture's accessible name: the algorithm and its counts, its own structure,
+    /// and the followed key's walk on it.
+    label: String,
 }
 
 impl Motion {
@@ -273,6 +276,33 @@ impl Renderer {
         if replaced || restyled {
             self.layers.static_dirty = true;
         }
+        // The followed key's walk, once per state; the overlay canvas says what it shows
+        // and the server it ends at (`data-walk`, `data-walk-end`; empty without one), for
+        // the tests.
+        let walk = followed_walk(state);
+        if let Some(overlay) = self.layers.overlay.cast::<web_sys::Element>() {
+            let (kind, end) = walk.map_or(("", ""), |w| {
+                let end = state.sim.server(w.ends_at());
+                (w.kind(), end.map_or("-", |s| s.name.as_str()))
+            });
+            let _ = overlay.set_attribute("data-walk", kind);
+            let _ = overlay.set_attribute("data-walk-end", end);
+        }
+        let (w, sim) = (look.lang.words(), &state.sim);
+        let followed = state.lookup.as_ref().filter(|_| walk.is_some());
+        self.motion.label = format!(
+            "{} {}",
+            (w.ring_label)(
+                crate::words::algorithm_title(w, sim.settings().algo),
+                sim.servers().len(),
+                &crate::words::group_thousands(sim.keys().len() as u64),
+            ),
+            crate::render::walk::picture_words(
+                w,
+                sim,
+                followed.map(|l| (l.key.as_str(), &l.explanation))
+            )
+        );
         self.state = Some(state.clone());
         // The overlay shows the last state's frame: draw it (or clear it) for this one.
         self.layers.overlay_dirty = true;
@@ -556,12 +586,8 @@ pub fn RingView(props: &RingProps) -> Html {
         Callback::from(move |_: MouseEvent| frames.update(|r| r.zoom_to_ring(factor)))
     };
     let pointer = use_pointer(frames.clone(), hover.clone(), props.on_pin.clone());
-    let sim = &props.state.sim;
-    let label = (w.ring_label)(
-        crate::words::algorithm_title(w, sim.settings().algo),
-        sim.servers().len(),
-        &crate::words::group_thousands(sim.keys().len() as u64),
-    );
+    // Its accessible name says what is drawn (the renderer words it with the state).
+    let label = frames.update(|r| r.motion.label.clone());
     // The card is always in the tree (hidden when empty) so the canvas beside it is never
     // re-created by a change in the children's shape.
     let (card_title, card_lines) = (*hover).clone().unwrap_or_default();

@@ -397,6 +397,26 @@ test('the compare view runs one change through every algorithm, as the command l
   assert.doesNotMatch(await page.evaluate(() => location.search), /view=compare/);
 });
 
+test("a followed key's lookup is walked on each algorithm's own picture, ending at the owner the lookup names", async () => {
+  const { page } = browser;
+  const kinds = { jump: 'hops', guava: 'hops', power: 'hops', memento: 'hops', multiprobe: 'probes', rendezvous: 'scores', carp: 'scores', modn: 'modulo' };
+  for (const [algo, kind] of Object.entries(kinds)) {
+    await page.goto(`${server.origin}/?lang=en&algo=${algo}&nodes=A,B,C,D,E,F,G,H&keys=${encodeURIComponent('key-{i}:0..2000')}`);
+    await ready(page);
+    const overlay = page.locator('canvas[data-walk]');
+    assert.equal(await overlay.getAttribute('data-walk'), '', `${algo}: no walk before a key is followed`);
+    await page.getByPlaceholder(/Look up a key/).fill('key-7');
+    await page.getByRole('button', { name: 'Look up', exact: true }).click();
+    await page.waitForFunction(() => document.querySelector('canvas[data-walk]').dataset.walk !== '');
+    assert.equal(await overlay.getAttribute('data-walk'), kind, algo);
+    // The lookup's words end with the owner ("… → C"); the drawn walk ends at the same server.
+    const words = await page.locator('.lookup .explain').first().textContent();
+    const owner = words.match(/→ (?:[^→]*: )?([A-H])\b/)[1];
+    assert.equal(await overlay.getAttribute('data-walk-end'), owner, `${algo}: ${words}`);
+    await screenshot(page, `30-walk-${algo}`);
+  }
+});
+
 test('follow a key: a click on its dot pins it, and each change adds its owner to its history', async () => {
   const { page } = browser;
   const scenario = ['--nodes', 'A,B,C', '--keys', 'key-{i}:0..5'];

@@ -1,0 +1,289 @@
+//! The bucket algorithms' own picture, read from their own state: the inner ring of the
+//! buckets in use (who holds each), and what each algorithm keeps besides — the ranges of
+//! bucket numbers JumpBack, Flip, Power and Binomial draw a key in, Anchor's whole anchor
+//! with its removal stack, Dx's array of its capacity, Memento's replacements. Nothing here
+//! works an answer out again: the numbers come from [`Placement::buckets`] and
+//! [`Placement::structure`], so the picture shows what the placement holds.
+//!
+//! Anchor and Dx hold more buckets than are in use (their capacity, at least 100): those
+//! are drawn as a grid under the centre's words, where a key's chain through reserved and
+//! removed buckets can be walked, while the ring keeps the buckets in use at a readable
+//! size.
+//!
+//! [`Placement::buckets`]: crate::engine::placement::Placement::buckets
+//! [`Placement::structure`]: crate::engine::placement::Placement::structure
+
+use super::scene::{display_cells, Scale};
+use super::RingGeometry;
+use crate::engine::contract::Structure;
+use crate::engine::ring::ServerId;
+use crate::engine::sim::Simulation;
+
+/// What a bucket algorithm's picture shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BucketPicture {
+    /// Who holds each bucket (`NO_OWNER`: removed); the buckets past them are reserved.
+    pub holders: Vec<ServerId>,
+    /// Buckets in all: Anchor's and Dx's capacity, the others' bucket count.
+    pub capacity: u32,
+    /// The inner ring's cells.
+    pub ring_cells: u32,
+    /// The algorithm's own structure besides.
+    pub structure: Structure,
+}
+
+impl BucketPicture {
+    /// The picture of `sim`'s placement, or `None` when it has no buckets.
+    pub fn of(sim: &Simulation) -> Option<BucketPicture> {
+        let placement = sim.placement();
+        let (holders, capacity) = placement.buckets()?;
+        Some(BucketPicture {
+            holders: holders.to_vec(),
+            capacity,
+            ring_cells: display_cells(holders.len()),
+            structure: placement.structure(),
+        })
+    }
+
+    /// True when the capacity is drawn as a grid (it holds more buckets than the ring).
+    pub fn has_grid(&self) -> bool {
+        self.capacity > self.ring_cells
+    }
+
+    /// Anchor's stack from the top down (the first comes back first), at most `n`.
+    pub fn stack_top(&self, n: usize) -> Vec<u32> {
+        match &self.structure {
+            Structure::Stack(stack) => stack.iter().rev().take(n).copied().collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Bounded loads' own state as bars: each live server's keys (`Bounded::loads`) as a share
+/// of the capacity every server has, in list order, and that capacity — a full server's bar
+/// reaches the capacity line, and a key that finds it full walks on.
+pub fn capacity_bars(sim: &Simulation) -> Option<(Vec<(ServerId, f64)>, u32)> {
+    let bounded = crate::engine::algorithms::bounded::Bounded::of(sim.placement())?;
+    let capacity = bounded.capacity.max(1);
+    let bars = sim
+        .servers()
+        .iter()
+        .filter(|s| s.up)
+        .map(|s| {
+            let load = bounded.loads.get(s.id as usize).copied().unwrap_or(0);
+            (s.id, f64::from(load) / f64::from(capacity))
+        })
+        .collect();
+    Some((bars, capacity))
+}
+
+/// Where the capacity grid is drawn: square cells, `cols` to a row, under the centre's
+/// words and inside the inner ring of buckets.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Grid {
+    /// Left edge.
+    pub x: f64,
+    /// Top edge.
+    pub y: f64,
+    /// A cell's side.
+    pub cell: f64,
+    /// Cells per row.
+    pub cols: u32,
+}
+
+impl Grid {
+    /// The grid of `capacity` cells for a ring of geometry `g`, or `None` when its cells
+    /// would be under 6 px (a small embed: the ring of buckets is drawn alone).
+    pub fn fit(g: &RingGeometry, s: &Scale, capacity: u32) -> Option<Grid> {
+        // From a fifth of the inner radius above the centre (the centre's words move above
+        // it), the bottom corners on the inner ring's inner edge: (cols·cell / 2)² +
+        // (top + rows·cell)² = r², for the row length that gives the largest cells whose
+        // top corners are inside too.
+        let r = super::scene::bucket_radius(g) - s.band * 1.2;
+        let top = -r * 0.2;
+        let n = f64::from(capacity.max(1));
+        let (cell, cols) = (1..=40)
+            .map(|cols| {
+                let (c, rows) = (f64::from(cols), (n / f64::from(cols)).ceil());
+                let (a, b, k) = (
+                    c * c / 4.0 + rows * rows,
+                    2.0 * top * rows,
+                    top * top - r * r,
+                );
+                let cell = (-b + (b * b - 4.0 * a * k).max(0.0).sqrt()) / (2.0 * a);
+                let half = c * cell / 2.0;
+                let inside = half * half + top * top <= r * r;
+                (if inside { cell } else { 0.0 }, c)
+            })
+            .fold((0.0, 1.0), |best, t| if t.0 > best.0 { t } else { best });
+        (cell >= 6.0).then(|| Grid {
+            x: g.cx - cell * cols / 2.0,
+            y: g.cy + top,
+            cell,
+            cols: cols as u32,
+        })
+    }
+
+    /// The top-left corner of bucket `b`'s cell.
+    pub fn corner(&self, b: u32) -> (f64, f64) {
+        (
+            self.x + f64::from(b % self.cols) * self.cell,
+            self.y + f64::from(b / self.cols) * self.cell,
+        )
+    }
+
+    /// The centre of bucket `b`'s cell.
+    pub fn centre(&self, b: u32) -> (f64, f64) {
+        let (x, y) = self.corner(b);
+        (x + self.cell / 2.0, y + self.cell / 2.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::algorithms::anchor::Anchor;
+    use crate::engine::algorithms::memento::Memento;
+    use crate::engine::change::Change;
+    use crate::engine::ring::NO_OWNER;
+    use crate::engine::scenario::Scenario;
+
+    fn sim(algo: &str, removed: &[&str]) -> Simulation {
+        let scenario = Scenario::from_pairs([
+            ("algo", algo),
+            ("nodes", "A,B,C,D,E,F,G,H"),
+            ("keys", "0..100"),
+        ])
+        .unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        for name in removed {
+            sim.apply(&Change::Remove((*name).to_owned())).unwrap();
+        }
+        sim
+    }
+
+    /// Anchor after three removals: the stack drawn is the anchor's own, the three removed
+    /// buckets on top of the reserve in the order they left — the same as an `Anchor` made
+    /// and updated by hand.
+    #[test]
+    fn the_anchor_stack_drawn_is_the_anchors_removed_list() {
+        let picture = BucketPicture::of(&sim("anchor", &["C", "F", "A"])).unwrap();
+        let mut anchor = Anchor::new(100, 8);
+        for b in [2, 5, 0] {
+            anchor.remove(b);
+        }
+        assert_eq!(picture.capacity, 100);
+        assert!(picture.has_grid());
+        assert_eq!(picture.stack_top(5), vec![0, 5, 2, 8, 9]);
+        let Structure::Stack(stack) = &picture.structure else {
+            panic!("{:?}", picture.structure);
+        };
+        assert_eq!(stack.len(), 92 + 3);
+        assert_eq!(
+            picture.structure,
+            crate::engine::book::BucketChain::structure(&anchor)
+        );
+        // The removed buckets are crossed out on the ring: no holder.
+        assert_eq!(
+            picture.holders.iter().filter(|&&h| h == NO_OWNER).count(),
+            3
+        );
+    }
+
+    /// Memento after two removals: each removed bucket with the last working bucket when it
+    /// left, in removal order — the engine's table.
+    #[test]
+    fn memento_draws_its_replacements_in_removal_order() {
+        let picture = BucketPicture::of(&sim("memento", &["C", "F"])).unwrap();
+        let mut memento = Memento::new(8);
+        memento.remove(2);
+        memento.remove(5);
+        assert_eq!(memento.replacements(), vec![(2, 7), (5, 6)]);
+        assert_eq!(
+            picture.structure,
+            Structure::Replacements(vec![(2, 7), (5, 6)])
+        );
+        assert!(!picture.has_grid(), "Memento's array is the ring");
+    }
+
+    /// The jump family's ranges, for 7 live buckets (8 servers, one removed).
+    #[test]
+    fn ranges_are_the_algorithms_own() {
+        let ranges = |algo| BucketPicture::of(&sim(algo, &["C"])).unwrap().structure;
+        // Flip draws in the whole enclosing power of two (and draws again past the last
+        // bucket); JumpBack walks back through the ranges below the bucket count.
+        assert_eq!(
+            ranges("flip"),
+            Structure::Ranges(vec![(0, 1), (1, 2), (2, 4), (4, 8)])
+        );
+        assert_eq!(
+            ranges("jumpback"),
+            Structure::Ranges(vec![(0, 1), (1, 2), (2, 4), (4, 7)])
+        );
+        // Power: f over the enclosing 0..8, g over 4..7 (past it, f again below 4).
+        assert_eq!(ranges("power"), Structure::Ranges(vec![(0, 8), (4, 7)]));
+        assert_eq!(ranges("binomial"), Structure::Ranges(vec![(0, 4), (0, 8)]));
+        assert_eq!(ranges("jump"), Structure::None);
+        assert_eq!(ranges("guava"), Structure::None);
+        // Dx: its array is the grid, every cell of the capacity.
+        let dx = BucketPicture::of(&sim("dx", &["C"])).unwrap();
+        assert_eq!((dx.capacity, dx.has_grid()), (100, true));
+    }
+
+    /// The grid stays inside the inner ring at every size it is drawn, with room above it
+    /// for the centre's two lines; it is left out when its cells would be too small to see.
+    #[test]
+    fn the_grid_fits_inside_the_inner_ring() {
+        for (w, h) in [
+            (1280.0, 720.0),
+            (390.0, 500.0),
+            (1920.0, 1080.0),
+            (480.0, 360.0),
+        ] {
+            let g = RingGeometry::fit(w, h);
+            let s = Scale::new(g.radius, w, h);
+            let grid = Grid::fit(&g, &s, 100).expect("a grid");
+            let inner = super::super::scene::bucket_radius(&g) - s.band;
+            for b in [0, grid.cols - 1, 99 - 99 % grid.cols, 99] {
+                let (x, y) = grid.corner(b);
+                for (px, py) in [(x, y), (x + grid.cell, y + grid.cell)] {
+                    assert!(math_hypot(px - g.cx, py - g.cy) <= inner, "{w}x{h} {b}");
+                }
+            }
+            // The centre's two lines above it, inside the ring.
+            assert!(grid.y - s.font_px * 2.5 > g.cy - inner, "{w}x{h}");
+            assert!(grid.cell >= 6.0, "{w}x{h}: {grid:?}");
+        }
+        let g = RingGeometry::fit(320.0, 240.0);
+        let s = Scale::new(g.radius, 320.0, 240.0);
+        assert_eq!(Grid::fit(&g, &s, 100), None);
+    }
+
+    /// Bounded loads' bars are its own loads against its own capacity: after a removal the
+    /// bars are the survivors' keys, none above the line, and some servers full.
+    #[test]
+    fn bounded_bars_are_its_loads_against_its_capacity() {
+        let sim = sim("bounded", &["C"]);
+        let bounded =
+            crate::engine::algorithms::bounded::Bounded::of(sim.placement()).expect("bounded");
+        let (bars, capacity) = capacity_bars(&sim).expect("bars");
+        assert_eq!(capacity, bounded.capacity);
+        assert_eq!(bars.len(), 7, "one bar per live server");
+        let mut held = 0;
+        for &(id, share) in &bars {
+            assert!(sim.server(id).is_some_and(|s| s.up));
+            let load = bounded.loads[id as usize];
+            assert_eq!(share, f64::from(load) / f64::from(capacity));
+            assert_eq!(u64::from(load), sim.count(id), "the loads are the owners");
+            assert!(share <= 1.0);
+            held += load;
+        }
+        assert_eq!(held as usize, sim.keys().len());
+        assert!(bars.iter().any(|b| b.1 == 1.0), "{bars:?}");
+        assert_eq!(capacity_bars(&self::sim("ring", &[])), None);
+    }
+
+    fn math_hypot(x: f64, y: f64) -> f64 {
+        (x * x + y * y).sqrt()
+    }
+}
