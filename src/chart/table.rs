@@ -1,7 +1,7 @@
-//! The compare view's table written as text: 26 rows of 8 cells as one string set as the
-//! table's markup costs the wasm far less than a virtual-DOM element per cell (the same
-//! reason the SVG charts are text, [`super::svg`]), and the natively run tests read the
-//! very markup the page shows.
+//! The compare view's table and the vnode sweep's written as text: 26 rows of 8 cells as
+//! one string set as the table's markup costs the wasm far less than a virtual-DOM element
+//! per cell (the same reason the SVG charts are text, [`super::svg`]), and the natively run
+//! tests read the very markup the page shows.
 
 use crate::engine::compare::{CompareRow, Verdict};
 use crate::engine::text::{escape, Fixed};
@@ -128,5 +128,47 @@ mod tests {
         );
         assert!(html.contains(r#"<td class="num ns">…</td>"#));
         assert_eq!(html.matches("<th scope=\"col\"").count(), 8);
+    }
+}
+
+/// The vnode sweep's numbers as a table (`table.sweep-table`): a row of virtual-node counts
+/// and a row of the standard deviation measured at each, as the sweep's chart draws them.
+pub fn sweep_table(w: &Words, points: &[(u32, f64)]) -> String {
+    let mut s = format!(
+        r#"<table class="sweep-table"><caption>{}</caption><tbody><tr><th scope="row">{}</th>"#,
+        escape(w.sweep_chart_label),
+        escape(w.col_vnodes)
+    );
+    for p in points {
+        let _ = write!(s, "<td>{}</td>", p.0);
+    }
+    s.push_str(r#"</tr><tr><th scope="row">σ</th>"#);
+    for p in points {
+        let _ = write!(s, "<td>{}</td>", Fixed(p.1, 0));
+    }
+    s.push_str("</tr></tbody></table>");
+    s
+}
+
+#[cfg(test)]
+mod sweep_tests {
+    use super::*;
+
+    #[test]
+    fn the_sweep_table_has_a_row_of_vnodes_and_one_of_sigma() {
+        let s = sweep_table(&crate::i18n::EN, &[(1, 412.6), (10, 131.2), (100, 40.0)]);
+        assert!(
+            s.starts_with(r#"<table class="sweep-table"><caption>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<th scope="row">Vnodes</th><td>1</td><td>10</td><td>100</td></tr>"#),
+            "{s}"
+        );
+        assert!(
+            s.contains(r#"<th scope="row">σ</th><td>413</td><td>131</td><td>40</td></tr>"#),
+            "{s}"
+        );
+        assert!(s.ends_with("</tr></tbody></table>"));
     }
 }

@@ -8,9 +8,9 @@ use yew::prelude::*;
 use super::stepped::Stepped;
 use super::use_lang;
 use crate::chart::svg::sweep_svg;
+use crate::chart::table::sweep_table;
 use crate::engine::scenario::Scenario;
 use crate::engine::sweep::{Sweep, SWEEP_VNODES};
-use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::state::STEP_COST;
 use crate::words::group_thousands;
@@ -86,13 +86,7 @@ pub fn SweepPanel(props: &SweepProps) -> Html {
                 if busy {
                     <progress max={SWEEP_VNODES.len().to_string()} value={points.len().to_string()}></progress>
                 }
-                <table class="sweep-table">
-                    <caption>{w.sweep_chart_label}</caption>
-                    <tbody>
-                        <tr><th scope="row">{w.col_vnodes}</th>{ for points.iter().map(|p| html! { <td>{p.0}</td> }) }</tr>
-                        <tr><th scope="row">{"σ"}</th>{ for points.iter().map(|p| html! { <td>{Fixed(p.1, 0).to_string()}</td> }) }</tr>
-                    </tbody>
-                </table>
+                {Html::from_html_unchecked(sweep_table(w, &points).into())}
             }
         </section>
     }
