@@ -67,9 +67,12 @@ def limits_end(data, i):
     return i
 
 
-def rename_imports(wasm, rename, module_name):
-    """The wasm with import field names replaced by `rename(module, field)` (or kept), and
-    module names by `module_name(module)`."""
+KEEP = object()
+
+
+def rewrite_sections(wasm, rewrite):
+    """The wasm with each section's body replaced by `rewrite(id, data, start, end)`: new
+    body bytes, `KEEP` to copy the section as it is, or `None` to drop it."""
     assert wasm[:8] == b"\0asm\x01\0\0\0", "not a wasm module"
     out = bytearray(wasm[:8])
     i = 8
@@ -77,10 +80,22 @@ def rename_imports(wasm, rename, module_name):
         sid = wasm[i]
         size, body_start = leb(wasm, i + 1)
         body_end = body_start + size
-        if sid != 2:
+        body = rewrite(sid, wasm, body_start, body_end)
+        if body is KEEP:
             out += wasm[i:body_end]
-            i = body_end
-            continue
+        elif body is not None:
+            out += bytes([sid]) + to_leb(len(body)) + body
+        i = body_end
+    return bytes(out)
+
+
+def rename_imports(wasm, rename, module_name):
+    """The wasm with import field names replaced by `rename(module, field)` (or kept), and
+    module names by `module_name(module)`."""
+
+    def imports(sid, wasm, body_start, body_end):
+        if sid != 2:
+            return KEEP
         count, j = leb(wasm, body_start)
         body = bytearray(to_leb(count))
         for _ in range(count):
@@ -107,27 +122,20 @@ def rename_imports(wasm, rename, module_name):
             body += to_leb(len(new_field)) + new_field
             body += wasm[desc_start:j]
         assert j == body_end, "import section length mismatch"
-        out += bytes([2]) + to_leb(len(body)) + body
-        i = body_end
-    return bytes(out)
+        return bytes(body)
+
+    return rewrite_sections(wasm, imports)
 
 
 def rename_exports(wasm, rename):
     """The wasm with export names replaced by `rename(name)` (or kept), and without the
     `producers` and `target_features` custom sections."""
-    out = bytearray(wasm[:8])
-    i = 8
-    while i < len(wasm):
-        sid = wasm[i]
-        size, body_start = leb(wasm, i + 1)
-        body_end = body_start + size
+
+    def exports(sid, wasm, body_start, body_end):
         if sid == 0 and name_at(wasm, body_start)[0] in ("producers", "target_features"):
-            i = body_end
-            continue
+            return None
         if sid != 7:
-            out += wasm[i:body_end]
-            i = body_end
-            continue
+            return KEEP
         count, j = leb(wasm, body_start)
         body = bytearray(to_leb(count))
         for _ in range(count):
@@ -137,9 +145,9 @@ def rename_exports(wasm, rename):
             new_name = rename(name).encode("utf-8")
             body += to_leb(len(new_name)) + new_name + wasm[desc_start:j]
         assert j == body_end, "export section length mismatch"
-        out += bytes([7]) + to_leb(len(body)) + body
-        i = body_end
-    return bytes(out)
+        return bytes(body)
+
+    return rewrite_sections(wasm, exports)
 
 
 def short_name(k):
