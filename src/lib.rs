@@ -16,6 +16,7 @@ pub mod notice;
 pub mod problem;
 pub mod readout;
 pub mod render;
+pub mod screen;
 pub mod shortcuts;
 pub mod state;
 pub mod tour;

@@ -164,8 +164,9 @@ const LAYERS: &[&[&str]] = &[
     ],
     // The page's state.
     &["state"],
-    // The tours' scripts, the drawing of a state, the page's links and its host messages.
-    &["tour", "render", "link", "host"],
+    // The tours' scripts, the drawing of a state, the page's links, its host messages and
+    // its own view state (the screen).
+    &["tour", "render", "link", "host", "screen"],
     // The page and the command line.
     &["ui", "cli", "crate"],
 ];

@@ -27,6 +27,7 @@ use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
 use crate::link::{self, Link, View};
 use crate::render::palette::Theme;
+use crate::screen::{Flag, Screen, ScreenAction};
 use crate::shortcuts::Shortcut;
 use crate::state::{Action, Notice, PageState};
 use crate::tour::{self, Focus, Position, Tour, TourId};
@@ -54,6 +55,18 @@ pub fn start() {
         shell.remove();
     }
     yew::Renderer::<App>::new().render();
+}
+
+/// What the reader has chosen, opened or turned on, as yew's reducer.
+#[derive(Clone, Copy, PartialEq)]
+pub struct ScreenStore(pub Screen);
+
+impl Reducible for ScreenStore {
+    type Action = ScreenAction;
+
+    fn reduce(self: Rc<Self>, action: ScreenAction) -> Rc<Self> {
+        Rc::new(ScreenStore(self.0.reduce(action)))
+    }
 }
 
 /// The shared state, as yew's reducer.
@@ -458,52 +471,45 @@ pub fn App() -> Html {
         let link = link.clone();
         use_reducer(move || Store(initial_state(&link)))
     };
-    let lang = {
-        let from_link = link.view.lang;
-        use_state(move || {
-            from_link.unwrap_or_else(|| {
+    // What the reader has chosen, opened or turned on: one value, one pure reducer.
+    let screen = {
+        let view = link.view;
+        use_reducer(move || {
+            let lang = view.lang.unwrap_or_else(|| {
                 let tags = browser_languages();
                 Lang::from_preferences(tags.iter().map(String::as_str))
-            })
+            });
+            ScreenStore(Screen::from_view(&view, lang))
         })
     };
-    let theme_choice = use_state(|| link.view.theme);
-    let system = use_memo((), |_| system_theme());
-    let present = use_state(|| link.view.present);
-    let compare = use_state(|| link.view.compare);
-    let help = use_state(|| false);
-    let qr = use_state(|| false);
-    let embed = link.view.embed;
-    let playing = use_state(|| false);
-    let show_moved = use_state(|| true);
-    let toggle_marks = {
-        let show_moved = show_moved.clone();
-        Callback::from(move |()| show_moved.set(!*show_moved))
+    let on_screen = {
+        let dispatcher = screen.dispatcher();
+        Callback::from(move |a: ScreenAction| dispatcher.dispatch(a))
     };
-    let speed = use_state(|| 1.0f64);
-    // This window opened speaker notes: its tour steps are told to them.
-    let notes_opened = use_state(|| false);
+    let toggle = |f: Flag| on_screen.reform(move |()| ScreenAction::Toggle(f));
+    let set = |f: Flag, on: bool| on_screen.reform(move |()| ScreenAction::Set(f, on));
+    let s = screen.0;
+    let lang = s.lang;
+    let system = use_memo((), |_| system_theme());
+    let embed = link.view.embed;
+    let toggle_marks = toggle(Flag::Marks);
     // The tour's printable handout, while it is made and once it is.
     let handout = use_state(|| None::<handout::Handout>);
-    // The class's guess before a predicted tour step, and the step it is for.
-    let guess = use_state(|| None::<(Position, u64)>);
-    let zoom_request = use_state(|| (0u32, 0i8));
     let frozen_ms = link.freeze_ms;
     let state = &store.0;
     // Below the fold (the panel: the tables, the settings, the share and export cards) is
     // rendered once the ring has shown the link's scenario, in the task after the frame
     // that paints it: the first screen's ring does not wait for what is under it.
-    let below_fold = use_state(|| false);
     {
-        let below_fold = below_fold.clone();
+        let below_fold = set(Flag::BelowFold, true);
         let opening = state
             .pending
             .as_ref()
             .is_some_and(|p| matches!(p.goal, crate::state::Goal::Open(_)));
-        use_effect_with(opening || *below_fold, move |&wait| {
+        use_effect_with(opening || s.below_fold, move |&wait| {
             let frame = (!wait).then(|| {
                 gloo_render::request_animation_frame(move |_| {
-                    gloo_timers::callback::Timeout::new(0, move || below_fold.set(true)).forget();
+                    gloo_timers::callback::Timeout::new(0, move || below_fold.emit(())).forget();
                 })
             });
             move || drop(frame)
@@ -520,59 +526,49 @@ pub fn App() -> Html {
     };
     let tour = use_tour(link.view.tour, state, &dispatch);
     let params = View {
-        lang: Some(*lang),
+        lang: Some(lang),
         tour: tour.position,
-        theme: *theme_choice,
-        present: *present,
+        theme: s.theme,
+        present: s.present,
         embed,
-        compare: *compare,
+        compare: s.compare,
         notes: link.view.notes,
     };
-    notes::use_tour_channel(link.view.notes || *notes_opened, tour.position, &tour.go);
+    notes::use_tour_channel(link.view.notes || s.notes_opened, tour.position, &tour.go);
     let shown = use_shown_scenario(state);
     use_url_sync(state.version, &shown, params);
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, tour.position, lang.words());
     use_stepper(state, &dispatch);
     let on_key = {
-        let (dispatch, tour_step, present, help, qr, playing, zoom_request) = (
-            dispatch.clone(),
-            tour.step.clone(),
-            present.clone(),
-            help.clone(),
-            qr.clone(),
-            playing.clone(),
-            zoom_request.clone(),
-        );
+        let (dispatch, tour_step, on_screen) =
+            (dispatch.clone(), tour.step.clone(), on_screen.clone());
         Callback::from(move |shortcut: Shortcut| {
-            let zoom = |d: i8| zoom_request.set((zoom_request.0 + 1, d));
+            let view = |a: ScreenAction| on_screen.emit(a);
             match shortcut {
                 Shortcut::AddServer => dispatch.emit(Action::AddServer(String::new())),
                 Shortcut::RemoveLast => dispatch.emit(Action::RemoveLast),
-                Shortcut::TogglePlay => playing.set(!*playing),
-                Shortcut::ZoomIn => zoom(1),
-                Shortcut::ZoomOut => zoom(-1),
-                Shortcut::ZoomReset => zoom(0),
+                Shortcut::TogglePlay => view(ScreenAction::Toggle(Flag::Playing)),
+                Shortcut::ZoomIn => view(ScreenAction::Zoom(1)),
+                Shortcut::ZoomOut => view(ScreenAction::Zoom(-1)),
+                Shortcut::ZoomReset => view(ScreenAction::Zoom(0)),
                 Shortcut::NextStep => tour_step.emit(1),
                 Shortcut::PreviousStep => tour_step.emit(-1),
                 Shortcut::FullScreen => toggle_fullscreen(),
-                Shortcut::Present => present.set(!*present),
-                Shortcut::Help => help.set(!*help),
-                Shortcut::Qr => qr.set(!*qr),
-                Shortcut::Close => {
-                    help.set(false);
-                    qr.set(false);
-                }
+                Shortcut::Present => view(ScreenAction::Toggle(Flag::Present)),
+                Shortcut::Help => view(ScreenAction::Toggle(Flag::Help)),
+                Shortcut::Qr => view(ScreenAction::Toggle(Flag::Qr)),
+                Shortcut::Close => view(ScreenAction::CloseDialogs),
             }
         })
     };
     use_shortcuts(&on_key, tour.position.is_some(), link.view.notes);
-    let theme = theme_choice.unwrap_or(*system);
+    let theme = s.theme.unwrap_or(*system);
     handout::use_handout(&handout, state, tour.position, lang.words(), &tour.go);
     handout::use_print_when_done(&handout);
     let look = Look {
-        lang: *lang,
+        lang,
         theme,
-        present: *present,
+        present: s.present,
     };
     use_effect_with(theme, |theme| {
         let root = web_sys::window()
@@ -584,38 +580,25 @@ pub fn App() -> Html {
     });
     let w = lang.words();
     let summary = state.status_line(w);
-    let toggle_play = {
-        let playing = playing.clone();
-        Callback::from(move |()| playing.set(!*playing))
-    };
-    let set_speed = {
-        let speed = speed.clone();
-        Callback::from(move |s: f64| speed.set(s))
-    };
+    let toggle_play = toggle(Flag::Playing);
+    let set_speed = on_screen.reform(ScreenAction::Speed);
     let on_lang = {
-        let lang = lang.clone();
+        let on_screen = on_screen.clone();
         Callback::from(move |e: Event| {
             let value = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
             if let Some(l) = Lang::from_code(&value) {
-                lang.set(l);
+                on_screen.emit(ScreenAction::Lang(l));
             }
         })
     };
-    let toggle_theme = {
-        let theme_choice = theme_choice.clone();
-        Callback::from(move |_: MouseEvent| {
-            theme_choice.set(Some(match theme {
-                Theme::Dark => Theme::Light,
-                Theme::Light => Theme::Dark,
-            }))
+    let toggle_theme = on_screen.reform(move |_: MouseEvent| {
+        ScreenAction::Theme(match theme {
+            Theme::Dark => Theme::Light,
+            Theme::Light => Theme::Dark,
         })
-    };
-    let toggle_present = {
-        let present = present.clone();
-        Callback::from(move |_: MouseEvent| present.set(!*present))
-    };
+    });
     let focus = tour.position.map(|p| Tour::get(p.tour).step(p.step).focus);
     let focused = |f: Focus| focus == Some(f);
     // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
@@ -649,14 +632,14 @@ pub fn App() -> Html {
     let phone_link = link_to(plain);
     let open_notes = {
         let (notes_opened, url) = (
-            notes_opened.clone(),
+            set(Flag::NotesOpened, true),
             link_to(View {
                 notes: true,
                 ..plain
             }),
         );
         Callback::from(move |()| {
-            notes_opened.set(true);
+            notes_opened.emit(());
             if let Some(window) = web_sys::window() {
                 let _ = window.open_with_url_and_target_and_features(
                     &url,
@@ -675,7 +658,7 @@ pub fn App() -> Html {
         "app",
         embed.then_some("embed"),
         (embed && tour.position.is_some()).then_some("touring"),
-        present.then_some("present")
+        s.present.then_some("present")
     );
     let status = html! {
         <p class="summary" role="status" aria-live="polite">
@@ -714,16 +697,13 @@ pub fn App() -> Html {
             .prediction_at(position.step)
             .and_then(|_| position.moved(1))
             .unwrap_or(position);
-        let on_guess = {
-            let guess = guess.clone();
-            Callback::from(move |g: Option<u64>| guess.set(g.map(|g| (about, g))))
-        };
+        let on_guess = on_screen.reform(move |g: Option<u64>| ScreenAction::Guess(about, g));
         let props = TourPanelProps {
             state: state.clone(),
             position,
             on_step: tour.step.clone(),
             on_open: tour.open.clone(),
-            guess: guess.filter(|(p, _)| *p == about).map(|(_, g)| g),
+            guess: s.guess_for(about),
             on_guess,
             on_notes: (!link.view.notes && !too_long).then(|| open_notes.clone()),
             on_print: (!link.view.notes).then(|| {
@@ -739,7 +719,7 @@ pub fn App() -> Html {
         };
         tour_panel(w, &props)
     });
-    let beside = |f: Focus| focused(f) && !*compare;
+    let beside = |f: Focus| focused(f) && !s.compare;
     let lookup = lookup_box(
         w,
         &ControlProps {
@@ -770,7 +750,7 @@ pub fn App() -> Html {
         }
     });
     let ring = html! {
-        <RingView state={state.clone()} playing={*playing} speed={*speed} zoom_request={*zoom_request} frozen_ms={frozen_ms} show_moved={*show_moved}
+        <RingView state={state.clone()} playing={s.playing} speed={s.speed} zoom_request={s.zoom} frozen_ms={frozen_ms} show_moved={s.marks}
             on_pin={dispatch.reform(Action::Lookup)} />
     };
     if link.view.notes {
@@ -783,7 +763,7 @@ pub fn App() -> Html {
         );
         return html! {
             <ContextProvider<Look> context={look}>
-            <div class={classes!("app", "notes", present.then_some("present"))}>
+            <div class={classes!("app", "notes", s.present.then_some("present"))}>
                 {notes::notes_view(w, tour.position, tour_panel, picker, error)}
             </div>
             </ContextProvider<Look>>
@@ -805,8 +785,8 @@ pub fn App() -> Html {
                                 onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+ "}<span class="word">{w.add_server}</span><span class="short">{w.add_short}</span></button>
                             <button type="button" title={w.remove_server_hint} aria-label={w.remove_server}
                                 onclick={dispatch.reform(|_| Action::RemoveLast)}>{"− "}<span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
-                            <button type="button" class="play" aria-pressed={playing.to_string()} title={w.play_hint}
-                                onclick={toggle_play.reform(|_| ())}>{ if *playing { w.pause } else { w.play } }</button>
+                            <button type="button" class="play" aria-pressed={s.playing.to_string()} title={w.play_hint}
+                                onclick={toggle_play.reform(|_| ())}>{ if s.playing { w.pause } else { w.play } }</button>
                             <a class="open-full" href={full_page} target="_blank" rel="noopener">
                                 <span class="word">{w.open_full}</span><span class="short">{w.open_full_short}</span></a>
                         </div>
@@ -815,7 +795,7 @@ pub fn App() -> Html {
                     <aside class="panel">
                         {for tour_panel}
                         {for error}
-                        {readout_card(w, theme.palette(), state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
+                        {readout_card(w, theme.palette(), state, focused(Focus::Readout), (s.marks, &toggle_marks))}
                         {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                         <details class="card folded">
                             <summary><h2>{w.keys_per_server}</h2></summary>
@@ -834,34 +814,34 @@ pub fn App() -> Html {
                 <h1>{"hashring-lab"}</h1>
                 <p class="tagline">{w.tagline}</p>
                 <div class="header-tools">
-                    <button type="button" class="compare-button" aria-pressed={compare.to_string()}
-                        onclick={let compare = compare.clone(); move |_| compare.set(!*compare)}>
-                        { if *compare { w.back_to_ring } else { w.compare_view } }
+                    <button type="button" class="compare-button" aria-pressed={s.compare.to_string()}
+                        onclick={toggle(Flag::Compare).reform(|_| ())}>
+                        { if s.compare { w.back_to_ring } else { w.compare_view } }
                     </button>
                     {tour_picker(w, &TourPickerProps { position: tour.position, on_open: tour.open.clone() })}
                     <button type="button" class="theme" onclick={toggle_theme}>
                         { if theme == Theme::Dark { w.to_light } else { w.to_dark } }
                     </button>
-                    <button type="button" class="present-button" aria-pressed={present.to_string()} title={w.present_hint}
-                        onclick={toggle_present}>{ if *present { w.end_present } else { w.present } }</button>
-                    if *present {
+                    <button type="button" class="present-button" aria-pressed={s.present.to_string()} title={w.present_hint}
+                        onclick={toggle(Flag::Present).reform(|_| ())}>{ if s.present { w.end_present } else { w.present } }</button>
+                    if s.present {
                         <button type="button" class="qr-button" title={w.qr_hint}
-                            onclick={let qr = qr.clone(); move |_| qr.set(true)}>{w.qr_code}</button>
+                            onclick={set(Flag::Qr, true).reform(|_| ())}>{w.qr_code}</button>
                     }
                     <button type="button" class="help-button" title={w.shortcuts} aria-label={w.shortcuts}
-                        onclick={let help = help.clone(); move |_| help.set(true)}>{"?"}</button>
+                        onclick={set(Flag::Help, true).reform(|_| ())}>{"?"}</button>
                     <label class="lang">
                         <span class="visually-hidden">{w.language}</span>
                         <select id="lang" onchange={on_lang} aria-label={w.language}>
                             { for Lang::ALL.iter().map(|l| html! {
-                                <option value={l.code()} lang={l.code()} selected={*l == *lang}>{l.native_name()}</option>
+                                <option value={l.code()} lang={l.code()} selected={*l == lang}>{l.native_name()}</option>
                             }) }
                         </select>
                     </label>
                 </div>
             </header>
-            <main class={classes!("layout", compare.then_some("compare-layout"))}>
-                if *compare {
+            <main class={classes!("layout", s.compare.then_some("compare-layout"))}>
+                if s.compare {
                     <CompareView scenario={Scenario::clone(scenario)} />
                 } else {
                     // The stage answers "what moved?" on one screen: the ring, and beside it
@@ -879,36 +859,36 @@ pub fn App() -> Html {
                             {server_actions(w, state, &dispatch)}
                             {status}
                             {for error.clone()}
-                            {readout_card(w, theme.palette(), state, focused(Focus::Readout), (*show_moved, &toggle_marks))}
+                            {readout_card(w, theme.palette(), state, focused(Focus::Readout), (s.marks, &toggle_marks))}
                             {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
                         </div>
                     </section>
                 }
                 <div class="panel">
-                    if *below_fold {
-                    if *compare { {for error} }
+                    if s.below_fold {
+                    if s.compare { {for error} }
                     if !beside(Focus::Lookup) { {lookup} }
                     if !beside(Focus::Table) { {servers} }
-                    {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: *playing,
-                        on_toggle_play: toggle_play, speed: *speed, on_speed: set_speed })}
+                    {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: s.playing,
+                        on_toggle_play: toggle_play, speed: s.speed, on_speed: set_speed })}
                     {share_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: false })}
                     if state.sim.settings().algo == Algorithm::RING && !sweep_tour {
                         <SweepPanel scenario={Rc::clone(scenario)} />
                     }
                     <ShareCard link={full_page.clone()} embed_link={embed_link} title={title} too_long={too_long}
-                        on_qr={let qr = qr.clone(); Callback::from(move |()| qr.set(true))} />
+                        on_qr={set(Flag::Qr, true)} />
                     <ExportCard state={state.clone()} on_action={dispatch.clone()} />
                     }
                 </div>
             </main>
-            if *help {
-                {shortcuts_dialog(w, {let help = help.clone(); Callback::from(move |()| help.set(false))})}
+            if s.help {
+                {shortcuts_dialog(w, set(Flag::Help, false))}
             }
             if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
                 {handout::handout_view(w, h)}
             }
-            if *qr {
-                {qr_dialog(w, &phone_link, {let qr = qr.clone(); Callback::from(move |()| qr.set(false))})}
+            if s.qr {
+                {qr_dialog(w, &phone_link, set(Flag::Qr, false))}
             }
         </div>
         </ContextProvider<Look>>
