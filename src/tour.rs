@@ -17,6 +17,7 @@ use crate::engine::scenario::Scenario;
 use crate::engine::sim::{Change, Simulation};
 use crate::engine::text::Fixed;
 pub use crate::facts::{Facts, StoreView};
+use crate::i18n::Words;
 use crate::problem::Problem;
 use crate::state::PageState;
 use crate::words::{group_thousands, percent};
@@ -42,11 +43,13 @@ pub enum TourId {
     Stale,
     /// Issue 18: why keys move between servers nobody touched, in real systems.
     Survivors,
+    /// Issue 30: one key walked through seven algorithms' own pictures.
+    Decides,
 }
 
 impl TourId {
     /// Every tour, in menu order.
-    pub const ALL: [TourId; 9] = [
+    pub const ALL: [TourId; 10] = [
         TourId::ModN,
         TourId::Ring,
         TourId::Vnodes,
@@ -56,6 +59,7 @@ impl TourId {
         TourId::Slots,
         TourId::Stale,
         TourId::Survivors,
+        TourId::Decides,
     ];
 
     /// The id in `tour=`.
@@ -70,6 +74,7 @@ impl TourId {
             TourId::Slots => "slots",
             TourId::Stale => "stale",
             TourId::Survivors => "survivors",
+            TourId::Decides => "decides",
         }
     }
 
@@ -275,6 +280,35 @@ const STALE: &[(&str, &str)] = &[
     ("keys", "list:key1,key2,key3,key4,key5,key6,key7,key8"),
 ];
 
+/// Five servers, two thousand keys, placed by each algorithm of the decides tour in turn:
+/// each step loads its own scenario, so the readout shows no switch of algorithm (every
+/// key re-laid) and the picture is the algorithm's alone.
+macro_rules! decides {
+    ($($name:ident = $algo:literal),*) => {
+        $(const $name: &[(&str, &str)] = &[
+            ("algo", $algo),
+            ("nodes", "A,B,C,D,E"),
+            ("keys", "user:{i}:0..2000"),
+        ];)*
+        /// The decides tour's scenarios, in step order.
+        const DECIDES: &[&[(&str, &str)]] = &[$($name),*];
+    };
+}
+decides!(
+    DECIDES_MODN = "modn",
+    DECIDES_JUMP = "jump",
+    DECIDES_ANCHOR = "anchor",
+    DECIDES_MULTIPROBE = "multiprobe",
+    DECIDES_RENDEZVOUS = "rendezvous",
+    DECIDES_MAGLEV = "maglev",
+    DECIDES_BOUNDED = "bounded"
+);
+
+/// The key the decides tour follows: late in the key order, so bounded loads' servers are
+/// filling up when it arrives (it walks past a full one), and no two of the first five
+/// pictures give it the same walk.
+pub const DECIDES_KEY: &str = "user:1635";
+
 /// The key the stale-data story writes.
 pub const STALE_KEY: &str = "key2";
 
@@ -361,6 +395,10 @@ impl Tour {
                     .load(HAPROXY4)
                     .change(Change::Remove("10.0.0.1:80".into())),
             ],
+            TourId::Decides => DECIDES
+                .iter()
+                .map(|pairs| Step::new(Ring).load(pairs).lookup(DECIDES_KEY))
+                .collect(),
         };
         Tour { id, steps }
     }
@@ -487,8 +525,9 @@ impl Tour {
 /// Reading the facts is the tour's job (it knows the page state); the data lives below
 /// the catalogs in [`crate::facts`], so the catalogs need not know the tours.
 impl Facts {
-    /// The facts on screen for `state`, with the tour's stored data.
-    pub fn read(state: &PageState, store: Option<StoreView>) -> Facts {
+    /// The facts on screen for `state`, with the tour's stored data; the lookup's walk is
+    /// told in `w`'s language, as its card tells it.
+    pub fn read(w: &Words, state: &PageState, store: Option<StoreView>) -> Facts {
         use crate::engine::placement::How;
         let sim = &state.sim;
         let name = |id| {
@@ -566,6 +605,14 @@ impl Facts {
         }
         if let Some(l) = &state.lookup {
             facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
+            facts.walk = crate::words::explain(w, sim, &l.key, &l.explanation).sentence;
+            facts.picture = crate::engine::text::fill(
+                w.pic_told,
+                &[
+                    crate::words::algorithm_title(w, sim.settings().algo),
+                    &crate::render::walk::picture_words(w, sim, Some((&l.key, &l.explanation))),
+                ],
+            );
             if let How::Slot { slot, .. } = l.explanation.how {
                 facts.slot = Some(slot);
             }
@@ -690,7 +737,11 @@ mod tests {
     }
 
     fn facts(id: TourId, k: usize) -> Facts {
-        Facts::read(&walk(id, k), Tour::get(id).store_at(k))
+        Facts::read(
+            crate::i18n::Lang::En.words(),
+            &walk(id, k),
+            Tour::get(id).store_at(k),
+        )
     }
 
     #[test]
@@ -831,8 +882,8 @@ mod tests {
         assert_eq!(
             p,
             Position {
-                tour: TourId::Survivors,
-                step: 4
+                tour: TourId::Decides,
+                step: 7
             }
         );
     }
@@ -861,6 +912,50 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("1 to 4 or last"));
+    }
+
+    /// The decides tour follows one key through seven algorithms: each step's algorithm is
+    /// the one it names, the narration tells that step's walk as the lookup's card does (in
+    /// the reader's language), and the key ends on four different servers — the rules differ.
+    #[test]
+    fn the_decides_tour_walks_one_key_through_seven_rules() {
+        use crate::i18n::Lang;
+        let algos = [
+            "modn",
+            "jump",
+            "anchor",
+            "multiprobe",
+            "rendezvous",
+            "maglev",
+            "bounded",
+        ];
+        let tour = Tour::get(TourId::Decides);
+        assert_eq!(tour.len(), algos.len());
+        let mut owners = Vec::new();
+        for (k, algo) in (1..).zip(algos) {
+            let state = walk(TourId::Decides, k);
+            assert_eq!(state.sim.settings().algo.name(), algo, "step {k}");
+            let lookup = state.lookup.as_ref().expect("a followed key");
+            assert_eq!(lookup.key, DECIDES_KEY);
+            let owner = state.sim.owners()[state.sim.keys().places_by_id()[1635] as usize];
+            assert_eq!(
+                lookup.explanation.owner, owner,
+                "step {k}: the walk ends at the owner"
+            );
+            owners.push(owner);
+            for lang in Lang::ALL {
+                let w = lang.words();
+                let f = Facts::read(w, &state, None);
+                let said = crate::words::explain(w, &state.sim, DECIDES_KEY, &lookup.explanation);
+                let text = (w.tour_words[TourId::Decides.index()].steps[k - 1])(&f);
+                assert!(text.contains(&said.sentence), "{lang:?} step {k}: {text}");
+            }
+        }
+        owners.sort_unstable();
+        owners.dedup();
+        assert!(owners.len() >= 4, "owners {owners:?}");
+        // Bounded loads' step shows a key walking past a full server.
+        assert!(facts(TourId::Decides, 7).walk.contains("full"));
     }
 
     #[test]

@@ -91,6 +91,21 @@ pub fn intro(w: &Words, algo: Algorithm) -> &'static str {
     (w.algorithms)(algo.name()).1
 }
 
+/// How to read a followed key's walk on the algorithm's picture, for a lookup that went
+/// `how` ("" where the picture is the ring itself, whose keys walk clockwise as drawn, or
+/// the slot table).
+pub fn picture_hint(w: &Words, how: &How) -> &'static str {
+    let kind = match how {
+        How::Buckets { .. } | How::Chain { .. } => 0,
+        How::Probes { .. } => 1,
+        How::BestScore { .. } => 2,
+        How::Modulo { .. } => 3,
+        How::TableCell { .. } => 4,
+        _ => return "",
+    };
+    w.pic_hints[kind]
+}
+
 /// The status line while work is under way: "Hashing keys: 300,000 of 1,000,000…".
 pub fn progress(w: &Words, phase: Phase, done: usize, total: usize) -> String {
     let what = match phase {

@@ -1,7 +1,7 @@
 //! English: every sentence of the page. A translator copies this file and changes only
 //! the text; the structure is checked by the compiler.
 
-use super::{TourWords, Words};
+use super::{decides, TourWords, Words};
 use crate::engine::text::{Fixed, Shortest};
 use crate::facts::Facts;
 
@@ -109,6 +109,14 @@ pub static WORDS: Words = Words {
     pic_replacements: "Arrows: each removed bucket to the bucket that replaced it ({}).",
     pic_grid: "The grid: the array of {} buckets; the coloured ones work.",
     pic_capacity: "Bars: the keys each server holds; the line is the capacity, {0} keys — a key that finds its server full walks on.",
+    pic_hints: [
+        "On the picture, a followed key's lookup hops from bucket to bucket (numbered discs) to the one that keeps it.",
+        "On the picture, a followed key's probes each reach a server's point; the nearest (solid) wins.",
+        "On the picture, each server's score for a followed key is a bar; the winner's is marked.",
+        "On the picture, a followed key's hash mod the number of servers points at the server with that number.",
+        "On the picture, the cell of the lookup table a followed key's hash picks is outlined; the servers filled the cells, each in the order of its own permutation.",
+    ],
+    pic_told: "{0}: {1}",
     zoom: "Zoom",
     zoom_in: "Zoom in (+)",
     zoom_out: "Zoom out (−)",
@@ -545,6 +553,10 @@ pub static WORDS: Words = Words {
                 |f| format!("memcached's ketama, one server of weight 2: add {} and every server's number of points is counted again from its share of the weights — {} of the {} keys that move go between servers the change left alone.", f.newest(), f.between, f.moved),
                 |f| format!("HAProxy numbers servers in the order the config declares them. Remove the first: every other server's number drops by one, its points move with it, and {} of the {} keys that move go between servers that stayed.", f.between, f.moved),
             ],
+        },
+        TourWords {
+            title: "How each one decides",
+            steps: &decides(|f| format!("One key, seven rules, the same five servers: each picture draws how its rule decides. {}", f.picture)),
         },
     ],
     stored_values: "What each server stores for {0}",

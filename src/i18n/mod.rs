@@ -93,6 +93,18 @@ pub fn reason(w: &Words, problem: &Problem) -> String {
 /// A step's narration: sentences made from what is on screen.
 pub type Narration = fn(&Facts) -> String;
 
+/// A step that tells the picture on screen and the followed key's walk on it, in the
+/// catalog's words ([`Facts::picture`]): the same in every language.
+fn told(f: &Facts) -> String {
+    f.picture.clone()
+}
+
+/// The decides tour's narrations: the first step's `lead` (which tells its picture too),
+/// then each later step's picture, told ([`told`]).
+const fn decides(lead: Narration) -> [Narration; 7] {
+    [lead, told, told, told, told, told, told]
+}
+
 /// One tour's words: its title and one narration per step.
 pub struct TourWords {
     /// The tour's title.
@@ -286,6 +298,11 @@ pub struct Words {
     pub pic_grid: &'static str,
     /// Bounded loads' bars and capacity line (`{0}`: the capacity).
     pub pic_capacity: &'static str,
+    /// How to read a followed key's walk on the picture, by the walk's kind: hops over
+    /// buckets, probes, scores, `h mod N`, a table cell.
+    pub pic_hints: [&'static str; 5],
+    /// A tour's telling of a picture: the algorithm {0}, then the picture's words {1}.
+    pub pic_told: &'static str,
     /// The zoom buttons' group.
     pub zoom: &'static str,
     /// Zoom in.
@@ -620,7 +637,7 @@ pub struct Words {
     /// … the sweep chart.
     pub focus_sweep: &'static str,
     /// The tours, in [`crate::tour::TourId::ALL`] order.
-    pub tour_words: [TourWords; 9],
+    pub tour_words: [TourWords; 10],
     /// The stale-data table: caption for a key.
     pub stored_values: &'static str,
     /// The stale-data table: column of stored values.
@@ -1061,8 +1078,9 @@ mod tests {
             "slotmap",
             "tokens",
         ];
-        // Ids, and the words of a hyphenated one ("envoy-ring").
+        // Ids, and the words of a hyphenated one ("envoy-ring"); the tours' ids.
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));
+        allowed.extend(crate::tour::TourId::ALL.map(crate::tour::TourId::id));
         for text in texts {
             let left = english_words(&text, &allowed);
             assert!(left.is_empty(), "{left:?} in: {text}");

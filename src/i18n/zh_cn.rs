@@ -1,6 +1,6 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
-use super::{TourWords, Words};
+use super::{decides, TourWords, Words};
 use crate::engine::text::{Fixed, Shortest};
 use crate::facts::Facts;
 use crate::problem::{Expected, Field, JsonKind, KeyNumber, NotModelled, Problem};
@@ -105,6 +105,14 @@ pub static WORDS: Words = Words {
     pic_replacements: "箭头：每个被移除的桶指向替代它的桶（{}）。",
     pic_grid: "方格：{} 个桶的数组；有颜色的在工作。",
     pic_capacity: "柱：每台服务器持有的键；横线是容量 {0} 个键 —— 遇到已满的服务器，键继续往下走。",
+    pic_hints: [
+        "图上，被跟踪的键的查找从一个桶跳到另一个桶（带编号的圆点），直到留下它的那个桶。",
+        "图上，被跟踪的键的每次探测各自到达一台服务器的点；最近的那次（实线）胜出。",
+        "图上，每台服务器给被跟踪的键打的分是一根柱条；胜者的柱条有标记。",
+        "图上，被跟踪的键的哈希值对服务器数取模，指向该编号的服务器。",
+        "图上框出被跟踪的键的哈希值选中的查找表格子；各服务器按自己的排列顺序填满了这些格子。",
+    ],
+    pic_told: "{0}：{1}",
     zoom: "缩放",
     zoom_in: "放大（+）",
     zoom_out: "缩小（−）",
@@ -526,6 +534,10 @@ pub static WORDS: Words = Words {
                 |f| format!("memcached 的 ketama，其中一台权重为 2：添加 {} 后，每台服务器的点数都按它所占的权重重新计算——迁移的 {} 个键中有 {} 个在未受影响的服务器之间迁移。", f.newest(), f.moved, f.between),
                 |f| format!("HAProxy 按配置中声明的顺序给服务器编号。删除第一台：其余服务器的编号都减一，它们的点随之移动，迁移的 {} 个键中有 {} 个在留下的服务器之间迁移。", f.moved, f.between),
             ],
+        },
+        TourWords {
+            title: "每种算法如何决定",
+            steps: &decides(|f| format!("同一个键、七条规则、同样五台服务器：每幅图画出各自规则的决定过程。{}", f.picture)),
         },
     ],
     stored_values: "每台服务器为 {0} 存的值",

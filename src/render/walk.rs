@@ -164,7 +164,7 @@ pub fn score_bars(scores: &[(ServerId, Score)]) -> Vec<(ServerId, f64)> {
 /// ring and nobody is followed).
 pub fn picture_words(w: &Words, sim: &Simulation, lookup: Option<(&str, &Explanation)>) -> String {
     use crate::engine::contract::Structure;
-    let mut out = String::new();
+    let mut told: Vec<String> = Vec::new();
     let list = |items: Vec<String>| items.join(", ");
     if let Some(p) = BucketPicture::of(sim) {
         let capacity = p.capacity.to_string();
@@ -192,19 +192,19 @@ pub fn picture_words(w: &Words, sim: &Simulation, lookup: Option<(&str, &Explana
             Structure::None => ("", Vec::new()),
         };
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
-        out.push_str(&fill(template, &args));
+        told.push(fill(template, &args));
     }
     if let Some((_, capacity)) = super::buckets::capacity_bars(sim) {
-        out.push_str(&fill(w.pic_capacity, &[&capacity.to_string()]));
+        told.push(fill(w.pic_capacity, &[&capacity.to_string()]));
     }
-    // The followed key's walk: the lookup card's own sentence (its steps, its owner).
+    // The followed key's walk: how the picture draws it, and the lookup card's own
+    // sentence (its steps, its owner).
     if let Some((key, e)) = lookup {
-        if !out.is_empty() {
-            out.push(' ');
-        }
-        out.push_str(&crate::words::explain(w, sim, key, e).sentence);
+        told.push(crate::words::picture_hint(w, &e.how).to_owned());
+        told.push(crate::words::explain(w, sim, key, e).sentence);
     }
-    out
+    told.retain(|t| !t.is_empty());
+    told.join(" ")
 }
 
 #[cfg(test)]
@@ -343,7 +343,7 @@ mod tests {
     }
 
     /// The pictures in words: Anchor's grid and stack, JumpBack's ranges, a followed key's
-    /// hops ending at its owner — in English and Chinese.
+    /// hops (how to read them, then the walk) ending at its owner — in English and Chinese.
     #[test]
     fn the_pictures_and_walks_are_said_in_words() {
         let sim = |algo: &str| {
@@ -375,7 +375,11 @@ mod tests {
         let owner = &jump.server(e.owner).unwrap().name;
         let words = picture_words(&crate::i18n::EN, &jump, Some(("key-7", &e)));
         let sentence = crate::words::explain(&crate::i18n::EN, &jump, "key-7", &e).sentence;
-        assert_eq!(words, sentence);
+        // How to read the hops, then the lookup card's own sentence.
+        assert_eq!(
+            words,
+            format!("{} {sentence}", crate::i18n::EN.pic_hints[0])
+        );
         assert!(
             words.contains(" → ") && words.ends_with(owner.as_str()),
             "{words}"

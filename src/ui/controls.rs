@@ -420,6 +420,12 @@ pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
         .lookup
         .as_ref()
         .map(|l| crate::words::explain(w, &state.sim, &l.key, &l.explanation));
+    // Before a key is followed: how the picture will draw its walk (any key's lookup goes
+    // the same kind of way).
+    let hint = match (&state.lookup, state.sim.explain("")) {
+        (None, Ok(e)) => crate::words::picture_hint(w, &e.how),
+        _ => "",
+    };
     html! {
         <section class={classes!("card", "lookup", props.focused.then_some("focus"))}>
             <form class="add" onsubmit={on_submit}>
@@ -427,6 +433,9 @@ pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
                 <input id="lookup-key" type="text" maxlength="200" placeholder={w.lookup_placeholder} autocomplete="off" />
                 <button type="submit">{w.look_up}</button>
             </form>
+            if !hint.is_empty() {
+                <p class="hint">{hint}</p>
+            }
             if let Some(words) = explained {
                 <p class="explain" aria-live="polite">{words.sentence.clone()}</p>
                 {for state.lookup.as_ref().filter(|l| l.history.len() > 1).map(|l| history(w, l))}

@@ -188,7 +188,7 @@ pub fn handout_view(w: &'static Words, h: &Handout) -> Html {
     html! {
         <section class="handout" aria-hidden="true">
             { for h.pages.iter().map(|page| {
-                let facts = Facts::read(&page.state, tour.store_at(page.step));
+                let facts = Facts::read(w, &page.state, tour.store_at(page.step));
                 let narration = words.steps.get(page.step - 1).map(|n| n(&facts)).unwrap_or_default();
                 html! {
                     <article class="handout-page" data-step={page.step.to_string()}>

@@ -72,7 +72,7 @@ pub fn tour_panel(w: &'static Words, props: &TourPanelProps) -> Html {
     let tour = Tour::get(p.tour);
     let words = &w.tour_words[p.tour.index()];
     let busy = props.state.pending.is_some();
-    let facts = Facts::read(&props.state, tour.store_at(p.step));
+    let facts = Facts::read(w, &props.state, tour.store_at(p.step));
     let narration = words.steps.get(p.step - 1).map(|n| n(&facts));
     let prediction = (!busy)
         .then(|| {

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, cli, shots, capture, tableCounts } from './harness.mjs';
+import { serveDist, openBrowser, ready, cli, shots, capture, tableCounts, tourSettled, screenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -145,4 +145,54 @@ test("the pictures and walks are said in words for a screen reader, in English a
     assert.match(label, walk);
     assert.ok(label.endsWith(await page.locator('.lookup .explain').first().innerText()), label);
   }
+});
+
+test('the decides tour walks one key through seven pictures, each step telling how to read its picture and the walk drawn on it, in English and Chinese', async () => {
+  const { page } = browser;
+  // Step by step: the walk drawn (bounded loads draws its capacity bars instead), and the
+  // server the narration ends on.
+  const kinds = ['modulo', 'hops', 'hops', 'probes', 'scores', 'cell', ''];
+  for (const [lang, reading] of [['en', /On the picture, /], ['zh-CN', /图上/]]) {
+    await page.goto(`${server.origin}/?tour=decides&lang=${lang}`);
+    await ready(page);
+    const owners = new Set();
+    for (let k = 1; k <= kinds.length; k++) {
+      if (k > 1) await page.keyboard.press('ArrowRight');
+      await page.waitForFunction(tourSettled, ['decides', k], { timeout: 60000 });
+      await page.waitForFunction((kind) => document.querySelector('canvas.ring-overlay').dataset.walk === kind, kinds[k - 1]);
+      const narration = await page.locator('section.tour .narration').innerText();
+      // The narration tells the walk as the lookup card tells it, ending at its owner.
+      const card = await page.locator('.lookup .explain').first().innerText();
+      assert.ok(narration.endsWith(card), `${lang} step ${k}: ${narration}\n— the card: ${card}`);
+      const owner = narration.match(/([A-E])$/)?.[1];
+      assert.ok(owner, `${lang} step ${k}: ${narration}`);
+      owners.add(owner);
+      if (kinds[k - 1]) {
+        assert.match(narration, reading, `${lang} step ${k}`);
+        assert.equal(await page.locator('canvas.ring-overlay').getAttribute('data-walk-end'), owner, `${lang} step ${k}`);
+      } else {
+        // Bounded loads: the capacity line, and the key walking past a full server.
+        assert.match(narration, lang === 'en' ? /the line is the capacity, 500 keys.*passed E, already full/ : /容量 500 个键.*越过了已满的 E/, narration);
+      }
+      if (lang === 'en') await screenshot(page, `30-tour-decides-${k}-en`);
+    }
+    assert.ok(owners.size >= 4, `${lang}: the seven rules give ${[...owners]}`);
+  }
+});
+
+test('before a key is followed, the lookup card says how the picture will draw its walk', async () => {
+  const { page } = browser;
+  for (const [algo, hint] of [['jump', /hops from bucket to bucket/], ['rendezvous', /score for a followed key is a bar/], ['maglev', /own permutation/]]) {
+    await page.goto(`${server.origin}/?lang=en&algo=${algo}&nodes=A,B,C`);
+    await ready(page);
+    assert.match(await page.locator('.lookup .hint').innerText(), hint, algo);
+  }
+  await page.locator('.lookup input').first().fill('key-7');
+  await page.locator('.lookup input').first().press('Enter');
+  await page.waitForSelector('.lookup .explain');
+  assert.equal(await page.locator('.lookup .hint').count(), 0, 'the walk itself replaces the hint');
+  // The ring's picture is its own walk: keys go clockwise as drawn; nothing to add.
+  await page.goto(`${server.origin}/?lang=en&nodes=A,B,C`);
+  await ready(page);
+  assert.equal(await page.locator('.lookup .hint').count(), 0);
 });
