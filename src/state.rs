@@ -172,6 +172,8 @@ pub struct LastChange {
     pub gone: Vec<(ServerId, String)>,
     /// Counts per server id before the change (for ghost bars).
     pub counts_before: Vec<(ServerId, u64)>,
+    /// How many servers were up before the change (mod-N's N before it).
+    pub up_before: usize,
 }
 
 impl LastChange {
@@ -517,6 +519,7 @@ impl PageState {
                     movement,
                     gone,
                     counts_before: self.counts(),
+                    up_before: self.sim.servers().iter().filter(|s| s.up).count(),
                 }))
             }
         };

@@ -522,14 +522,21 @@ pub fn score_text(w: &Words, score: &Score) -> String {
     }
 }
 
-/// mod-N's arithmetic for a hash among `n` servers: `3,287,854,159 mod 7 = 2`.
-pub fn modulo_sum(value: u32, n: usize) -> String {
+/// mod-N's arithmetic for a hash among `n` servers: `3,287,854,159 mod 7 = 2`; after a
+/// change that made N `before` something else, the old sum and the new:
+/// `3,287,854,159 mod 6 = 1 → mod 7 = 2`.
+pub fn modulo_sum(value: u32, n: usize, before: Option<usize>) -> String {
     let n = n.max(1);
-    format!(
-        "{} mod {n} = {}",
-        group_thousands(u64::from(value)),
-        value as usize % n
-    )
+    let now = format!("mod {n} = {}", value as usize % n);
+    match before.filter(|&b| b > 0 && b != n) {
+        // The last change changed N: the same hash, the old sum and the new.
+        Some(b) => format!(
+            "{} mod {b} = {} → {now}",
+            group_thousands(u64::from(value)),
+            value as usize % b
+        ),
+        None => format!("{} {now}", group_thousands(u64::from(value))),
+    }
 }
 
 /// Maglev's arithmetic for a key's cell: `h mod 65,537 = 1,234`.
@@ -553,6 +560,19 @@ pub fn range_text(a: u32, b: u32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// mod-N's sum, and after a change of N the old sum beside the new: the same hash, a
+    /// different remainder — why almost every key moves.
+    #[test]
+    fn modulo_sums_say_n_before_and_after_a_change() {
+        assert_eq!(modulo_sum(89_715_579, 5, None), "89,715,579 mod 5 = 4");
+        assert_eq!(modulo_sum(89_715_579, 5, Some(5)), "89,715,579 mod 5 = 4");
+        assert_eq!(
+            modulo_sum(89_715_579, 6, Some(5)),
+            "89,715,579 mod 5 = 4 → mod 6 = 3"
+        );
+        assert_eq!(modulo_sum(7, 0, Some(0)), "7 mod 1 = 0");
+    }
     use crate::engine::scenario::Scenario;
     use crate::i18n::EN;
 

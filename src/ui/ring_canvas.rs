@@ -782,7 +782,7 @@ pub fn draw_overlay(
     if let Some(l) = &state.lookup {
         draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
         if let Some(walk) = followed_walk(state) {
-            draw_walk(ctx, g, s, walk, p);
+            draw_walk(ctx, g, s, walk, &walk_sum(state, walk), p);
         }
     }
 }
@@ -793,10 +793,31 @@ pub fn followed_walk(state: &PageState) -> Option<Walk<'_>> {
     Walk::of(&state.lookup.as_ref()?.explanation, capacity)
 }
 
+/// The arithmetic drawn under the centre's words for a followed key's walk: mod-N's sum
+/// (before and after the last change, when it changed N), Maglev's table entry; "" for the
+/// other walks.
+pub fn walk_sum(state: &PageState, walk: Walk) -> String {
+    match walk {
+        Walk::Modulo { value, live } => {
+            modulo_sum(value, live.len(), state.last.as_ref().map(|l| l.up_before))
+        }
+        Walk::Cell { cell, size, .. } => cell_sum(cell, size),
+        _ => String::new(),
+    }
+}
+
 /// Draws a followed key's [`Walk`]: hops between the inner ring's buckets (numbered, the
 /// last outlined in its holder's colour), probes across the ring with the reach of each
-/// (the winner's solid), a bar per server's score (the winner outlined), or mod-N's sum.
-fn draw_walk(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, walk: Walk, p: &Palette) {
+/// (the winner's solid), a bar per server's score (the winner outlined), or `sum` (mod-N's,
+/// Maglev's cell, outlined on the ring).
+fn draw_walk(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    walk: Walk,
+    sum: &str,
+    p: &Palette,
+) {
     ctx.set_line_cap("round");
     match walk {
         Walk::Hops {
@@ -817,38 +838,33 @@ fn draw_walk(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, walk: 
         Walk::Modulo { .. } | Walk::Cell { .. } => {
             // The arithmetic, under the centre's words: mod-N's sum, Maglev's table entry
             // (its cell, outlined on the ring, where the key's pin already points).
-            let sum = match walk {
-                Walk::Modulo { value, live } => modulo_sum(value, live.len()),
-                Walk::Cell { cell, size, owner } => {
-                    let (from, to) = (
-                        ((u64::from(cell) << 32) / u64::from(size)) as u32,
-                        ((u64::from(cell + 1) << 32) / u64::from(size)) as u32,
-                    );
-                    // At least a few degrees wide, to be seen.
-                    let pad = (to.wrapping_sub(from) / 2).max(1 << 25);
-                    ctx.begin_path();
-                    arc_path(
-                        ctx,
-                        g,
-                        g.radius,
-                        from.wrapping_sub(pad),
-                        to.wrapping_add(pad),
-                    );
-                    ctx.set_line_width(s.band * 1.8);
-                    ctx.set_stroke_style_str(p.outline);
-                    ctx.stroke();
-                    ctx.set_line_width(s.band);
-                    ctx.set_stroke_style_str(&owner_colour(owner, p));
-                    ctx.stroke();
-                    cell_sum(cell, size)
-                }
-                _ => String::new(),
-            };
+            if let Walk::Cell { cell, size, owner } = walk {
+                let (from, to) = (
+                    ((u64::from(cell) << 32) / u64::from(size)) as u32,
+                    ((u64::from(cell + 1) << 32) / u64::from(size)) as u32,
+                );
+                // At least a few degrees wide, to be seen.
+                let pad = (to.wrapping_sub(from) / 2).max(1 << 25);
+                ctx.begin_path();
+                arc_path(
+                    ctx,
+                    g,
+                    g.radius,
+                    from.wrapping_sub(pad),
+                    to.wrapping_add(pad),
+                );
+                ctx.set_line_width(s.band * 1.8);
+                ctx.set_stroke_style_str(p.outline);
+                ctx.stroke();
+                ctx.set_line_width(s.band);
+                ctx.set_stroke_style_str(&owner_colour(owner, p));
+                ctx.stroke();
+            }
             ctx.set_font(&font(s.font_px * 1.2, true));
             ctx.set_text_align("center");
             ctx.set_text_baseline("middle");
             ctx.set_fill_style_str(p.text);
-            let _ = ctx.fill_text(&sum, g.cx, g.cy + g.radius * 0.45);
+            let _ = ctx.fill_text(sum, g.cx, g.cy + g.radius * 0.45);
         }
     }
     ctx.set_line_cap("butt");

@@ -14,7 +14,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
-use super::ring_canvas::{draw_overlay, draw_static, followed_walk, key_labels_record, Overlay};
+use super::ring_canvas::{
+    draw_overlay, draw_static, followed_walk, key_labels_record, walk_sum, Overlay,
+};
 use super::{use_look, Look};
 use crate::engine::text::Fixed;
 use crate::render::gesture::{Gesture, Gestures};
@@ -276,17 +278,19 @@ impl Renderer {
         if replaced || restyled {
             self.layers.static_dirty = true;
         }
-        // The followed key's walk, once per state; the overlay canvas says what it shows
-        // and the server it ends at (`data-walk`, `data-walk-end`; empty without one), for
-        // the tests.
+        // The followed key's walk, once per state; the overlay canvas says what it shows,
+        // the server it ends at and the arithmetic it writes (`data-walk`, `data-walk-end`,
+        // `data-walk-sum`; empty without one), for the tests.
         let walk = followed_walk(state);
         if let Some(overlay) = self.layers.overlay.cast::<web_sys::Element>() {
             let (kind, end) = walk.map_or(("", ""), |w| {
                 let end = state.sim.server(w.ends_at());
                 (w.kind(), end.map_or("-", |s| s.name.as_str()))
             });
+            let sum = walk.map(|w| walk_sum(state, w)).unwrap_or_default();
             let _ = overlay.set_attribute("data-walk", kind);
             let _ = overlay.set_attribute("data-walk-end", end);
+            let _ = overlay.set_attribute("data-walk-sum", &sum);
         }
         let (w, sim) = (look.lang.words(), &state.sim);
         let followed = state.lookup.as_ref().filter(|_| walk.is_some());

@@ -196,3 +196,20 @@ test('before a key is followed, the lookup card says how the picture will draw i
   await ready(page);
   assert.equal(await page.locator('.lookup .hint').count(), 0);
 });
+
+test("mod-N writes the followed key's sum before and after a change of N: the same hash, another remainder", async () => {
+  const { page } = browser;
+  await page.goto(`${server.origin}/?lang=en&algo=modn&nodes=A,B,C,D,E&keys=${encodeURIComponent('user:{i}:0..2000')}&freeze=0`);
+  await ready(page);
+  await page.locator('.lookup input').first().fill('user:1635');
+  await page.locator('.lookup input').first().press('Enter');
+  const sum = () => page.locator('canvas.ring-overlay').getAttribute('data-walk-sum');
+  await page.waitForFunction(() => document.querySelector('canvas.ring-overlay').dataset.walkSum);
+  assert.equal(await sum(), '89,715,579 mod 5 = 4');
+  await page.getByRole('button', { name: 'Add server' }).click();
+  await page.waitForFunction(() => / → /.test(document.querySelector('canvas.ring-overlay').dataset.walkSum));
+  // 89,715,579 = 6 × 14,952,596 + 3: server number 3 of the six, D.
+  assert.equal(await sum(), '89,715,579 mod 5 = 4 → mod 6 = 3');
+  assert.equal(await page.locator('canvas.ring-overlay').getAttribute('data-walk-end'), 'D');
+  await screenshot(page, '30-walk-modn-after-add');
+});
