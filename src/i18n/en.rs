@@ -108,7 +108,8 @@ pub static WORDS: Words = Words {
     pic_stack: "The grid: the anchor's {} buckets; the numbered ones are its removal stack, 1 comes back first (buckets {}).",
     pic_replacements: "Arrows: each removed bucket to the bucket that replaced it ({}).",
     pic_grid: "The grid: the array of {} buckets; the coloured ones work.",
-    pic_capacity: "Bars: the keys each server holds; the line is the capacity, {0} keys — a key that finds its server full walks on.",
+    pic_capacity: "Bars: the keys each server holds; the line is the capacity, {0} keys — {1} keys found their server full and walked on.",
+    pic_forwarded: "capacity {0} · {1} keys forwarded",
     pic_hints: [
         "On the picture, a followed key's lookup hops from bucket to bucket (numbered discs) to the one that keeps it.",
         "On the picture, a followed key's probes each reach a server's point; the nearest (solid) wins.",

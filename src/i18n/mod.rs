@@ -296,8 +296,12 @@ pub struct Words {
     pub pic_replacements: &'static str,
     /// See [`Words::pic_ranges`].
     pub pic_grid: &'static str,
-    /// Bounded loads' bars and capacity line (`{0}`: the capacity).
+    /// Bounded loads' bars and capacity line (`{0}`: the capacity; `{1}`: the keys that found
+    /// their first server full and walked on).
     pub pic_capacity: &'static str,
+    /// Over bounded loads' capacity line: the capacity (`{0}`) and how many keys were
+    /// forwarded past a full server (`{1}`).
+    pub pic_forwarded: &'static str,
     /// How to read a followed key's walk on the picture, by the walk's kind: hops over
     /// buckets, probes, scores, `h mod N`, a table cell.
     pub pic_hints: [&'static str; 5],

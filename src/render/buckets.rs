@@ -60,9 +60,10 @@ impl BucketPicture {
 }
 
 /// Bounded loads' own state as bars: each live server's keys (`Bounded::loads`) as a share
-/// of the capacity every server has, in list order, and that capacity — a full server's bar
-/// reaches the capacity line, and a key that finds it full walks on.
-pub fn capacity_bars(sim: &Simulation) -> Option<(Vec<(ServerId, f64)>, u32)> {
+/// of the capacity every server has, in list order, that capacity — a full server's bar
+/// reaches the capacity line, and a key that finds it full walks on — and how many keys
+/// walked on so (`Bounded::forwarded`).
+pub fn capacity_bars(sim: &Simulation) -> Option<CapacityBars> {
     let bounded = crate::engine::algorithms::bounded::Bounded::of(sim.placement())?;
     let capacity = bounded.capacity.max(1);
     let bars = sim
@@ -74,7 +75,22 @@ pub fn capacity_bars(sim: &Simulation) -> Option<(Vec<(ServerId, f64)>, u32)> {
             (s.id, f64::from(load) / f64::from(capacity))
         })
         .collect();
-    Some((bars, capacity))
+    Some(CapacityBars {
+        bars,
+        capacity,
+        forwarded: bounded.forwarded,
+    })
+}
+
+/// Bounded loads as the picture draws them ([`capacity_bars`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CapacityBars {
+    /// Each live server's keys as a share of the capacity, in list order.
+    pub bars: Vec<(ServerId, f64)>,
+    /// The most keys a server takes.
+    pub capacity: u32,
+    /// The keys that found their first server clockwise full and were forwarded.
+    pub forwarded: u32,
 }
 
 /// Where the capacity grid is drawn: square cells, `cols` to a row, under the centre's
@@ -266,8 +282,23 @@ mod tests {
         let sim = sim("bounded", &["C"]);
         let bounded =
             crate::engine::algorithms::bounded::Bounded::of(sim.placement()).expect("bounded");
-        let (bars, capacity) = capacity_bars(&sim).expect("bars");
+        let CapacityBars {
+            bars,
+            capacity,
+            forwarded,
+        } = capacity_bars(&sim).expect("bars");
         assert_eq!(capacity, bounded.capacity);
+        // The keys forwarded are those whose owner is not the first server clockwise.
+        let owners = sim.owners();
+        let first = (0..sim.keys().len())
+            .filter(|&i| {
+                let position = sim.keys().positions[i];
+                let start = bounded.ring.successor_index(position).unwrap();
+                bounded.ring.points()[start].server == owners[i]
+            })
+            .count();
+        assert_eq!(forwarded as usize, sim.keys().len() - first);
+        assert!(forwarded > 0);
         assert_eq!(bars.len(), 7, "one bar per live server");
         let mut held = 0;
         for &(id, share) in &bars {

@@ -194,8 +194,14 @@ pub fn picture_words(w: &Words, sim: &Simulation, lookup: Option<(&str, &Explana
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         told.push(fill(template, &args));
     }
-    if let Some((_, capacity)) = super::buckets::capacity_bars(sim) {
-        told.push(fill(w.pic_capacity, &[&capacity.to_string()]));
+    if let Some(c) = super::buckets::capacity_bars(sim) {
+        told.push(fill(
+            w.pic_capacity,
+            &[
+                &c.capacity.to_string(),
+                &crate::words::group_thousands(c.forwarded.into()),
+            ],
+        ));
     }
     // The followed key's walk: how the picture draws it, and the lookup card's own
     // sentence (its steps, its owner).

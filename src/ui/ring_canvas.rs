@@ -93,9 +93,22 @@ pub fn draw_static(
         draw_structure(ctx, g, s, picture, grid, p);
     }
     let key_labels = draw_keys(ctx, g, s, state, from, span, p);
-    // Bounded loads: each server's keys against the capacity line.
-    if let Some((bars, _)) = capacity_bars(&state.sim) {
-        draw_scores(ctx, g, &bars, NO_OWNER, true, p);
+    // Bounded loads: each server's keys against the capacity line, labelled with the
+    // capacity and how many keys found their first server full and were forwarded.
+    if let Some(c) = capacity_bars(&state.sim) {
+        let line = draw_scores(ctx, g, &c.bars, NO_OWNER, true, p);
+        ctx.set_font(&font(s.font_px * 0.9, false));
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("bottom");
+        ctx.set_fill_style_str(p.text);
+        let said = fill(
+            w.pic_forwarded,
+            &[
+                &group_thousands(c.capacity.into()),
+                &group_thousands(c.forwarded.into()),
+            ],
+        );
+        let _ = ctx.fill_text(&said, g.cx, line - 4.0);
     }
     // The ring's 0 … 3·2³⁰ ticks only where a key's place on it is its hash.
     let hashed = state.sim.ring().is_some() || state.sim.slot_table().is_some();
@@ -988,7 +1001,7 @@ fn draw_probes(
 /// A bar per live server's score (or load) under the centre's words, in list order and in
 /// the server's colour (the servers' own labels on the ring say which is which; the lookup
 /// card lists the scores by name), the winner outlined and pointed at; with `line`, a line
-/// where a bar of share 1 ends (bounded loads' capacity).
+/// where a bar of share 1 ends (bounded loads' capacity). Returns that line's height.
 fn draw_scores(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
@@ -996,7 +1009,7 @@ fn draw_scores(
     winner: ServerId,
     line: bool,
     p: &Palette,
-) {
+) -> f64 {
     let width = (g.radius * 1.3).min(bars.len() as f64 * 30.0);
     let (step, tall) = (width / bars.len().max(1) as f64, g.radius * 0.36);
     let (left, base) = (g.cx - width / 2.0, g.cy + g.radius * 0.66);
@@ -1023,6 +1036,7 @@ fn draw_scores(
         ctx.set_stroke_style_str(p.outline);
         ctx.stroke();
     }
+    base - tall
 }
 
 /// A filled arrowhead at `to`, pointing away from `from`, `size` pixels long.

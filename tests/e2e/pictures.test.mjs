@@ -172,7 +172,7 @@ test('the decides tour walks one key through seven pictures, each step telling h
         assert.equal(await page.locator('canvas.ring-overlay').getAttribute('data-walk-end'), owner, `${lang} step ${k}`);
       } else {
         // Bounded loads: the capacity line, and the key walking past a full server.
-        assert.match(narration, lang === 'en' ? /the line is the capacity, 500 keys.*passed E, already full/ : /容量 500 个键.*越过了已满的 E/, narration);
+        assert.match(narration, lang === 'en' ? /the line is the capacity, 500 keys — [1-9][\d,]* keys found their server full and walked on.*passed E, already full/ : /容量 500 个键 —— [1-9][\d,]* 个键遇到已满的服务器.*越过了已满的 E/, narration);
       }
       if (lang === 'en') await screenshot(page, `30-tour-decides-${k}-en`);
     }

@@ -58,6 +58,8 @@ pub struct Bounded {
     /// For each server id, the arrival number of the key that filled it (`u32::MAX` while
     /// it has room): a later key finds it full.
     pub filled_at: Vec<u32>,
+    /// Keys that found the first server clockwise full and were forwarded past it.
+    pub forwarded: u32,
 }
 
 impl Bounded {
@@ -86,6 +88,7 @@ impl Bounded {
             capacity,
             loads: Vec::new(),
             filled_at: Vec::new(),
+            forwarded: 0,
         }
     }
 
@@ -144,6 +147,7 @@ impl Bounded {
                 if self.loads[i] == self.capacity {
                     self.filled_at[i] = arrival;
                 }
+                self.forwarded += u32::from(step > 0);
                 return s;
             }
         }
@@ -225,6 +229,7 @@ mod tests {
         assert_eq!(b.place(60, 1), 0);
         assert_eq!(b.place(70, 2), 1);
         assert_eq!(b.filled_at, vec![1, u32::MAX]);
+        assert_eq!(b.forwarded, 1, "only the third key was forwarded");
         let walk = b.walk(70, 2);
         assert_eq!(
             (walk.skipped, walk.point.map(|p| p.server)),
