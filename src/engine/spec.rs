@@ -36,6 +36,19 @@ pub const SCORE_COST: usize = 10;
 /// measured).
 pub const DIGEST_COST: usize = 11;
 
+/// What an algorithm promises a change of servers moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moves {
+    /// Adding a server moves keys only to it; removing any server moves only its keys.
+    Minimal,
+    /// Adding a server moves keys only to it; only the last server leaves that cheaply:
+    /// removing another renumbers the ones after it (jump and its kin).
+    GrowOnly,
+    /// No such promise: mod-N, Maglev's near-minimal disruption, bounded loads' forwarding,
+    /// real systems that recount points by weight share or renumber servers.
+    Remaps,
+}
+
 /// One registered placement algorithm: everything the rest of the program asks about it.
 pub struct Spec {
     /// The name on the command line, in URLs and scenario files (`ring`, `jump`, …); also
@@ -47,9 +60,9 @@ pub struct Spec {
     pub shape: Shape,
     /// What it keeps from one change to the next besides the server list.
     pub memory: Memory,
-    /// True for bucket algorithms that only grow and shrink at the end of the server list:
-    /// removing any other server renumbers the ones after it.
-    pub shrinks_only_at_end: bool,
+    /// What a change of servers moves, as the algorithm promises it; the engine's property
+    /// tests hold every registered algorithm to its promise.
+    pub moves: Moves,
     /// True when it is a ring of boundaries whose changes can be diffed arc by arc (the
     /// simulation then updates only the keys in the arcs that changed).
     pub arcs: bool,
@@ -266,7 +279,12 @@ impl Algorithm {
 
     /// True for the bucket algorithms that only grow and shrink at the end of the list.
     pub fn shrinks_only_at_end(self) -> bool {
-        self.0.shrinks_only_at_end
+        self.0.moves == Moves::GrowOnly
+    }
+
+    /// What a change of servers moves, as the algorithm promises it.
+    pub fn moves(self) -> Moves {
+        self.0.moves
     }
 
     /// True for the bucket algorithms that keep a bucket book.

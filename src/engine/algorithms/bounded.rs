@@ -14,7 +14,7 @@
 pub use crate::engine::contract::BoundedWalk;
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, NO_OWNER};
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, LOOKUP_COST};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Moves, Shape, Spec, LOOKUP_COST};
 use std::rc::Rc;
 
 /// The registry's entry. Source: Mirrokni, Thorup & Zadimoghaddam 2018.
@@ -28,7 +28,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: false,
     scores_every_server: false,
     key_value: None,

@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::engine::contract::Placement;
 use crate::engine::scorers::{CarpScore, Scorers};
 use crate::engine::spec::{
-    no_check, Build, CostInput, Knobs, Memory, Shape, Spec, DIGEST_COST, NAME_COST,
+    no_check, Build, CostInput, Knobs, Memory, Moves, Shape, Spec, DIGEST_COST, NAME_COST,
 };
 
 /// The registry's entry. Source: seed 004 (CARP, Valloppillil & Ross 1998).
@@ -17,7 +17,7 @@ pub static SPEC: Spec = Spec {
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: false,
     scores_every_server: true,
     key_value: None,

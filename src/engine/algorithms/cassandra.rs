@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use super::envoy_ring::Ring64;
 use crate::engine::contract::Placement;
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: Cassandra Murmur3Partitioner: Murmur3 tokens (MurmurHash3 x64 128, Java sign extension), vnodes per node.
@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

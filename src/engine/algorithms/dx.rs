@@ -18,7 +18,7 @@
 use crate::engine::book::BucketChain;
 use crate::engine::contract::Placement;
 use crate::engine::keys::DIGEST;
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Moves, Shape, Spec};
 use std::rc::Rc;
 
 /// The registry's entry. Source: Dong & Wang 2021.
@@ -27,7 +27,7 @@ pub static SPEC: Spec = Spec {
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::BucketBook,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: false,
     scores_every_server: false,
     key_value: Some(DIGEST),

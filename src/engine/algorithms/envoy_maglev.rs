@@ -21,7 +21,7 @@ use super::maglev::{cell_position, Maglev};
 use crate::engine::contract::Placement;
 use crate::engine::hash::HashFn;
 use crate::engine::ring::ServerId;
-use crate::engine::spec::{Build, KeyHash, Knobs, Memory, Params, Shape, Spec};
+use crate::engine::spec::{Build, KeyHash, Knobs, Memory, Moves, Params, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: Envoy maglev_lb.cc: hosts sorted by name, XXH64 permutations, weighted rounds.
@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::TableCells,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,

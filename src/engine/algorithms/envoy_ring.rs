@@ -21,7 +21,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: Envoy ring_hash_lb.cc: XXH64 points on a ring of fixed total size.
@@ -33,7 +33,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use super::nginx::crc32;
 use crate::engine::contract::Placement;
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: golang groupcache consistenthash: crc32 of the index then the name, replicas per server.
@@ -23,7 +23,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -22,7 +22,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point.
@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,

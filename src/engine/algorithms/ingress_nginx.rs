@@ -18,7 +18,7 @@ use super::nginx::crc32;
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::crc::crc32_update;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: ingress-nginx upstream-hash-by: OpenResty lua-resty-balancer chash (finalized CRC32 base, largest point at or below).
@@ -30,7 +30,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

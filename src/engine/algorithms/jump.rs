@@ -18,7 +18,9 @@ use std::rc::Rc;
 use crate::engine::contract::{Explanation, How, Placement, Structure};
 use crate::engine::hash::{key_digest, HashFn};
 use crate::engine::ring::{ServerId, NO_OWNER};
-use crate::engine::spec::{no_check, Build, CostInput, Knobs, Memory, Shape, Spec, KEY_COST};
+use crate::engine::spec::{
+    no_check, Build, CostInput, Knobs, Memory, Moves, Shape, Spec, KEY_COST,
+};
 
 /// The registry's entry. Source: Lamping & Veach 2014.
 pub static SPEC: Spec = bucket_spec("jump", |b| {
@@ -37,7 +39,7 @@ pub const fn bucket_spec(
         knobs: Knobs::NONE,
         shape: Shape::Fans,
         memory: Memory::Nothing,
-        shrinks_only_at_end: true,
+        moves: Moves::GrowOnly,
         arcs: false,
         scores_every_server: false,
         key_value: Some(DIGEST),

@@ -22,7 +22,7 @@ use std::rc::Rc;
 use crate::engine::contract::Placement;
 use crate::engine::hash::{md5_digest, md5_ketama};
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: libmemcached KETAMA_WEIGHTED, the MD5 continuum of memcached and twemproxy.
@@ -34,7 +34,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -20,7 +20,7 @@ use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::hash::key_digest;
 use crate::engine::hash::HashFn;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{Build, Check, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{Build, Check, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 use std::rc::Rc;
 
@@ -33,7 +33,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::TableCells,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -26,7 +26,7 @@ use super::jump::{jump, rehash};
 use crate::engine::book::BucketChain;
 use crate::engine::contract::{Placement, Structure};
 use crate::engine::keys::DIGEST;
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Moves, Shape, Spec};
 use std::rc::Rc;
 
 /// The registry's entry. Source: Coluzzi et al. 2023.
@@ -35,7 +35,7 @@ pub static SPEC: Spec = Spec {
     knobs: Knobs::NONE,
     shape: Shape::Fans,
     memory: Memory::BucketBook,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: false,
     scores_every_server: false,
     key_value: Some(DIGEST),

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{ServerId, NO_OWNER};
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Moves, Shape, Spec};
 
 /// The registry's entry. Source: seed 000.
 pub static SPEC: Spec = Spec {
@@ -17,7 +17,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Fans,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: false,
     scores_every_server: false,
     key_value: None,

@@ -17,7 +17,9 @@ use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::keys::KeyValue;
 use crate::engine::ring::VNode;
 use crate::engine::ring::{Ring, ServerId, NO_OWNER};
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec, KEY_COST, LOOKUP_COST};
+use crate::engine::spec::{
+    no_check, Build, Knobs, Memory, Moves, Shape, Spec, KEY_COST, LOOKUP_COST,
+};
 use std::rc::Rc;
 
 /// Multi-probe's key value: xxh3-64 of the name, whatever the scenario's hash (its probe
@@ -37,7 +39,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::NamePoints,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: false,
     scores_every_server: false,
     key_value: Some(PROBE_VALUE),

@@ -23,7 +23,7 @@ use std::rc::Rc;
 
 use crate::engine::contract::Placement;
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: nginx ngx_http_upstream_hash_module: hash $key consistent, a CRC32 continuum.
@@ -35,7 +35,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -10,7 +10,7 @@ use crate::engine::contract::Placement;
 use crate::engine::hash::HashFn;
 use crate::engine::scorers::{HighestRandomWeight, Scorers};
 use crate::engine::spec::{
-    Build, Check, CostInput, Knobs, Memory, Shape, Spec, NAME_COST, SCORE_COST,
+    Build, Check, CostInput, Knobs, Memory, Moves, Shape, Spec, NAME_COST, SCORE_COST,
 };
 use crate::problem::Problem;
 
@@ -24,7 +24,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Fans,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: false,
     scores_every_server: true,
     key_value: None,

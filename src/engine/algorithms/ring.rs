@@ -11,7 +11,7 @@ use crate::engine::contract::{Explanation, How, LiveServer, Placement};
 use crate::engine::hash::HashFn;
 use crate::engine::ring::{Ring, VNode, NO_OWNER};
 use crate::engine::spec::{
-    weighted_vnodes, Build, Check, CostInput, Knobs, LabelTemplate, Memory, Shape, Spec,
+    weighted_vnodes, Build, Check, CostInput, Knobs, LabelTemplate, Memory, Moves, Shape, Spec,
     LOOKUP_COST,
 };
 use crate::engine::text::quote;
@@ -31,7 +31,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

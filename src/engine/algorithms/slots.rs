@@ -10,7 +10,7 @@ use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::hash::redis_hash_tag;
 use crate::engine::ring::{Ring, ServerId, NO_OWNER};
 use crate::engine::slots::{SlotTable, SLOT_SHIFT};
-use crate::engine::spec::{no_check, Build, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{no_check, Build, Knobs, Memory, Moves, Shape, Spec};
 
 /// The registry's entry. Source: Redis Cluster.
 pub static SPEC: Spec = Spec {
@@ -21,7 +21,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::SlotRanges,
     memory: Memory::SlotTable,
-    shrinks_only_at_end: false,
+    moves: Moves::Minimal,
     arcs: true,
     scores_every_server: false,
     key_value: None,

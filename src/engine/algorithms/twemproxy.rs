@@ -15,7 +15,7 @@
 //! written by `tools/twemproxy-vectors.py`; a test replays them.
 
 use crate::engine::hash::fnv1a_64_twemproxy;
-use crate::engine::spec::{KeyHash, Knobs, Memory, Shape, Spec};
+use crate::engine::spec::{KeyHash, Knobs, Memory, Moves, Shape, Spec};
 
 /// The registry's entry. Source: twemproxy (nutcracker) distribution ketama, hash fnv1a_64 (FNV-1a cut to 32 bits): the ketama continuum, its default key hash.
 pub static SPEC: Spec = Spec {
@@ -26,7 +26,7 @@ pub static SPEC: Spec = Spec {
     },
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
-    shrinks_only_at_end: false,
+    moves: Moves::Remaps,
     arcs: true,
     scores_every_server: false,
     key_value: None,
