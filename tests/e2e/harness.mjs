@@ -28,13 +28,20 @@ const types = {
 };
 
 /** Serves `dir` (dist/) at `/` and also under `/docs/embed/` (a sub-path, as an embedding
- * site would). */
-export async function serveDist(dir = dist) {
+ * site would) — or, with `only`, under that sub-path alone: anything asked for outside it
+ * is answered 404 and listed in `outside`. */
+export async function serveDist(dir = dist, { only } = {}) {
+  const outside = [];
   // Links as long as a browser sends (2 MB): Node's default 16 KB of headers would refuse the
   // hostile links before the page could.
   const server = createServer({ maxHeaderSize: 4 << 20 }, async (req, res) => {
     let url = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-    url = url.replace(/^\/docs\/embed\//, '/');
+    if (only && !url.startsWith(only)) {
+      outside.push(url);
+      res.writeHead(404).end('not found');
+      return;
+    }
+    url = only ? `/${url.slice(only.length)}` : url.replace(/^\/docs\/embed\//, '/');
     if (url.endsWith('/')) url += 'index.html';
     const file = path.join(dir, path.normalize(url));
     if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
@@ -48,7 +55,7 @@ export async function serveDist(dir = dist) {
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
-  return { origin: `http://127.0.0.1:${port}`, close: () => new Promise((ok) => server.close(ok)) };
+  return { origin: `http://127.0.0.1:${port}`, outside, close: () => new Promise((ok) => server.close(ok)) };
 }
 
 const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
