@@ -21,30 +21,24 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: Envoy ring_hash_lb.cc: XXH64 points on a ring of fixed total size.
-pub static SPEC: Spec = Spec {
-    id: "envoy-ring",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "envoy-ring",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Remaps,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Remaps,
+    KeyHash {
         name: "xxh64 (top 32 bits)",
         hash: |key, _| (xxh64(key) >> 32) as u32,
-    }),
-    cost: super::ring::lookup_cost,
-    check: no_check,
+    },
+    no_check,
     build,
-};
+);
 
 /// Envoy's default `minimum_ring_size`.
 pub const MIN_RING_SIZE: u64 = 1024;

@@ -11,30 +11,24 @@ use std::rc::Rc;
 use super::nginx::crc32;
 use crate::engine::contract::Placement;
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: golang groupcache consistenthash: crc32 of the index then the name, replicas per server.
-pub static SPEC: Spec = Spec {
-    id: "groupcache",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "groupcache",
+    Knobs {
         vnodes: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Minimal,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Minimal,
+    KeyHash {
         name: "crc32",
         hash: |key, _| crc32(key),
-    }),
-    cost: super::ring::lookup_cost,
-    check: no_check,
+    },
+    no_check,
     build,
-};
+);
 
 /// The points of `names` (in the order they are added) with `replicas` each under `hash`:
 /// `(position, index into names)`, sorted, one per position — the last writer's.

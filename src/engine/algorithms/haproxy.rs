@@ -22,30 +22,24 @@ use std::rc::Rc;
 
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: HAProxy lb_chash.c hash-type consistent: sdbm keys, Jenkins full_hash points, the nearer point.
-pub static SPEC: Spec = Spec {
-    id: "haproxy",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "haproxy",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Remaps,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Remaps,
+    KeyHash {
         name: "full_hash(sdbm)",
         hash: |key, _| key_hash(key),
-    }),
-    cost: super::ring::lookup_cost,
-    check: whole_weights,
+    },
+    whole_weights,
     build,
-};
+);
 
 /// Points per unit of weight (`BE_WEIGHT_SCALE`).
 pub const POINTS_PER_WEIGHT: u32 = 16;

@@ -18,30 +18,24 @@ use super::nginx::crc32;
 use crate::engine::contract::{Explanation, How, Placement};
 use crate::engine::crc::crc32_update;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: ingress-nginx upstream-hash-by: OpenResty lua-resty-balancer chash (finalized CRC32 base, largest point at or below).
-pub static SPEC: Spec = Spec {
-    id: "ingress-nginx",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "ingress-nginx",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Minimal,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Minimal,
+    KeyHash {
         name: "crc32",
         hash: |key, _| crc32(key),
-    }),
-    cost: super::ring::lookup_cost,
-    check: whole_weights,
+    },
+    whole_weights,
     build,
-};
+);
 
 /// Points per unit of weight (`CONSISTENT_POINTS`).
 pub const POINTS_PER_WEIGHT: u32 = 160;

@@ -22,30 +22,24 @@ use std::rc::Rc;
 use crate::engine::contract::Placement;
 use crate::engine::hash::{md5_digest, md5_ketama};
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: libmemcached KETAMA_WEIGHTED, the MD5 continuum of memcached and twemproxy.
-pub static SPEC: Spec = Spec {
-    id: "ketama",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "ketama",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Remaps,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Remaps,
+    KeyHash {
         name: "md5",
         hash: |key, _| md5_ketama(key.as_bytes()),
-    }),
-    cost: super::ring::lookup_cost,
-    check: whole_weights,
+    },
+    whole_weights,
     build,
-};
+);
 
 /// memcached's default port: a server on it is named by its host alone.
 pub const DEFAULT_PORT: u32 = 11211;

@@ -23,30 +23,24 @@ use std::rc::Rc;
 
 use crate::engine::contract::Placement;
 use crate::engine::ring::{Ring, VNode};
-use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{whole_weights, Build, KeyHash, Knobs, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: nginx ngx_http_upstream_hash_module: hash $key consistent, a CRC32 continuum.
-pub static SPEC: Spec = Spec {
-    id: "nginx",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "nginx",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Minimal,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Minimal,
+    KeyHash {
         name: "crc32",
         hash: |key, _| crc32(key),
-    }),
-    cost: super::ring::lookup_cost,
-    check: whole_weights,
+    },
+    whole_weights,
     build,
-};
+);
 
 /// Points per unit of weight.
 pub const POINTS_PER_WEIGHT: u32 = 160;

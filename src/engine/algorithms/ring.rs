@@ -11,8 +11,8 @@ use crate::engine::contract::{Explanation, How, LiveServer, Placement};
 use crate::engine::hash::HashFn;
 use crate::engine::ring::{Ring, VNode, NO_OWNER};
 use crate::engine::spec::{
-    weighted_vnodes, Build, Check, CostInput, Knobs, LabelTemplate, Memory, Moves, Shape, Spec,
-    LOOKUP_COST,
+    weighted_vnodes, Build, Check, CostInput, KeyHash, Knobs, LabelTemplate, Memory, Moves, Shape,
+    Spec, LOOKUP_COST,
 };
 use crate::engine::text::quote;
 use crate::problem::{Field, Problem};
@@ -40,6 +40,33 @@ pub static SPEC: Spec = Spec {
     check: check_vnodes,
     build,
 };
+
+/// The registry entry of a real system's ring of points (nginx, ketama, HAProxy, Envoy's
+/// ring, Cassandra, groupcache, ingress-nginx, twemproxy): drawn as virtual nodes, diffed
+/// arc by arc, one lookup in the sorted points per key, its keys hashed the system's way.
+pub const fn ring_spec(
+    id: &'static str,
+    knobs: Knobs,
+    moves: Moves,
+    key_hash: KeyHash,
+    check: fn(&Check<'_>) -> Result<(), Problem>,
+    build: fn(&Build<'_>) -> Result<Rc<dyn Placement>, Problem>,
+) -> Spec {
+    Spec {
+        id,
+        knobs,
+        shape: Shape::Vnodes,
+        memory: Memory::Nothing,
+        moves,
+        arcs: true,
+        scores_every_server: false,
+        key_value: None,
+        key_hash: Some(key_hash),
+        cost: lookup_cost,
+        check,
+        build,
+    }
+}
 
 /// One lookup in a sorted table per key.
 pub fn lookup_cost(_: &CostInput) -> usize {

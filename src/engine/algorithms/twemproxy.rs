@@ -15,29 +15,23 @@
 //! written by `tools/twemproxy-vectors.py`; a test replays them.
 
 use crate::engine::hash::fnv1a_64_twemproxy;
-use crate::engine::spec::{KeyHash, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{KeyHash, Knobs, Moves, Spec};
 
 /// The registry's entry. Source: twemproxy (nutcracker) distribution ketama, hash fnv1a_64 (FNV-1a cut to 32 bits): the ketama continuum, its default key hash.
-pub static SPEC: Spec = Spec {
-    id: "twemproxy",
-    knobs: Knobs {
+pub static SPEC: Spec = super::ring::ring_spec(
+    "twemproxy",
+    Knobs {
         weights: true,
         ..Knobs::NONE
     },
-    shape: Shape::Vnodes,
-    memory: Memory::Nothing,
-    moves: Moves::Remaps,
-    arcs: true,
-    scores_every_server: false,
-    key_value: None,
-    key_hash: Some(KeyHash {
+    Moves::Remaps,
+    KeyHash {
         name: "fnv1a_64 (twemproxy)",
         hash: |key, _| fnv1a_64_twemproxy(key.as_bytes()),
-    }),
-    cost: super::ring::lookup_cost,
-    check: crate::engine::spec::whole_weights,
-    build: super::ketama::build,
-};
+    },
+    crate::engine::spec::whole_weights,
+    super::ketama::build,
+);
 
 #[cfg(test)]
 mod tests {
