@@ -16,9 +16,9 @@ use crate::engine::pace::{run_to_end, Pace};
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{Scenario, PARAMS};
 use crate::engine::sim::Simulation;
-use crate::engine::text::quote;
-use crate::engine::text::Fixed;
 use crate::problem::{JsonKind, Problem};
+use crate::text::quote;
+use crate::text::Fixed;
 
 /// The `format` field's value.
 pub const FORMAT: &str = "hashring-lab scenario";
@@ -316,8 +316,8 @@ pub fn counts_csv(sim: &Simulation) -> String {
             "{},{},{},{keys},{}\n",
             csv_field(&s.name),
             s.up,
-            crate::engine::text::Shortest(s.weight),
-            crate::engine::text::Fixed(keys as f64 / total, 6)
+            crate::text::Shortest(s.weight),
+            crate::text::Fixed(keys as f64 / total, 6)
         ));
     }
     out

@@ -26,10 +26,10 @@
 //! here as [`FieldValue`]s, and events are written here as JSON text the page parses.
 
 use crate::engine::sim::{Change, Movement};
-use crate::engine::text::quote;
 use crate::file::{json_string, FieldValue};
 use crate::i18n::Words;
 use crate::link::Link;
+use crate::text::quote;
 use crate::tour::Position;
 
 /// The protocol's version: the value of the `"hashring-lab"` field.
@@ -85,10 +85,10 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
         Some(other) => {
             return Err(Refusal::Bad(format!(
                 "\"{MARKER}\" must be {}, not {}",
-                crate::engine::text::Shortest(PROTOCOL),
+                crate::text::Shortest(PROTOCOL),
                 match other {
                     FieldValue::Text(t) => quote(t),
-                    FieldValue::Number(n) => crate::engine::text::Shortest(*n).to_string(),
+                    FieldValue::Number(n) => crate::text::Shortest(*n).to_string(),
                     FieldValue::Other(kind) => kind.name().to_owned(),
                 }
             )))
@@ -124,7 +124,7 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
         }
         "step" => {
             let step = match fields.iter().find(|(k, _)| k == "step").map(|(_, v)| v) {
-                Some(FieldValue::Number(n)) => crate::engine::text::Shortest(*n).to_string(),
+                Some(FieldValue::Number(n)) => crate::text::Shortest(*n).to_string(),
                 Some(FieldValue::Text(t)) => t.clone(),
                 _ => "1".to_owned(),
             };

@@ -19,6 +19,7 @@ pub mod render;
 pub mod screen;
 pub mod shortcuts;
 pub mod state;
+pub mod text;
 pub mod tour;
 pub mod words;
 

@@ -9,11 +9,11 @@
 //! `location`.
 
 use crate::engine::scenario::{repeated_names, Scenario, PARAMS, QUERY_VALUE};
-use crate::engine::text::{parse_decimal, quote};
 use crate::i18n::Lang;
 use crate::notice::Notice;
 use crate::problem::Problem;
 use crate::render::palette::Theme;
+use crate::text::{parse_decimal, quote};
 use crate::tour::{read_position, Position};
 use std::rc::Rc;
 

@@ -3,11 +3,11 @@
 //! page return a [`Problem`], the command line prints its English ([`fmt::Display`]), and
 //! each language's catalog words it (`Words::problem`, an exhaustive `match`, so a new
 //! problem cannot ship without its words in every language). Values the user typed are
-//! stored already quoted and cut to a short excerpt ([`crate::engine::text::quote`]).
+//! stored already quoted and cut to a short excerpt ([`crate::text::quote`]).
 
 use std::fmt;
 
-use crate::engine::text::{fill, Scientific, Shortest};
+use crate::text::{fill, Scientific, Shortest};
 
 /// A parameter whose problems are reported with its name in front ("keys: …").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

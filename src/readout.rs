@@ -12,9 +12,9 @@
 
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Flow, Movement};
-use crate::engine::text::fill;
-use crate::engine::text::{escape, fit_names};
 use crate::i18n::Words;
+use crate::text::fill;
+use crate::text::{escape, fit_names};
 use crate::words::{group_thousands, name_in_text};
 
 /// The most named rows or columns of the from → to table; the rest are folded into one.

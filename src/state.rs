@@ -11,17 +11,17 @@
 //! carried on a step at a time by [`Action::Continue`], which the page dispatches between
 //! frames; the current picture stays on screen, with a progress line, until it completes.
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use std::rc::Rc;
 
 use crate::engine::placement::Explanation;
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
 use crate::engine::sim::{Change, Movement, Phase, Simulation, Work};
-use crate::engine::text::quote;
 use crate::i18n::Words;
 pub use crate::notice::Notice;
 use crate::problem::Problem;
+use crate::text::quote;
 use crate::words::{self, group_thousands};
 
 /// What the user can do.

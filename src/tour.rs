@@ -15,11 +15,11 @@ use crate::engine::keys::KeySpec;
 use crate::engine::ring::NO_OWNER;
 use crate::engine::scenario::Scenario;
 use crate::engine::sim::{Change, Simulation};
-use crate::engine::text::Fixed;
 pub use crate::facts::{Facts, StoreView};
 use crate::i18n::Words;
 use crate::problem::Problem;
 use crate::state::PageState;
+use crate::text::Fixed;
 use crate::words::{group_thousands, percent};
 
 /// The tours, one per seed story.
@@ -606,7 +606,7 @@ impl Facts {
         if let Some(l) = &state.lookup {
             facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
             facts.walk = crate::words::explain(w, sim, &l.key, &l.explanation).sentence;
-            facts.picture = crate::engine::text::fill(
+            facts.picture = crate::text::fill(
                 w.pic_told,
                 &[
                     crate::words::algorithm_title(w, sim.settings().algo),
@@ -671,7 +671,7 @@ impl Position {
 
 /// Reads `tour=ID` and `step=K|last`: the position, or a message saying what is allowed.
 pub fn read_position(tour: &str, step: Option<&str>) -> Result<Position, Problem> {
-    use crate::engine::text::quote;
+    use crate::text::quote;
     let id = TourId::from_id(tour).ok_or_else(|| {
         let ids: Vec<&str> = TourId::ALL.iter().map(|t| t.id()).collect();
         Problem::UnknownTour {

@@ -7,12 +7,12 @@ use crate::engine::placement::{Algorithm, Explanation, How};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scorers::{Best, Score};
 use crate::engine::sim::{Change, Movement, Phase, Simulation};
-use crate::engine::text::fill;
-use crate::engine::text::Fixed;
 use crate::i18n::{reason, Words};
 use crate::math;
 use crate::notice::Notice;
 use crate::problem::Problem;
+use crate::text::fill;
+use crate::text::Fixed;
 
 /// `12345` → `12,345`.
 pub fn group_thousands(v: u64) -> String {

@@ -124,7 +124,7 @@ fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
 const LAYERS: &[&[&str]] = &[
     // Pure helpers.
     &[
-        "engine::text",
+        "text",
         "engine::order",
         "engine::pace",
         "engine::crc",

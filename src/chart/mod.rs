@@ -12,7 +12,7 @@ use crate::math;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::engine::text::{fit_names, Fixed};
+use crate::text::{fit_names, Fixed};
 use crate::words::group_thousands;
 
 /// One server's bar.

@@ -4,7 +4,7 @@
 //! natively run tests read the very markup the page shows.
 
 use super::{scatter, scatter_labels, sweep_layout, Box4};
-use crate::engine::text::{escape, Fixed};
+use crate::text::{escape, Fixed};
 use crate::words::group_thousands;
 use std::fmt::Write;
 

@@ -4,8 +4,8 @@
 //! tests read the very markup the page shows.
 
 use crate::engine::compare::{CompareRow, Verdict};
-use crate::engine::text::{escape, Fixed};
 use crate::i18n::Words;
+use crate::text::{escape, Fixed};
 use crate::words::{algorithm_title, group_thousands, grouped, percent, significant};
 use std::fmt::Write;
 

@@ -22,7 +22,7 @@ use crate::engine::algorithms::envoy_ring::{MAX_RING_SIZE, MIN_RING_SIZE};
 use crate::engine::import::Imported;
 use crate::engine::note::Note;
 use crate::engine::placement::Algorithm;
-use crate::engine::text::quote;
+use crate::text::quote;
 
 /// True when `text` looks like an Envoy cluster (it names `lb_endpoints`).
 pub fn looks_like_envoy(text: &str) -> bool {

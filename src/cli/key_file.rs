@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 
 use crate::engine::keys::{KeySource, MAX_KEYS, MAX_KEY_LEN};
-use crate::engine::text::{first_hidden, quote};
+use crate::text::{first_hidden, quote};
 
 /// Every how many keys the file's offset is kept.
 const STRIDE: u32 = 64;

@@ -25,10 +25,10 @@ use crate::engine::placement::{key_position, Algorithm};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::scenario::{parse_vnodes, Scenario};
 use crate::engine::sim::{Change, Movement, Simulation, Work};
-use crate::engine::text::quote;
 use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::i18n::EN;
 use crate::problem::Problem;
+use crate::text::quote;
 use crate::words;
 
 mod cassandra;

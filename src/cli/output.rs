@@ -12,7 +12,7 @@ use std::fs::File;
 use std::io::BufWriter;
 use std::path::{Path, PathBuf};
 
-use crate::engine::text::quote;
+use crate::text::quote;
 
 /// Refuses `output` (given to `flag`) when it names the same file as one of `inputs`
 /// (each with the flag that named it).

@@ -17,9 +17,9 @@
 
 use super::pace::{run_to_end, Pace};
 use super::scenario::MAX_SERVERS;
-use super::text::{list_safe, quote};
 use super::tokens::parse_token;
 use crate::problem::{Expected, Problem};
+use crate::text::{list_safe, quote};
 
 /// The most words a row is read with (it has 7, or 8 when its load is `1.2 KiB`).
 const MAX_ROW_WORDS: usize = 12;

@@ -7,8 +7,8 @@ use super::hash::HashFn;
 use super::keys::KeySpec;
 use super::ring::ServerId;
 use super::scenario::{parse_algorithm, parse_hash, parse_vnodes};
-use super::text::{quote, Shortest};
 use crate::problem::Problem;
+use crate::text::{quote, Shortest};
 
 /// One server of the simulation.
 #[derive(Clone, Debug, PartialEq)]

@@ -11,9 +11,9 @@ use super::ring::{ServerId, NO_OWNER};
 use super::scenario::{validate_name, Scenario, ServerSpec, Settings, MAX_SERVERS};
 use super::slots::{SlotMap, SlotTable};
 use super::spec::Memory;
-use super::text::quote;
 use super::tokens::TokenMap;
 use crate::problem::{Field, Problem};
+use crate::text::quote;
 
 /// What the user chose: the scenario's settings and the servers (with the ids and the
 /// slot table that the history of changes gave them).

@@ -33,10 +33,10 @@ use super::pace::{run_to_end, Pace};
 use super::redis_cluster::{read_nodes_paced, ClusterSlots};
 use super::scenario::MAX_VNODES;
 use super::slots::SlotMap;
-pub use super::text::list_safe;
-use super::text::quote;
 use super::tokens::TokenMap;
 use crate::problem::{Expected, NotModelled, Problem};
+pub use crate::text::list_safe;
+use crate::text::quote;
 
 /// What a config describes.
 #[derive(Clone, Debug, PartialEq)]

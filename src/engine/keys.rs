@@ -10,8 +10,8 @@ use std::fmt;
 
 use super::hash::{HashError, HashFn};
 use super::pace::{run_to_end, Pace};
-use super::text::{first_hidden, quote};
 use crate::problem::{KeyNumber, Problem};
+use crate::text::{first_hidden, quote};
 
 /// The most keys a key set may hold.
 pub const MAX_KEYS: u64 = 10_000_000;

@@ -32,6 +32,5 @@ pub mod slots;
 pub mod spec;
 pub mod stats;
 pub mod sweep;
-pub mod text;
 pub mod tokens;
 pub mod work;

@@ -26,8 +26,8 @@ use super::note::{keep, Note};
 use super::pace::{run_to_end, Pace};
 use super::scenario::MAX_SERVERS;
 use super::slots::{slot_range, SlotMap};
-use super::text::{list_safe, quote};
 use crate::problem::{Expected, Problem};
+use crate::text::{list_safe, quote};
 
 /// What a cluster's own output says: its masters (the scenario's servers, named `ip:port`,
 /// in the order listed), the failed ones, what the scenario leaves out (replicas, slots being

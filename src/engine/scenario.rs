@@ -22,7 +22,7 @@ use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 use super::algorithms::{Algorithm, LabelTemplate};
 use super::hash::HashFn;
 use super::keys::KeySpec;
-use super::text::{first_combining_mark, first_hidden, parse_decimal, quote, Shortest};
+use crate::text::{first_combining_mark, first_hidden, parse_decimal, quote, Shortest};
 
 /// The most servers a scenario may have.
 pub const MAX_SERVERS: usize = 10_000;

@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use super::hash::SLOT_COUNT;
 use super::ring::{ServerId, VNode};
-use super::text::quote;
 use crate::problem::Problem;
+use crate::text::quote;
 
 const SLOTS: usize = SLOT_COUNT as usize;
 

@@ -233,8 +233,8 @@ pub fn whole_weights(c: &Check<'_>) -> Result<(), Problem> {
     match c.servers.iter().find(|(_, w)| w.fract() != 0.0) {
         Some((name, weight)) => Err(Problem::WeightNotWhole {
             system: c.system,
-            name: crate::engine::text::quote(name),
-            weight: crate::engine::text::Shortest(*weight).to_string(),
+            name: crate::text::quote(name),
+            weight: crate::text::Shortest(*weight).to_string(),
         }),
         None => Ok(()),
     }
@@ -347,13 +347,13 @@ impl LabelTemplate {
     pub fn parse(text: &str) -> Result<LabelTemplate, Problem> {
         if !text.contains("{node}") {
             return Err(Problem::LabelNeedsNode {
-                given: super::text::quote(text),
+                given: crate::text::quote(text),
             });
         }
         if text.len() > Self::MAX_LEN {
             return Err(Problem::LabelTooLong { max: Self::MAX_LEN });
         }
-        if let Some(hidden) = super::text::first_hidden(text) {
+        if let Some(hidden) = crate::text::first_hidden(text) {
             return Err(Problem::LabelHidden { hidden });
         }
         Ok(LabelTemplate(text.to_owned()))

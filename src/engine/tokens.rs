@@ -13,8 +13,8 @@ use std::sync::{Arc, OnceLock};
 
 use super::order;
 use super::pace::{run_to_end, Pace};
-use super::text::quote;
 use crate::problem::Problem;
+use crate::text::quote;
 
 /// Each server's given tokens, by its place in the server list (shared: a change copies
 /// the configuration, not the tokens).

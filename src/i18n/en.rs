@@ -2,8 +2,8 @@
 //! the text; the structure is checked by the compiler.
 
 use super::{decides, TourWords, Words};
-use crate::engine::text::{Fixed, Shortest};
 use crate::facts::Facts;
+use crate::text::{Fixed, Shortest};
 
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })

@@ -2,7 +2,7 @@
 //! language — `en.rs` and `zh_cn.rs` — so a translator edits one file, and the compiler
 //! refuses a catalog that misses an entry. An entry that only places names or numbers in
 //! a sentence is a template — `{0}`, `{1}`, … in the order the callers give them, filled by
-//! [`crate::engine::text::fill`] (a translator may reorder them); one whose sentence changes
+//! [`crate::text::fill`] (a translator may reorder them); one whose sentence changes
 //! with its values (plurals, optional parts, narrations) is a plain function. The catalogs
 //! are compiled in, so choosing a language makes no request.
 //!
@@ -672,7 +672,7 @@ pub struct Words {
 mod tests {
     use super::*;
     use crate::engine::algorithms::Algorithm;
-    use crate::engine::text::fill;
+    use crate::text::fill;
 
     /// HAProxy's own words, quoted in messages as its config writes them.
     const HAPROXY_WORDS: [&str; 19] = [

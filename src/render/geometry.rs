@@ -234,8 +234,8 @@ pub fn server_colour(id: ServerId, p: &Palette) -> String {
         Some(c) => (*c).to_owned(),
         None => format!(
             "hsl({} 70% {}%)",
-            crate::engine::text::Fixed(math::wrap(f64::from(id) * 137.508, 360.0), 0),
-            crate::engine::text::Fixed(p.server_lightness * 100.0, 0)
+            crate::text::Fixed(math::wrap(f64::from(id) * 137.508, 360.0), 0),
+            crate::text::Fixed(p.server_lightness * 100.0, 0)
         ),
     }
 }

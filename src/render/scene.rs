@@ -3,8 +3,8 @@
 //! a tick label, or the canvas edge), keys in motion, the animation clock, and what is
 //! under the pointer. `ui::ring_canvas` strokes the result.
 
-use crate::engine::text::fill;
 use crate::math;
+use crate::text::fill;
 use std::f64::consts::TAU;
 
 use super::{angle_of, circular_distance, nearest, RingGeometry, RING_SPAN};

@@ -13,8 +13,8 @@ use super::scene::display_cells;
 use crate::engine::contract::{Explanation, How, Probe, Score};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::Simulation;
-use crate::engine::text::fill;
 use crate::i18n::Words;
+use crate::text::fill;
 
 /// What the overlay draws for a followed key: the steps of its [`Explanation`], borrowed.
 #[derive(Clone, Copy, Debug, PartialEq)]

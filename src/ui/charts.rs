@@ -11,9 +11,9 @@ use crate::i18n::Words;
 use super::use_look;
 use super::ViewProps;
 use crate::chart::{draw_bar_chart, LoadBar, Unit};
-use crate::engine::text::Fixed;
 use crate::render::palette::Palette;
 use crate::render::server_rgb;
+use crate::text::Fixed;
 use crate::words::group_thousands;
 
 /// Sizes a chart canvas's backing store to its CSS size at device resolution (only when

@@ -14,9 +14,9 @@ use crate::engine::compare::TIMED_LOOKUPS;
 use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
-use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::state::STEP_COST;
+use crate::text::Fixed;
 use crate::words::{algorithm_title, percent};
 
 /// Props of [`CompareView`].

@@ -2,7 +2,7 @@
 //! vnodes, fail/recover and remove), the scenario settings, and the key lookup. Each reads
 //! the state and dispatches actions; validation lives in the reducer and the engine.
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -17,11 +17,11 @@ use crate::engine::scenario::{
     parse_weight, Scenario,
 };
 use crate::engine::sim::{Change, Server, Simulation};
-use crate::engine::text::parse_decimal;
-use crate::engine::text::{Fixed, Shortest};
 use crate::render::palette::Palette;
 use crate::render::server_colour;
 use crate::state::{Action, Lookup, PageState};
+use crate::text::parse_decimal;
+use crate::text::{Fixed, Shortest};
 use crate::words::change_title;
 use crate::words::group_thousands;
 use std::rc::Rc;

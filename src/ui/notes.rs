@@ -6,7 +6,7 @@
 //! The notes show the step's narration (with the prediction question, when the step asks
 //! one), what to point at, and what the next step does.
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use std::cell::RefCell;
 use std::rc::Rc;
 

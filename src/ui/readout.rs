@@ -4,7 +4,7 @@
 //! [`crate::readout::Readout`]; this file only lays them out (the from → to table is
 //! written as text by [`crate::readout::flows_markup`]).
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use yew::prelude::*;
 
 use crate::i18n::Words;

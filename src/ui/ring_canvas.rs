@@ -8,8 +8,8 @@
 //! on top of a copy of it: the arcs that changed hands (fading), keys walking clockwise to
 //! their owner, and the looked-up key — a pure function of (state, view, clock).
 
-use crate::engine::text::fill;
 use crate::math;
+use crate::text::fill;
 use std::f64::consts::TAU;
 
 use web_sys::CanvasRenderingContext2d;
@@ -18,7 +18,6 @@ use crate::engine::contract::{Probe, Structure};
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
-use crate::engine::text::Fixed;
 use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
@@ -33,6 +32,7 @@ use crate::render::{
     RingGeometry, RING_SPAN,
 };
 use crate::state::{Lookup, PageState};
+use crate::text::Fixed;
 use crate::words::{algorithm_title, cell_sum, group_thousands, modulo_sum, range_text};
 
 /// Draws the static layer for `state` with ring geometry `g`; returns where the keys'

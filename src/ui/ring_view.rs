@@ -18,13 +18,13 @@ use super::ring_canvas::{
     draw_overlay, draw_static, followed_walk, key_labels_record, walk_sum, Overlay,
 };
 use super::{use_look, Look};
-use crate::engine::text::Fixed;
 use crate::render::gesture::{Gesture, Gestures};
 use crate::render::scene::{
     self, idle_walkers, moved_walkers, Clock, Scale, Walker, HIGHLIGHT_MS, MAX_KEY_DOTS, WALK_MS,
 };
 use crate::render::{RingGeometry, Viewport};
 use crate::state::{Goal, PageState};
+use crate::text::Fixed;
 
 /// Props of [`RingView`].
 #[derive(Properties, PartialEq)]

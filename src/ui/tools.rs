@@ -4,7 +4,7 @@
 //! keys never block the page — and the scenario as JSON), open a scenario file, and the list of keyboard shortcuts.
 //! Files are made in the browser and saved through a `blob:` link: no request leaves it.
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -675,7 +675,7 @@ fn size_text(bytes: usize) -> String {
     if bytes >= 1024 * 1024 {
         format!(
             "{} MB",
-            crate::engine::text::Fixed(bytes as f64 / (1024.0 * 1024.0), 1)
+            crate::text::Fixed(bytes as f64 / (1024.0 * 1024.0), 1)
         )
     } else {
         format!("{} KB", bytes.div_ceil(1024))

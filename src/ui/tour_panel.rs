@@ -2,7 +2,7 @@
 //! Leave, and the stale-data story's table of stored values. The narration is made from
 //! the facts on screen ([`Facts::read`]), so it always states what the page shows.
 
-use crate::engine::text::fill;
+use crate::text::fill;
 use yew::prelude::*;
 
 use crate::engine::sim::Change;

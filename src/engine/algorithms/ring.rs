@@ -14,8 +14,8 @@ use crate::engine::spec::{
     weighted_vnodes, Build, Check, CostInput, KeyHash, Knobs, LabelTemplate, Memory, Moves, Shape,
     Spec, LOOKUP_COST,
 };
-use crate::engine::text::quote;
 use crate::problem::{Field, Problem};
+use crate::text::quote;
 
 /// The most virtual nodes a scenario may have in all.
 pub const MAX_TOTAL_VNODES: u64 = 1_000_000;
