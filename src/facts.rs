@@ -54,8 +54,6 @@ pub struct Facts {
     pub vnodes: u32,
     /// The looked-up key and its owner.
     pub lookup: Option<(String, String)>,
-    /// How the lookup found the owner, as the lookup's card says it.
-    pub walk: String,
     /// The picture with the followed key's walk, told: the algorithm, how to read its
     /// picture, what the picture shows (its structure in words and the walk).
     pub picture: String,

@@ -605,7 +605,6 @@ impl Facts {
         }
         if let Some(l) = &state.lookup {
             facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
-            facts.walk = crate::words::explain(w, sim, &l.key, &l.explanation).sentence;
             facts.picture = crate::text::fill(
                 w.pic_told,
                 &[
@@ -955,7 +954,7 @@ mod tests {
         owners.dedup();
         assert!(owners.len() >= 4, "owners {owners:?}");
         // Bounded loads' step shows a key walking past a full server.
-        assert!(facts(TourId::Decides, 7).walk.contains("full"));
+        assert!(facts(TourId::Decides, 7).picture.contains("already full"));
     }
 
     #[test]
