@@ -14,6 +14,7 @@
 use crate::text::fill;
 use std::rc::Rc;
 
+use crate::engine::import::Imported;
 use crate::engine::placement::Explanation;
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
@@ -35,9 +36,10 @@ pub enum Action {
     RemoveLast,
     /// Start over from a scenario.
     Load(Scenario),
-    /// Start over from an nginx config's scenario, saying which backup servers it leaves
-    /// out (said until the next change, lookup or notice).
-    LoadConfig(Scenario, Rc<[String]>),
+    /// Start over from what a pasted config describes ([`Imported::apply`] over the
+    /// current scenario's other settings), saying which backup servers it leaves out (said
+    /// until the next change, lookup or notice).
+    PasteConfig(Rc<Imported>),
     /// Dismiss the error message.
     DismissError,
     /// Show a message about invalid input; nothing else changes.
@@ -344,10 +346,14 @@ impl PageState {
             }
             Action::Lookup(key) => return self.looked_up(&key),
             Action::Load(scenario) => Goal::Load(scenario),
-            Action::LoadConfig(scenario, backups) => {
+            Action::PasteConfig(config) => {
+                let scenario = match config.apply(self.sim.scenario()) {
+                    Ok(scenario) => scenario,
+                    Err(problem) => return self.reduce(Action::Reject(problem)),
+                };
                 let mut next = self.reduce(Action::Load(scenario));
-                if next.error.is_none() && !backups.is_empty() {
-                    next.say(Notice::BackupsLeftOut(backups));
+                if next.error.is_none() && !config.backups.is_empty() {
+                    next.say(Notice::BackupsLeftOut(config.backups.as_slice().into()));
                 }
                 return next;
             }
@@ -758,9 +764,9 @@ mod tests {
     /// A config's backup servers are said when its scenario loads, and until the next change.
     #[test]
     fn a_configs_backup_servers_are_said_until_the_next_change() {
-        let scenario = Scenario::from_pairs([("algo", "nginx"), ("nodes", "a:80,b:80")]).unwrap();
-        let backups: Rc<[String]> = Rc::from(["'c:80'".to_owned()]);
-        let loaded = seed000().reduce(Action::LoadConfig(scenario.clone(), backups.clone()));
+        let config = "upstream u { hash $uri consistent; server a:80; server b:80 down; server c:80 backup; }";
+        let imported = crate::engine::import::read_config(config).unwrap();
+        let loaded = seed000().reduce(Action::PasteConfig(Rc::new(imported.clone())));
         assert_eq!(loaded.sim.servers().len(), 2);
         let said = words::notice(&crate::i18n::EN, loaded.notice().unwrap());
         assert_eq!(
@@ -770,11 +776,27 @@ mod tests {
         let changed = loaded.reduce(Action::AddServer("d:80".into()));
         assert_eq!(changed.sim.servers().len(), 3);
         assert_eq!(changed.notice(), None);
+        // The config's servers, weights and down ones over the page's other settings: the
+        // keys stay the page's.
+        let pasted = loaded.sim.scenario();
+        assert_eq!(pasted.settings.algo.name(), "nginx");
+        assert_eq!(pasted.nodes[1].name, "b:80");
+        assert!(!pasted.nodes[1].up);
+        assert_eq!(pasted.settings.keys, seed000().sim.scenario().settings.keys);
         // Without backups, nothing is said; a refused load says why, not the backups.
-        let plain = seed000().reduce(Action::LoadConfig(scenario, Rc::from([])));
+        let plain = Imported {
+            backups: Vec::new(),
+            ..imported.clone()
+        };
+        let plain = seed000().reduce(Action::PasteConfig(Rc::new(plain)));
         assert_eq!(plain.notice(), None);
-        let too_many = Scenario::from_pairs([("nodes", "s{i}:0..101")]).unwrap();
-        let refused = seed000().reduce(Action::LoadConfig(too_many, backups));
+        let too_many = Imported {
+            servers: (0..101)
+                .map(|i| crate::engine::scenario::ServerSpec::named(format!("s{i}")))
+                .collect(),
+            ..imported
+        };
+        let refused = seed000().reduce(Action::PasteConfig(Rc::new(too_many)));
         assert!(matches!(refused.notice(), Some(Notice::Refused(_))));
     }
 

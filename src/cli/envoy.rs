@@ -22,12 +22,8 @@ use crate::engine::algorithms::envoy_ring::{MAX_RING_SIZE, MIN_RING_SIZE};
 use crate::engine::import::Imported;
 use crate::engine::note::Note;
 use crate::engine::placement::Algorithm;
+use crate::engine::scenario::ServerSpec;
 use crate::text::quote;
-
-/// True when `text` looks like an Envoy cluster (it names `lb_endpoints`).
-pub fn looks_like_envoy(text: &str) -> bool {
-    text.contains("lb_endpoints")
-}
 
 /// The most a document may weigh once its aliases are expanded, in the units of
 /// [`AliasCount`]: a real cluster of 10,000 hosts weighs a few megabytes; a YAML "billion
@@ -213,7 +209,7 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
     }
     let by_hostname = hashing["use_hostname_for_hashing"].as_bool() == Some(true);
     let table = number(&settings["table_size"], "table_size")?.map(|t| t as u32);
-    let (mut nodes, mut down) = (Vec::new(), Vec::new());
+    let mut servers = Vec::new();
     let localities = cluster["load_assignment"]["endpoints"]
         .as_vec()
         .ok_or("envoy config: the cluster has no load_assignment.endpoints")?;
@@ -239,26 +235,23 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
                         .ok_or(crate::problem::Expected::PlainName.name())
                 })
                 .map_err(|what| format!("envoy config, endpoint {entry}: expected {what}"))?;
-            if matches!(
+            let down = matches!(
                 host["health_status"].as_str(),
                 Some("UNHEALTHY" | "DRAINING" | "TIMEOUT")
-            ) {
-                down.push(name.clone());
-            }
-            nodes.push(if weight == 1 {
-                name
-            } else {
-                format!("{name}*{weight}")
+            );
+            servers.push(ServerSpec {
+                name,
+                weight: weight as f64,
+                up: !down,
             });
         }
     }
-    if nodes.is_empty() {
+    if servers.is_empty() {
         return refuse("no priority-0 endpoint takes part in the hash");
     }
     Ok(Imported {
         algo,
-        nodes: nodes.join(","),
-        down: down.join(","),
+        servers,
         left_out,
         table,
         slots: None,
@@ -337,10 +330,10 @@ static_resources:
         let i = read(BOOTSTRAP).unwrap();
         assert_eq!(i.algo.name(), "envoy-ring");
         assert_eq!(
-            i.nodes,
+            i.nodes(),
             "10.0.0.1:11211,10.0.0.2:11211*2,10.0.0.3:11211,cache-d"
         );
-        assert_eq!(i.down, "10.0.0.3:11211");
+        assert_eq!(i.down(), "10.0.0.3:11211");
         assert_eq!(i.left_out.len(), 2, "{:?}", i.left_out);
         assert!(i.left_out[0].to_string().contains("only cache is read"));
         assert!(i.left_out[1].to_string().contains("priority 1"));
@@ -356,7 +349,7 @@ static_resources:
           ]}]}}"#;
         let i = read(json).unwrap();
         assert_eq!(i.algo.name(), "envoy-maglev");
-        assert_eq!(i.nodes, "a.example,b.example");
+        assert_eq!(i.nodes(), "a.example,b.example");
         assert_eq!(i.table, Some(251));
     }
 

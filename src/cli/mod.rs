@@ -180,47 +180,27 @@ impl ScenarioArgs {
     }
 
     fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
-        let imported = self
+        let mut imported = self
             .config
             .as_ref()
             .map(|p| read_config_file(p))
             .transpose()?;
-        let tokens_each = imported.as_ref().and_then(|i| i.vnodes);
-        let vnodes = match (vnodes, tokens_each) {
-            (Some(given), _) => given.to_owned(),
-            (None, Some(count)) => count.to_string(),
-            (None, None) => "10".to_owned(),
-        };
-        let vnodes = vnodes.as_str();
-        let text = |map: Option<String>| map.unwrap_or_default();
-        let (algo, nodes, down, slotmap, tokens) = match &imported {
-            Some(i) => (
-                i.algo.name(),
-                i.nodes.as_str(),
-                i.down.as_str(),
-                text(i.slots.as_ref().map(ToString::to_string)),
-                text(i.tokens.as_ref().map(ToString::to_string)),
-            ),
-            None => (
-                self.algo.as_str(),
-                self.nodes.as_str(),
-                self.down.as_str(),
-                self.slotmap.clone(),
-                self.tokens.clone(),
-            ),
-        };
-        let table = match (imported.as_ref().and_then(|i| i.table), &self.table) {
-            (Some(_), Some(_)) => {
+        if let Some(imported) = &mut imported {
+            if imported.table.is_some() && self.table.is_some() {
                 return Err(
                     "--table and the config's table_size both set Maglev's table; give one"
                         .to_owned(),
-                )
+                );
             }
-            (Some(t), None) => t.to_string(),
-            (None, given) => given
-                .clone()
-                .unwrap_or_else(|| crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string()),
-        };
+            // A `--vnodes` given wins over the config's own count (`nodetool ring`'s).
+            if vnodes.is_some() {
+                imported.vnodes = None;
+            }
+        }
+        let table = self
+            .table
+            .clone()
+            .unwrap_or_else(|| crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string());
         // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
         let key_file = (self.keys.starts_with('@') || self.keys == "-")
             .then(|| {
@@ -238,22 +218,30 @@ impl ScenarioArgs {
         } else {
             self.keys.as_str()
         };
+        // With `--config`, the flags it conflicts with keep their defaults: the config sets
+        // the algorithm, servers, slot table and tokens, applied below as the page applies a
+        // pasted one.
         let pairs = [
-            ("algo", algo),
+            ("algo", self.algo.as_str()),
             ("hash", self.hash.as_str()),
-            ("nodes", nodes),
-            ("vnodes", vnodes),
+            ("nodes", self.nodes.as_str()),
+            ("vnodes", vnodes.unwrap_or("10")),
             ("label", self.label.as_str()),
             ("keys", keys),
             ("seed", self.seed.as_str()),
-            ("down", down),
+            ("down", self.down.as_str()),
             ("probes", self.probes.as_str()),
             ("table", table.as_str()),
             ("c", self.c.as_str()),
-            ("slotmap", slotmap.as_str()),
-            ("tokens", tokens.as_str()),
+            ("slotmap", self.slotmap.as_str()),
+            ("tokens", self.tokens.as_str()),
         ];
         let mut scenario = Scenario::from_pairs(pairs)?;
+        if let Some(imported) = imported {
+            scenario = imported
+                .apply(scenario)
+                .map_err(|e| format!("--config: {e}"))?;
+        }
         if let Some(file) = key_file {
             scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));
         }
@@ -261,9 +249,10 @@ impl ScenarioArgs {
     }
 }
 
-/// Reads `--config` (`-`: stdin), at most 16 MB, and the scenario it describes; what the
-/// scenario leaves out (backup servers) is said on stderr.
+/// Reads `--config` (`-`: stdin), at most 16 MB, and what it describes; what the scenario
+/// leaves out (backup servers, replicas, …) is said on stderr.
 fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imported, String> {
+    use crate::engine::import::{self, ClusterLayout, ConfigFormat};
     use std::io::Read;
     const LIMIT: u64 = 16 * 1024 * 1024;
     let mut text = String::new();
@@ -277,24 +266,25 @@ fn read_config_file(path: &std::path::Path) -> Result<crate::engine::import::Imp
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    use crate::engine::import::ClusterLayout;
-    let text = crate::engine::import::without_bom(&text);
-    let layout = ClusterLayout::of(text);
-    let imported = if envoy::looks_like_envoy(text) {
-        envoy::read(text)
-    } else if layout == Some(ClusterLayout::Shards) {
-        crate::engine::redis_cluster::read_shards(text)
-            .and_then(crate::engine::import::redis_cluster)
-            .map_err(|e| e.to_string())
-    } else if layout == Some(ClusterLayout::Ring) {
-        crate::engine::cassandra_ring::read(text)
-            .map(|cluster| crate::engine::import::Imported {
-                left_out: cassandra::notes(&cluster),
-                ..crate::engine::import::cassandra_ring(cluster)
-            })
-            .map_err(|e| e.to_string())
-    } else {
-        crate::engine::import::read_config(text).map_err(|e| e.to_string())
+    let text = import::without_bom(&text);
+    // The kinds the page sends here are read by the command line's own readers.
+    let imported = match ConfigFormat::of(text) {
+        None => Err(Problem::ConfigNotRecognized.to_string()),
+        Some(ConfigFormat::Envoy) => envoy::read(text),
+        Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
+            crate::engine::redis_cluster::read_shards(text)
+                .and_then(import::redis_cluster)
+                .map_err(|e| e.to_string())
+        }
+        Some(ConfigFormat::Cluster(ClusterLayout::Ring)) => {
+            crate::engine::cassandra_ring::read(text)
+                .map(|cluster| import::Imported {
+                    left_out: cassandra::notes(&cluster),
+                    ..import::cassandra_ring(cluster)
+                })
+                .map_err(|e| e.to_string())
+        }
+        Some(format) => import::read_as(text, format).map_err(|e| e.to_string()),
     }
     .map_err(|e| format!("--config {shown}: {e}"))?;
     for backup in &imported.backups {

@@ -31,7 +31,7 @@ use super::cassandra_ring::ClusterTokens;
 use super::note::{keep, Note};
 use super::pace::{run_to_end, Pace};
 use super::redis_cluster::{read_nodes_paced, ClusterSlots};
-use super::scenario::MAX_VNODES;
+use super::scenario::{check_servers, check_table, Scenario, ServerSpec, MAX_VNODES};
 use super::slots::SlotMap;
 use super::tokens::TokenMap;
 use crate::problem::{Expected, NotModelled, Problem};
@@ -43,10 +43,9 @@ use crate::text::quote;
 pub struct Imported {
     /// The system's algorithm.
     pub algo: Algorithm,
-    /// The servers, `NAME[*WEIGHT]` comma-separated, in declaration order.
-    pub nodes: String,
-    /// The servers marked down or disabled, comma-separated.
-    pub down: String,
+    /// The servers in declaration order, with their weights; those marked down or
+    /// disabled are not up.
+    pub servers: Vec<ServerSpec>,
     /// Backup servers (quoted, nginx's and HAProxy's): the hash places keys on the primary
     /// servers only (backups serve when none is up), so the
     /// scenario leaves them out — and says so (the page, in the reader's language).
@@ -64,6 +63,57 @@ pub struct Imported {
     pub vnodes: Option<u32>,
 }
 
+/// The kind of text a config is — told here, once, for the page and the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConfigFormat {
+    /// Envoy's cluster YAML (it names `lb_endpoints`): read by the command line
+    /// (`cli::envoy`), whose YAML reader the page has no room for.
+    Envoy,
+    /// A real cluster's own layout: Redis's `CLUSTER NODES` / `CLUSTER SHARDS`, Cassandra's
+    /// `nodetool ring`.
+    Cluster(ClusterLayout),
+    /// A twemproxy pool (a `servers:` line).
+    Twemproxy,
+    /// An nginx `upstream` block.
+    Nginx,
+    /// An HAProxy `backend` or `listen` section.
+    Haproxy,
+}
+
+impl ConfigFormat {
+    /// The format of `text` (without a byte-order mark), or `None` when it is none of them.
+    pub fn of(text: &str) -> Option<ConfigFormat> {
+        run_to_end(ConfigFormat::of_paced(text, &mut Pace::unlimited()))
+    }
+
+    /// [`ConfigFormat::of`] at `pace` (each pass over the text ticks as it goes).
+    async fn of_paced(text: &str, pace: &mut Pace) -> Option<ConfigFormat> {
+        if text.contains("lb_endpoints") {
+            return Some(ConfigFormat::Envoy);
+        }
+        if let Some(layout) = ClusterLayout::of_paced(text, pace).await {
+            return Some(ConfigFormat::Cluster(layout));
+        }
+        if any_line(text, pace, |l| strip_yaml_comment(l).trim() == "servers:").await {
+            return Some(ConfigFormat::Twemproxy);
+        }
+        pace.begin(text.len());
+        let mut words = Words::new(text, Dialect::Nginx);
+        if words.find_paced("upstream", pace).await.is_some() {
+            return Some(ConfigFormat::Nginx);
+        }
+        // HAProxy's proxies: `backend NAME` or `listen NAME` lines (nginx's `listen 80;`
+        // ends with a semicolon).
+        let haproxy_section = |l: &str| {
+            let mut w = l.split_whitespace();
+            matches!(w.next(), Some("backend" | "listen")) && !l.contains(';')
+        };
+        any_line(text, pace, haproxy_section)
+            .await
+            .then_some(ConfigFormat::Haproxy)
+    }
+}
+
 /// Reads an nginx `upstream` block, an HAProxy `backend` section, a twemproxy pool, a Redis
 /// Cluster's `CLUSTER NODES` output or a Cassandra cluster's `nodetool ring` output.
 pub fn read_config(text: &str) -> Result<Imported, Problem> {
@@ -74,42 +124,76 @@ pub fn read_config(text: &str) -> Result<Imported, Problem> {
 /// text — telling its kind, then reading it — ticks as it goes).
 pub async fn read_config_paced(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     let text = without_bom(text);
-    // Envoy's YAML needs a YAML reader the page has no room for: the command line reads it.
-    if text.contains("lb_endpoints") {
-        return Err(Problem::ConfigNeedsCommandLine { what: "Envoy" });
-    }
-    match ClusterLayout::of_paced(text, pace).await {
-        Some(ClusterLayout::Nodes) => return redis_cluster(read_nodes_paced(text, pace).await?),
-        Some(ClusterLayout::Ring) => {
-            return Ok(cassandra_ring(
-                super::cassandra_ring::read_paced(text, pace).await?,
-            ))
+    let format = ConfigFormat::of_paced(text, pace)
+        .await
+        .ok_or(Problem::ConfigNotRecognized)?;
+    read_as_paced(text, format, pace).await
+}
+
+/// Reads `text` as `format`, told by [`ConfigFormat::of`] (the command line reads Envoy and
+/// `CLUSTER SHARDS` itself, and sends the rest here).
+pub fn read_as(text: &str, format: ConfigFormat) -> Result<Imported, Problem> {
+    run_to_end(read_as_paced(text, format, &mut Pace::unlimited()))
+}
+
+async fn read_as_paced(
+    text: &str,
+    format: ConfigFormat,
+    pace: &mut Pace,
+) -> Result<Imported, Problem> {
+    match format {
+        ConfigFormat::Envoy => Err(Problem::ConfigNeedsCommandLine { what: "Envoy" }),
+        ConfigFormat::Cluster(ClusterLayout::Nodes) => {
+            redis_cluster(read_nodes_paced(text, pace).await?)
         }
-        Some(layout) => {
-            return Err(Problem::ConfigNeedsCommandLine {
-                what: layout.command(),
-            })
+        ConfigFormat::Cluster(ClusterLayout::Ring) => Ok(cassandra_ring(
+            super::cassandra_ring::read_paced(text, pace).await?,
+        )),
+        ConfigFormat::Cluster(layout) => Err(Problem::ConfigNeedsCommandLine {
+            what: layout.command(),
+        }),
+        ConfigFormat::Twemproxy => twemproxy(text, pace).await,
+        ConfigFormat::Nginx => nginx(text, pace).await,
+        ConfigFormat::Haproxy => haproxy(text, pace).await,
+    }
+}
+
+#[cfg(test)]
+impl Imported {
+    /// The servers as a `nodes=` value writes them (tests compare them with the config).
+    pub fn nodes(&self) -> String {
+        super::scenario::nodes_text(&self.servers)
+    }
+
+    /// The servers not up, as a `down=` value writes them.
+    pub fn down(&self) -> String {
+        super::scenario::down_text(&self.servers)
+    }
+}
+
+impl Imported {
+    /// The scenario this config describes over `base`'s other settings (its keys, hash,
+    /// seed, …): the config's algorithm, servers (weights, down ones), slot table or tokens,
+    /// and the vnode count and table size when it sets them. The one way a config becomes a
+    /// scenario — the page's pasted config and the command line's `--config` alike; the
+    /// result is checked as any scenario is.
+    pub fn apply(&self, base: Scenario) -> Result<Scenario, Problem> {
+        check_servers(&self.servers)?;
+        let mut scenario = Scenario {
+            nodes: self.servers.clone(),
+            slots: self.slots.clone(),
+            tokens: self.tokens.clone(),
+            ..base
+        };
+        let settings = &mut scenario.settings;
+        settings.algo = self.algo;
+        settings.vnodes = self.vnodes.unwrap_or(settings.vnodes);
+        if let Some(size) = self.table {
+            settings.table = check_table(size)?;
         }
-        None => {}
+        scenario.validate()?;
+        Ok(scenario)
     }
-    if any_line(text, pace, |l| strip_yaml_comment(l).trim() == "servers:").await {
-        return twemproxy(text, pace).await;
-    }
-    pace.begin(text.len());
-    let mut words = Words::new(text, Dialect::Nginx);
-    if words.find_paced("upstream", pace).await.is_some() {
-        return nginx(text, pace).await;
-    }
-    // HAProxy's proxies: `backend NAME` or `listen NAME` lines (nginx's `listen 80;` ends
-    // with a semicolon).
-    let haproxy_section = |l: &str| {
-        let mut w = l.split_whitespace();
-        matches!(w.next(), Some("backend" | "listen")) && !l.contains(';')
-    };
-    if any_line(text, pace, haproxy_section).await {
-        return haproxy(text, pace).await;
-    }
-    Err(Problem::ConfigNotRecognized)
 }
 
 /// Whether a line of `text` is one `is` looks for (a pass at `pace`).
@@ -135,8 +219,11 @@ pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
     Ok(Imported {
         algo: Algorithm::from_name("slots")
             .ok_or(Problem::Internal("the slots algorithm is not registered"))?,
-        nodes: cluster.masters.join(","),
-        down: cluster.down.join(","),
+        servers: cluster
+            .masters
+            .iter()
+            .map(|name| server(name, 1, !cluster.down.contains(name)))
+            .collect(),
         backups: Vec::new(),
         left_out: cluster.notes,
         table: None,
@@ -149,20 +236,15 @@ pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
 /// A Cassandra cluster's nodes and own tokens as a scenario: `algo=cassandra`, the `Down`
 /// and `Joining` nodes down.
 pub fn cassandra_ring(cluster: ClusterTokens<'_>) -> Imported {
-    let (mut nodes, mut down) = (Vec::new(), Vec::new());
-    let mut tokens = Vec::new();
+    let (mut servers, mut tokens) = (Vec::new(), Vec::new());
     for node in cluster.nodes {
-        if node.is_down() {
-            down.push(node.name);
-        }
-        nodes.push(node.name);
+        servers.push(server(node.name, 1, !node.is_down()));
         tokens.push(node.tokens);
     }
     let tokens = TokenMap::new(tokens);
     Imported {
         algo: Algorithm::CASSANDRA,
-        nodes: nodes.join(","),
-        down: down.join(","),
+        servers,
         backups: Vec::new(),
         left_out: Vec::new(),
         table: None,
@@ -396,7 +478,7 @@ async fn nginx(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     if brace.map(|w| w.text) != Some("{") {
         return Err(syntax(brace.as_ref(), Expected::OpenBrace));
     }
-    let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut servers, mut backups) = (Vec::new(), Vec::new());
     let mut consistent = None;
     loop {
         let Some(directive) = words.next_paced(pace).await else {
@@ -448,12 +530,7 @@ async fn nginx(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
         match (directive.text, address) {
             ("server", None) => return Err(syntax(Some(&directive), Expected::Address)),
             ("server", Some(address)) if backup => backups.push(quote(address.text)),
-            ("server", Some(address)) => {
-                nodes.push(node(address.text, weight));
-                if is_down {
-                    down.push(address.text.to_owned());
-                }
-            }
+            ("server", Some(address)) => servers.push(server(address.text, weight, !is_down)),
             ("hash", _) => consistent = Some(hashes_consistently),
             _ => {}
         }
@@ -472,13 +549,7 @@ async fn nginx(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
             },
         });
     }
-    let mut imported = finish(
-        Algorithm::from_name("nginx"),
-        "nginx",
-        &nodes,
-        &down,
-        left_out,
-    )?;
+    let mut imported = finish(Algorithm::from_name("nginx"), "nginx", servers, left_out)?;
     imported.backups = backups;
     Ok(imported)
 }
@@ -632,22 +703,18 @@ async fn haproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
         .ok_or(Problem::ConfigNoServers { system: "haproxy" })?;
     haproxy_modelled(chosen)?;
     let left_out = others_note(sections.len() - 1, chosen.name);
-    let (mut nodes, mut down, mut backups) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut servers, mut backups) = (Vec::new(), Vec::new());
     for (name, weight, backup, disabled) in &chosen.servers {
         if *backup {
             backups.push(quote(name));
-            continue;
-        }
-        nodes.push(node(name, *weight));
-        if *disabled {
-            down.push(name.clone());
+        } else {
+            servers.push(server(name, *weight, !disabled));
         }
     }
     let mut imported = finish(
         Algorithm::from_name("haproxy"),
         "haproxy",
-        &nodes,
-        &down,
+        servers,
         left_out,
     )?;
     imported.backups = backups;
@@ -827,7 +894,7 @@ fn strip_yaml_comment(line: &str) -> &str {
 /// `/path:weight [name]`, parsed from the end as `conf_add_server` does.
 async fn twemproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
     let mut pools: Vec<&str> = Vec::new();
-    let (mut nodes, mut left_out) = (Vec::new(), Vec::new());
+    let (mut servers, mut left_out) = (Vec::new(), Vec::new());
     let mut hash = "fnv1a_64";
     let mut in_servers = false;
     pace.begin(text.len());
@@ -854,7 +921,7 @@ async fn twemproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
                     line: l + 1,
                     column: line[..line.len() - item.trim_start().len()].chars().count() + 1,
                 };
-                nodes.push(pool_server(&at)?);
+                servers.push(pool_server(&at)?);
             }
             continue;
         }
@@ -882,13 +949,7 @@ async fn twemproxy(text: &str, pace: &mut Pace) -> Result<Imported, Problem> {
         "md5" => "ketama",
         _ => return Err(not_modelled(NotModelled::TwemproxyHash)),
     };
-    finish(
-        Algorithm::from_name(algo),
-        "twemproxy",
-        &nodes,
-        &[],
-        left_out,
-    )
+    finish(Algorithm::from_name(algo), "twemproxy", servers, left_out)
 }
 
 fn not_modelled(why: NotModelled) -> Problem {
@@ -900,7 +961,7 @@ fn not_modelled(why: NotModelled) -> Problem {
 
 /// One `servers:` item: the scenario's node — its name, else `host:port` (`/path:` for a
 /// socket, as twemproxy names it) — with its weight.
-fn pool_server(at: &Word<'_>) -> Result<String, Problem> {
+fn pool_server(at: &Word<'_>) -> Result<ServerSpec, Problem> {
     let value = at.text.trim_matches(|c| c == '"' || c == '\'');
     let wrong = |expected| syntax(Some(at), expected);
     let (address, name) = match value.rsplit_once(' ') {
@@ -942,32 +1003,31 @@ fn pool_server(at: &Word<'_>) -> Result<String, Problem> {
     if !list_safe(&name) {
         return Err(wrong(Expected::PlainName));
     }
-    Ok(node(&name, weight))
+    Ok(server(name, weight, true))
 }
 
-fn node(name: &str, weight: u32) -> String {
-    if weight == 1 {
-        name.to_owned()
-    } else {
-        format!("{name}*{weight}")
+/// A server of the config: its name, its weight and whether it is up.
+fn server(name: impl Into<String>, weight: u32, up: bool) -> ServerSpec {
+    ServerSpec {
+        name: name.into(),
+        weight: f64::from(weight),
+        up,
     }
 }
 
 fn finish(
     algo: Option<Algorithm>,
     system: &'static str,
-    nodes: &[String],
-    down: &[String],
+    servers: Vec<ServerSpec>,
     left_out: Vec<Note>,
 ) -> Result<Imported, Problem> {
     let algo = algo.ok_or(Problem::Internal("a real system is not registered"))?;
-    if nodes.is_empty() {
+    if servers.is_empty() {
         return Err(Problem::ConfigNoServers { system });
     }
     Ok(Imported {
         algo,
-        nodes: nodes.join(","),
-        down: down.join(","),
+        servers,
         backups: Vec::new(),
         left_out,
         table: None,
@@ -982,12 +1042,34 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_config_becomes_a_scenario_by_one_function_over_the_other_settings() {
+        let config = "upstream u {\n  hash $uri consistent;\n  server a:80 weight=3;\n  server b:80 down;\n}\n";
+        let base = Scenario::from_pairs([("algo", "jump"), ("keys", "k{i}:0..50"), ("seed", "7")]);
+        let base = base.unwrap();
+        let scenario = read_config(config).unwrap().apply(base.clone()).unwrap();
+        assert_eq!(scenario.settings.algo.name(), "nginx");
+        let a = server("a:80", 3, true);
+        assert_eq!(scenario.nodes, [a, server("b:80", 1, false)]);
+        // The page's (or the flags') other settings stay.
+        assert_eq!(scenario.settings.keys, base.settings.keys);
+        assert_eq!(scenario.settings.seed, 7);
+        // A weight the scenario does not take is refused as a typed-in one is.
+        let heavy = read_config(&config.replace("weight=3", "weight=200")).unwrap();
+        assert_eq!(
+            heavy.apply(base).unwrap_err().to_string(),
+            Scenario::from_pairs([("nodes", "a*200")])
+                .unwrap_err()
+                .to_string()
+        );
+    }
+
+    #[test]
     fn an_nginx_upstream_becomes_its_scenario() {
         let config = "http {\n  upstream pool {\n    hash $request_uri consistent;\n    server 10.0.0.1:8080 weight=2;\n    server 10.0.0.2:8080 down;  # maintenance\n    server backend.example max_fails=3;\n    server 10.0.0.9:8080 backup;\n  }\n}\n";
         let i = read_config(config).unwrap();
         assert_eq!(i.algo.name(), "nginx");
-        assert_eq!(i.nodes, "10.0.0.1:8080*2,10.0.0.2:8080,backend.example");
-        assert_eq!(i.down, "10.0.0.2:8080");
+        assert_eq!(i.nodes(), "10.0.0.1:8080*2,10.0.0.2:8080,backend.example");
+        assert_eq!(i.down(), "10.0.0.2:8080");
         assert_eq!(i.backups, ["'10.0.0.9:8080'"]);
         assert!(i.left_out.is_empty());
     }
@@ -997,8 +1079,8 @@ mod tests {
         let config = "frontend fe\n  bind :80\n  default_backend pool\nbackend pool\n  balance uri\n  hash-type consistent\n  server s1 10.0.0.1:80 weight 2 check\n  server s2 10.0.0.2:80 disabled\n  server s3 10.0.0.3:80\n";
         let i = read_config(config).unwrap();
         assert_eq!(i.algo.name(), "haproxy");
-        assert_eq!(i.nodes, "s1*2,s2,s3");
-        assert_eq!(i.down, "s2");
+        assert_eq!(i.nodes(), "s1*2,s2,s3");
+        assert_eq!(i.down(), "s2");
     }
 
     #[test]
@@ -1007,21 +1089,18 @@ mod tests {
         let config = "alpha:   # the cache\n  listen: 127.0.0.1:22120\n  hash: fnv1a_64\n  distribution: ketama\n  auto_eject_hosts: true\n  servers:\n   - 127.0.0.1:22131:1 alpha\n   - \"127.0.0.1:22132:3 beta\"\n   - 127.0.0.1:22133:1 gamma\n\nbeta:\n  servers:\n   - 10.0.0.1:11211:1\n";
         let i = read_config(config).unwrap();
         assert_eq!(i.algo.name(), "twemproxy");
-        assert_eq!(i.nodes, "alpha,beta*3,gamma");
+        assert_eq!(i.nodes(), "alpha,beta*3,gamma");
         assert_eq!(i.left_out.len(), 2, "{:?}", i.left_out);
         assert!(i.left_out[1].to_string().contains("only the first pool"));
         let md5 = "pool:\n  hash: md5\n  servers:\n   - 127.0.0.1:22131:1\n   - 127.0.0.1:22132:2\n   - 127.0.0.2:11211:1\n   - /var/run/mc.sock:1\n";
         let i = read_config(md5).unwrap();
         assert_eq!(i.algo.name(), "ketama");
         assert_eq!(
-            i.nodes,
+            i.nodes(),
             "127.0.0.1:22131,127.0.0.1:22132*2,127.0.0.2:11211,/var/run/mc.sock:"
         );
         // The scenario it makes is one the engine builds.
-        let scenario = crate::engine::scenario::Scenario::from_pairs([
-            ("algo", i.algo.name()),
-            ("nodes", i.nodes.as_str()),
-        ]);
+        let scenario = i.apply(Scenario::default());
         assert!(scenario.is_ok(), "{:?}", scenario.err());
     }
 
@@ -1112,18 +1191,18 @@ mod tests {
             "  server a#1:80; # the first\n  server b#2:80;\n",
         ))
         .unwrap();
-        assert_eq!(i.nodes, "a#1:80,b#2:80");
+        assert_eq!(i.nodes(), "a#1:80,b#2:80");
         // HAProxy: `#` starts a comment anywhere.
         let i = read_config(
             "backend b\n  balance uri\n  hash-type consistent\n  server s1 a:80#weight 9\n",
         )
         .unwrap();
-        assert_eq!(i.nodes, "s1");
+        assert_eq!(i.nodes(), "s1");
         // A byte-order mark before nginx's, HAProxy's, `CLUSTER NODES` and `nodetool ring`.
         assert_eq!(
             read_config(&format!("\u{FEFF}{}", upstream("  server a;\n")))
                 .unwrap()
-                .nodes,
+                .nodes(),
             "a"
         );
         assert_eq!(
@@ -1131,7 +1210,7 @@ mod tests {
                 "\u{FEFF}backend b\n  balance uri\n  hash-type consistent\n  server s1 a:80\n"
             )
             .unwrap()
-            .nodes,
+            .nodes(),
             "s1"
         );
         // Several upstreams: the first is read (the command line says so).
@@ -1140,7 +1219,7 @@ mod tests {
             upstream("  server a;\n")
         );
         let i = read_config(&two).unwrap();
-        assert_eq!(i.nodes, "a");
+        assert_eq!(i.nodes(), "a");
         assert_eq!(
             i.left_out[0].to_string(),
             "1 other section(s) of servers: only 'u' is read"
@@ -1189,13 +1268,8 @@ mod tests {
         assert_eq!(cases.len(), 7);
         for (name, config, answers) in &cases {
             let i = read_config(config).unwrap_or_else(|e| panic!("{name}: {e}"));
-            let scenario = crate::engine::scenario::Scenario::from_pairs([
-                ("algo", i.algo.name()),
-                ("nodes", i.nodes.as_str()),
-                ("down", i.down.as_str()),
-                ("keys", "0..1"),
-            ])
-            .unwrap();
+            let base = Scenario::from_pairs([("keys", "0..1")]).unwrap();
+            let scenario = i.apply(base).unwrap();
             let sim = crate::engine::sim::Simulation::new(&scenario).unwrap();
             let wrong: Vec<String> = answers
                 .iter()
@@ -1208,7 +1282,7 @@ mod tests {
             assert!(
                 wrong.is_empty(),
                 "{name} ({}): {} of {} differ, e.g. {:?}",
-                i.nodes,
+                i.nodes(),
                 wrong.len(),
                 answers.len(),
                 &wrong[..wrong.len().min(3)]
@@ -1218,7 +1292,7 @@ mod tests {
         let nodes = |name: &str| {
             let (_, config, _) = cases.iter().find(|c| c.0 == name).unwrap();
             let i = read_config(config).unwrap();
-            (i.nodes, i.down, i.backups)
+            (i.nodes(), i.down(), i.backups)
         };
         assert_eq!(nodes("default-server").0, "s1,s2*5,s3,s4*5");
         assert_eq!(nodes("defaults-default-server").0, "a*3,b,c*3");

@@ -300,20 +300,13 @@ mod tests {
 
     /// The simulation a layout describes, with `keys`.
     fn simulation(imported: &Imported) -> Simulation {
-        let map = imported.slots.as_ref().unwrap().to_string();
-        let scenario = Scenario::from_pairs([
-            ("algo", "slots"),
-            ("nodes", &imported.nodes),
-            ("down", &imported.down),
-            ("slotmap", &map),
-            ("keys", "0..1"),
-        ]);
-        Simulation::new(&scenario.unwrap()).unwrap()
+        let base = Scenario::from_pairs([("keys", "0..1")]).unwrap();
+        Simulation::new(&imported.apply(base).unwrap()).unwrap()
     }
 
     /// The master of every slot, by name.
     fn slot_masters(imported: &Imported) -> Vec<String> {
-        let names: Vec<&str> = imported.nodes.split(',').collect();
+        let names: Vec<&str> = imported.servers.iter().map(|s| s.name.as_str()).collect();
         let owners = imported.slots.as_ref().unwrap().owners(&names).unwrap();
         owners
             .iter()
@@ -341,11 +334,12 @@ mod tests {
                 slot_masters(&from_nodes),
                 "{prefix}"
             );
-            let mut a: Vec<&str> = from_shards.nodes.split(',').collect();
-            let mut b: Vec<&str> = from_nodes.nodes.split(',').collect();
-            a.sort_unstable();
-            b.sort_unstable();
-            assert_eq!(a, b);
+            let names = |i: &Imported| {
+                let mut names: Vec<String> = i.servers.iter().map(|s| s.name.clone()).collect();
+                names.sort_unstable();
+                names
+            };
+            assert_eq!(names(&from_shards), names(&from_nodes));
             assert_eq!(from_shards.left_out, [Note::Replicas(1)]);
         }
     }
@@ -360,7 +354,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(
-            (i.nodes.as_str(), i.down.as_str()),
+            (i.nodes().as_str(), i.down().as_str()),
             ("10.0.0.1:7000", "10.0.0.1:7000")
         );
         assert_eq!(i.slots.unwrap().to_string(), "0-16383");
@@ -414,7 +408,7 @@ mod tests {
                     .unwrap()
             })
             .collect();
-        assert_eq!(imported.nodes, listed.join(","));
+        assert_eq!(imported.nodes(), listed.join(","));
         assert!(imported.left_out[0]
             .to_string()
             .contains("slot 100 migrating from 127.0.0.1:18381 to 127.0.0.1:18382"));
@@ -450,7 +444,7 @@ mod tests {
         let dealt = Simulation::new(
             &Scenario::from_pairs([
                 ("algo", "slots"),
-                ("nodes", &imported.nodes),
+                ("nodes", &imported.nodes()),
                 ("keys", "0..1"),
             ])
             .unwrap(),
@@ -496,7 +490,7 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(
-            (i.nodes.as_str(), i.down.as_str()),
+            (i.nodes().as_str(), i.down().as_str()),
             ("127.0.0.1:1,127.0.0.1:5", "127.0.0.1:5")
         );
         assert_eq!(i.slots.unwrap().to_string(), "0-16383,");
@@ -510,7 +504,7 @@ mod tests {
             "a ::1:7000@17000 myself,master - 0 0 1 connected 0-8191\nb 2001:db8::2:7001@17001 master - 0 0 2 connected 8192-16383\n",
         )
         .unwrap();
-        assert_eq!(i.nodes, "::1:7000,2001:db8::2:7001");
+        assert_eq!(i.nodes(), "::1:7000,2001:db8::2:7001");
         // An address with no host, or no port, is still refused.
         for bad in [":7000@17000", "::1:@17000", "host@1"] {
             let text = format!("a {bad} master - 0 0 1 connected 0-16383\n");

@@ -225,11 +225,16 @@ pub fn parse_weight(text: &str) -> Result<f64, Problem> {
             max: MAX_WEIGHT,
         });
     };
-    if w > 0.0 && w <= MAX_WEIGHT {
-        Ok(w)
+    weight_in_range(w, || text.to_owned())
+}
+
+/// `weight` when it is in (0, 100]; else what is wrong, quoting it as `given` writes it.
+fn weight_in_range(weight: f64, given: impl FnOnce() -> String) -> Result<f64, Problem> {
+    if weight > 0.0 && weight <= MAX_WEIGHT {
+        Ok(weight)
     } else {
         Err(Problem::WeightOutOfRange {
-            given: quote(text),
+            given: quote(&given()),
             max: MAX_WEIGHT,
         })
     }
@@ -301,13 +306,24 @@ pub fn parse_probes(text: &str) -> Result<u32, Problem> {
 
 /// Parses Maglev's table size: a prime up to 1,000,003.
 pub fn parse_table(text: &str) -> Result<u32, Problem> {
+    let refused = || Problem::TableNotPrime {
+        given: quote(text),
+        max: super::algorithms::maglev::MAX_TABLE,
+    };
+    let size = text.trim().parse::<u32>().map_err(|_| refused())?;
+    check_table(size).map_err(|_| refused())
+}
+
+/// `size` when it is a table size Maglev takes: a prime up to its largest.
+pub fn check_table(size: u32) -> Result<u32, Problem> {
     use super::algorithms::maglev::{is_prime, MAX_TABLE};
-    match text.trim().parse::<u32>() {
-        Ok(m) if m <= MAX_TABLE && is_prime(m) => Ok(m),
-        _ => Err(Problem::TableNotPrime {
-            given: quote(text),
+    if size <= MAX_TABLE && is_prime(size) {
+        Ok(size)
+    } else {
+        Err(Problem::TableNotPrime {
+            given: quote(&size.to_string()),
             max: MAX_TABLE,
-        }),
+        })
     }
 }
 
@@ -384,13 +400,32 @@ fn parse_nodes(text: &str) -> Result<Vec<ServerSpec>, Problem> {
             return Err(Problem::TooManyServers { limit: MAX_SERVERS });
         }
     }
-    let names: Vec<&str> = out.iter().map(|s| s.name.as_str()).collect();
-    if let Some(&twice) = super::order::first_repeats(&names).first() {
-        return Err(Problem::NameTwice {
-            name: quote(names[twice]),
-        });
-    }
+    no_name_twice(&out)?;
     Ok(out)
+}
+
+/// Checks a server list made without text (a config's, read into types) as [`parse_nodes`]
+/// checks one written out: at most [`MAX_SERVERS`], each name allowed, each weight in
+/// (0, 100], no name twice.
+pub fn check_servers(servers: &[ServerSpec]) -> Result<(), Problem> {
+    if servers.len() > MAX_SERVERS {
+        return Err(Problem::TooManyServers { limit: MAX_SERVERS });
+    }
+    for server in servers {
+        validate_name(&server.name)?;
+        weight_in_range(server.weight, || server.weight.to_string())?;
+    }
+    no_name_twice(servers)
+}
+
+fn no_name_twice(servers: &[ServerSpec]) -> Result<(), Problem> {
+    let names: Vec<&str> = servers.iter().map(|s| s.name.as_str()).collect();
+    match super::order::first_repeats(&names).first() {
+        Some(&twice) => Err(Problem::NameTwice {
+            name: quote(names[twice]),
+        }),
+        None => Ok(()),
+    }
 }
 
 /// Every `name` that appears more than once among `pairs`, as one message each.
@@ -655,14 +690,18 @@ impl Scenario {
 
     /// `B,C`: the failed servers, the `down` value.
     fn down_text(&self) -> String {
-        let down: Vec<&str> = self
-            .nodes
-            .iter()
-            .filter(|n| !n.up)
-            .map(|n| n.name.as_str())
-            .collect();
-        down.join(",")
+        down_text(&self.nodes)
     }
+}
+
+/// `B,C`: the servers of `nodes` that are not up, as a `down=` value writes them.
+pub fn down_text(nodes: &[ServerSpec]) -> String {
+    let down: Vec<&str> = nodes
+        .iter()
+        .filter(|n| !n.up)
+        .map(|n| n.name.as_str())
+        .collect();
+    down.join(",")
 }
 
 /// A query being written, refused past `limit` bytes.

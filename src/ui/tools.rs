@@ -20,6 +20,7 @@ use yew::prelude::*;
 use super::stepped::Stepped;
 use super::use_lang;
 use crate::engine::change::Change;
+use crate::engine::import::Imported;
 use crate::engine::keys::list_from_lines_paced;
 use crate::engine::pace::{Pace, Paused, Progress};
 use crate::engine::scenario::{repeated_names, Scenario};
@@ -290,46 +291,10 @@ async fn scenario_from_text(
     read_scenario_paced(&fields, &mut pace).await
 }
 
-/// A scenario value's text, empty when there is none.
-fn text_of(value: Option<&impl std::fmt::Display>) -> String {
-    value.map_or_else(String::new, ToString::to_string)
-}
-
-/// The scenario a pasted config describes over the current scenario's other settings
-/// (`current`, as pairs), and the backup servers it leaves out: the config is read, and
-/// the scenario made, at `pace`.
-async fn scenario_from_config(
-    mut pairs: Vec<(&'static str, String)>,
-    text: js_sys::JsString,
-    mut pace: Pace,
-) -> Result<(Scenario, Vec<String>), Problem> {
+/// What a pasted config describes, read at `pace` (the state applies it).
+async fn read_config(text: js_sys::JsString, mut pace: Pace) -> Result<Imported, Problem> {
     let text = text_in_steps(text, &mut pace).await;
-    let imported = crate::engine::import::read_config_paced(&text, &mut pace).await?;
-    for (name, value) in &mut pairs {
-        match *name {
-            "algo" => *value = imported.algo.name().to_owned(),
-            "nodes" => value.clone_from(&imported.nodes),
-            "down" => value.clone_from(&imported.down),
-            // A real cluster's own slot table or tokens, or none (the dealt or drawn ones).
-            "slotmap" => *value = text_of(imported.slots.as_ref()),
-            "tokens" => *value = text_of(imported.tokens.as_ref()),
-            "vnodes" => {
-                if let Some(v) = imported.vnodes {
-                    *value = v.to_string();
-                }
-            }
-            _ => {}
-        }
-    }
-    let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    Scenario::from_pairs_paced(&pairs, &mut pace)
-        .await
-        .map(|scenario| (scenario, imported.backups))
-        .map_err(|e| {
-            e.0.into_iter()
-                .next()
-                .unwrap_or(Problem::Internal("no problem"))
-        })
+    crate::engine::import::read_config_paced(&text, &mut pace).await
 }
 
 /// Props of [`ExportCard`].
@@ -459,18 +424,17 @@ pub fn ExportCard(props: &ExportProps) -> Html {
     // A pasted nginx upstream or HAProxy backend: its system, servers, weights and down
     // ones over the current scenario's other settings.
     let use_config = {
-        let (on_action, state) = (props.on_action.clone(), state.clone());
+        let on_action = props.on_action.clone();
         let (job, progress) = (job.clone(), progress.clone());
         Callback::from(move |text: js_sys::JsString| {
-            let pairs = state.sim.scenario().to_pairs();
             let on_action = on_action.clone();
             read_in_steps(
                 &job,
                 &progress,
-                |pace| Paused::new(scenario_from_config(pairs, text, pace)),
+                |pace| Paused::new(read_config(text, pace)),
                 move |read| {
                     on_action.emit(match read {
-                        Ok((scenario, backups)) => Action::LoadConfig(scenario, backups.into()),
+                        Ok(imported) => Action::PasteConfig(Rc::new(imported)),
                         Err(problem) => Action::Reject(problem),
                     })
                 },
