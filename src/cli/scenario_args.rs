@@ -1,0 +1,216 @@
+//! The scenario flags every subcommand shares — the page's URL parameters, same names and
+//! syntax — and `--config`: a system's own config read once (`engine::import`) and applied
+//! over the other flags as the page applies a pasted one.
+
+use clap::builder::PossibleValuesParser;
+use clap::Args;
+
+use super::{cassandra, envoy, key_file};
+use crate::engine::hash::HashFn;
+use crate::engine::keys::{KeySpec, Source};
+use crate::engine::placement::Algorithm;
+use crate::engine::scenario::Scenario;
+use crate::problem::Problem;
+use crate::text::quote;
+
+/// The scenario flags, except `--vnodes` (a single count for most commands, a list for
+/// `sweep`). Defaults are the page's; a test checks that they agree.
+#[derive(Args, Debug)]
+pub(super) struct ScenarioArgs {
+    /// Placement algorithm.
+    #[arg(long, default_value = "ring", value_parser = PossibleValuesParser::new(Algorithm::ALL.iter().map(|a| a.name())))]
+    algo: String,
+    /// Hash for keys, vnode labels and rendezvous scores.
+    #[arg(long, default_value = "xxh3", value_parser = PossibleValuesParser::new(HashFn::ALL.map(HashFn::name)))]
+    hash: String,
+    /// Servers, comma separated; NAME*W gives weight W (0 < W <= 100); NAME{i}:A..B for a
+    /// range; at most 10,000 (the page takes 100).
+    #[arg(long, default_value = "A,B,C,D")]
+    nodes: String,
+    /// Vnode label template with {node} and {i}.
+    #[arg(long, default_value = "{node}#{i}")]
+    label: String,
+    /// Keys: A..B, TEMPLATE:A..B (TEMPLATE has {i}), list:k1,k2,..., random:COUNT, or your
+    /// own keys, one per line: @FILE, or - for standard input; at most 10,000,000.
+    #[arg(long, default_value = "key-{i}:0..1000")]
+    keys: String,
+    /// Seed for random: keys, 0..=2^64-1.
+    #[arg(long, default_value = "1")]
+    seed: String,
+    /// Failed servers, comma separated.
+    #[arg(long, default_value = "")]
+    down: String,
+    /// Multi-probe: probes per key, 1..=256.
+    #[arg(long, default_value = "21")]
+    probes: String,
+    /// Maglev: lookup table size M, a prime up to 1000003 (default 65537, the paper's; the
+    /// page uses 251, small enough to draw cell by cell).
+    #[arg(long)]
+    table: Option<String>,
+    /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
+    #[arg(long, default_value = "1.25")]
+    c: String,
+    /// Redis Cluster (`--algo slots`): the slot ranges of each server, A-B (or N) joined by
+    /// +, servers by , in --nodes order, e.g. 0-8191,8192-16383 (default: dealt as
+    /// `redis-cli --cluster create` does).
+    #[arg(long, default_value = "")]
+    slotmap: String,
+    /// Cassandra (`--algo cassandra`): the tokens of each server, signed 64-bit numbers
+    /// joined by +, servers by , in --nodes order; for an empty entry that node draws its
+    /// tokens (default: every node draws them from its name and the seed). A list may start
+    /// with a negative token, as `nodetool ring` prints half of them: `--tokens -9+5,7`.
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
+    tokens: String,
+    /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
+    /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
+    /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
+    /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table) or a Cassandra cluster's `nodetool ring`
+    /// output (its own tokens). It gives the algorithm, the servers in declaration order,
+    /// their weights and the down ones.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap", "tokens"])]
+    config: Option<std::path::PathBuf>,
+}
+
+/// `--vnodes` as one count.
+#[derive(Args, Debug)]
+pub(super) struct VnodesArg {
+    /// Virtual nodes per server of weight 1, 1..=1000 (default 10; with `nodetool ring` as
+    /// `--config`, the nodes' token count, which a node you add gets).
+    #[arg(long)]
+    pub(super) vnodes: Option<String>,
+}
+
+impl ScenarioArgs {
+    /// The scenario these flags and `vnodes` (`--vnodes`, when given) describe.
+    /// The files these flags read (`--keys @FILE`, `--config FILE`), each with its flag.
+    pub(super) fn input_files(&self) -> Vec<(&'static str, &std::path::Path)> {
+        let keys = self
+            .keys
+            .strip_prefix('@')
+            .map(|p| ("--keys", std::path::Path::new(p)));
+        let config = self
+            .config
+            .as_deref()
+            .filter(|p| p.as_os_str() != "-")
+            .map(|p| ("--config", p));
+        keys.into_iter().chain(config).collect()
+    }
+
+    pub(super) fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
+        let mut imported = self
+            .config
+            .as_ref()
+            .map(|p| read_config_file(p))
+            .transpose()?;
+        if let Some(imported) = &mut imported {
+            if imported.table.is_some() && self.table.is_some() {
+                return Err(
+                    "--table and the config's table_size both set Maglev's table; give one"
+                        .to_owned(),
+                );
+            }
+            // A `--vnodes` given wins over the config's own count (`nodetool ring`'s).
+            if vnodes.is_some() {
+                imported.vnodes = None;
+            }
+        }
+        let table = self
+            .table
+            .clone()
+            .unwrap_or_else(|| crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string());
+        // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
+        let key_file = (self.keys.starts_with('@') || self.keys == "-")
+            .then(|| {
+                if self.keys == "-" && self.config.as_deref() == Some(std::path::Path::new("-")) {
+                    return Err(
+                        "--keys - and --config - both read standard input; give one of them a file"
+                            .to_owned(),
+                    );
+                }
+                key_file::KeyFile::open(&self.keys)
+            })
+            .transpose()?;
+        let keys = if key_file.is_some() {
+            "0..1"
+        } else {
+            self.keys.as_str()
+        };
+        // With `--config`, the flags it conflicts with keep their defaults: the config sets
+        // the algorithm, servers, slot table and tokens, applied below as the page applies a
+        // pasted one.
+        let pairs = [
+            ("algo", self.algo.as_str()),
+            ("hash", self.hash.as_str()),
+            ("nodes", self.nodes.as_str()),
+            ("vnodes", vnodes.unwrap_or("10")),
+            ("label", self.label.as_str()),
+            ("keys", keys),
+            ("seed", self.seed.as_str()),
+            ("down", self.down.as_str()),
+            ("probes", self.probes.as_str()),
+            ("table", table.as_str()),
+            ("c", self.c.as_str()),
+            ("slotmap", self.slotmap.as_str()),
+            ("tokens", self.tokens.as_str()),
+        ];
+        let mut scenario = Scenario::from_pairs(pairs)?;
+        if let Some(imported) = imported {
+            scenario = imported
+                .apply(scenario)
+                .map_err(|e| format!("--config: {e}"))?;
+        }
+        if let Some(file) = key_file {
+            scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));
+        }
+        Ok(scenario)
+    }
+}
+
+/// Reads `--config` (`-`: stdin), at most 16 MB, and what it describes; what the scenario
+/// leaves out (backup servers, replicas, …) is said on stderr.
+pub(super) fn read_config_file(
+    path: &std::path::Path,
+) -> Result<crate::engine::import::Imported, String> {
+    use crate::engine::import::{self, ClusterLayout, ConfigFormat};
+    use std::io::Read;
+    const LIMIT: u64 = 16 * 1024 * 1024;
+    let mut text = String::new();
+    let shown = quote(&path.to_string_lossy());
+    let read = if path.as_os_str() == "-" {
+        std::io::stdin().take(LIMIT + 1).read_to_string(&mut text)
+    } else {
+        std::fs::File::open(path).and_then(|f| f.take(LIMIT + 1).read_to_string(&mut text))
+    };
+    read.map_err(|e| format!("--config {shown}: {e}"))?;
+    if text.len() as u64 > LIMIT {
+        return Err(format!("--config {shown}: larger than 16 MB"));
+    }
+    let text = import::without_bom(&text);
+    // The kinds the page sends here are read by the command line's own readers.
+    let imported = match ConfigFormat::of(text) {
+        None => Err(Problem::ConfigNotRecognized.to_string()),
+        Some(ConfigFormat::Envoy) => envoy::read(text),
+        Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
+            crate::engine::redis_cluster::read_shards(text)
+                .and_then(import::redis_cluster)
+                .map_err(|e| e.to_string())
+        }
+        Some(ConfigFormat::Cluster(ClusterLayout::Ring)) => {
+            crate::engine::cassandra_ring::read(text)
+                .map(|cluster| import::Imported {
+                    left_out: cassandra::notes(&cluster),
+                    ..import::cassandra_ring(cluster)
+                })
+                .map_err(|e| e.to_string())
+        }
+        Some(format) => import::read_as(text, format).map_err(|e| e.to_string()),
+    }
+    .map_err(|e| format!("--config {shown}: {e}"))?;
+    for backup in &imported.backups {
+        eprintln!("note: --config leaves out backup server {backup} (the hash places keys on the primary servers; backups serve only when none is up)");
+    }
+    for note in &imported.left_out {
+        eprintln!("note: --config leaves out {note}");
+    }
+    Ok(imported)
+}
