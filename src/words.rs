@@ -380,8 +380,13 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 (w.explain_modulo)(hash, key, *value, n, i, &name(live[i]))
             }
         }
-        How::Buckets { digest, path, live } => match path.last() {
-            Some(&b) if sim.settings().algo != Algorithm::JUMP => (w.explain_bucket)(
+        How::Buckets {
+            digest,
+            path,
+            live,
+            hops,
+        } => match path.last() {
+            Some(&b) if !hops => (w.explain_bucket)(
                 sim.settings().algo.name(),
                 digest_name(sim),
                 key,
@@ -471,7 +476,10 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             } else {
                 let quoted = format!("\"{key}\"");
                 let (what, highest) = match (sim.settings().algo, best) {
-                    (a, _) if a == Algorithm::CARP => (format!("MD5(server + {quoted})"), false),
+                    // CARP's scores are MD5 digests of `server + key`, whatever the hash.
+                    _ if scores.iter().any(|s| matches!(s.1, Score::Digest(_))) => {
+                        (format!("MD5(server + {quoted})"), false)
+                    }
                     (_, Best::Lowest) => (format!("{hash}(server + {quoted})"), false),
                     (_, Best::Highest)
                         if scores.iter().any(|s| matches!(s.1, Score::Weighted { .. })) =>

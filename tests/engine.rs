@@ -456,6 +456,39 @@ fn a_large_ring_loads_in_steps_and_equals_a_load_in_one_go() {
     assert_eq!(stepped.ring().unwrap().len(), 25_000);
 }
 
+/// A ring of 25,000 vnodes or more is built in steps from the scenario's labels under its
+/// hash; an algorithm whose points are its own (groupcache's crc32 of the index and name,
+/// Cassandra's drawn tokens) is built its own way however many points it has — each places
+/// every key as its own build does.
+#[test]
+fn every_algorithm_with_vnodes_places_a_large_ring_as_its_own_build_does() {
+    use hashring_lab::engine::config::Config;
+    use hashring_lab::engine::placement::{build_placement, key_position};
+    let vnode_algorithms = Algorithm::ALL.iter().filter(|a| a.uses_vnodes());
+    for algo in vnode_algorithms {
+        let scenario = Scenario::from_pairs([
+            ("algo", algo.name()),
+            ("nodes", "s{i}:0..50"),
+            ("vnodes", "500"),
+            ("keys", "key-{i}:0..2000"),
+        ])
+        .unwrap();
+        let sim = Simulation::new(&scenario).unwrap();
+        let config = Config::new(&scenario).unwrap();
+        let own = build_placement(&config.settings, config.live(), None, None, None).unwrap();
+        // Bounded loads' owner depends on the keys placed before (its ring is the ring's).
+        if own.arrival_order().is_some() {
+            continue;
+        }
+        for i in 0..2000 {
+            let key = format!("key-{i}");
+            let position = key_position(&config.settings, &key).unwrap();
+            let (_, placed) = sim.lookup(&key).unwrap();
+            assert_eq!(placed, own.owner(&key, position), "{} {key}", algo.name());
+        }
+    }
+}
+
 #[test]
 fn every_algorithm_explains_the_owner_it_assigns_and_the_winner_has_the_best_score() {
     use hashring_lab::engine::placement::How;

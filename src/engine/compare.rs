@@ -11,6 +11,7 @@ use super::hash::HashFn;
 use super::placement::{Algorithm, Placement};
 use super::scenario::{suggest_name, Scenario};
 use super::sim::{Change, Movement, Phase, Simulation, Work};
+use super::spec::Memory;
 use crate::problem::Problem;
 
 /// The change every algorithm undergoes.
@@ -288,11 +289,13 @@ impl CompareWork {
                     let mut s = self.scenario.clone();
                     s.settings.algo = algo;
                     // A given slot table (a real cluster's) is the slots row's alone, given
-                    // tokens the cassandra row's.
-                    if algo.spec().memory != super::spec::Memory::SlotTable {
+                    // tokens the cassandra row's: each is kept by the algorithm that
+                    // remembers it.
+                    let memory = algo.spec().memory;
+                    if memory != Memory::SlotTable {
                         s.slots = None;
                     }
-                    if algo != Algorithm::CASSANDRA {
+                    if memory != Memory::Tokens {
                         s.tokens = None;
                     }
                     Stage::Loading(Work::load(&s)?)

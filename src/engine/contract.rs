@@ -154,6 +154,9 @@ pub enum How {
         digest: u64,
         /// The buckets visited, in order.
         path: Vec<u32>,
+        /// True when the lookup is told hop by hop along `path` (jump's loop); else it is
+        /// told by the bucket the path ends at.
+        hops: bool,
         /// The live servers in list order (bucket `i` is `live[i]`).
         live: Vec<ServerId>,
     },

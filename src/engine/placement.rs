@@ -18,7 +18,6 @@ pub use super::algorithms::slots::SlotRing;
 pub use super::algorithms::{weighted_vnodes, Algorithm, LabelTemplate, Shape};
 use super::book::BucketBook;
 pub use super::contract::{Explanation, How, LiveServer, Placement};
-use super::ring::Ring;
 use super::scenario::Settings;
 use super::slots::{SlotTable, SLOT_SHIFT};
 use super::spec::{Build, CostInput};
@@ -62,16 +61,6 @@ pub fn key_layout(settings: &Settings) -> (Shape, u32) {
         Shape::SlotRanges => (Shape::SlotRanges, 0),
         Shape::TableCells => (Shape::TableCells, settings.table),
         _ => (Shape::Vnodes, 0),
-    }
-}
-
-/// Turns a ring of vnodes into the placement `settings` asks for: the ring itself, or the
-/// ring under bounded loads with its capacity for the live servers and the keys.
-pub fn ring_placement(settings: &Settings, ring: Ring, live: usize) -> Rc<dyn Placement> {
-    if settings.algo == Algorithm::BOUNDED {
-        Rc::new(Bounded::over(ring, settings.c, settings.keys.len(), live))
-    } else {
-        Rc::new(ring)
     }
 }
 

@@ -413,7 +413,7 @@ pub fn check_servers(servers: &[ServerSpec]) -> Result<(), Problem> {
     }
     for server in servers {
         validate_name(&server.name)?;
-        weight_in_range(server.weight, || server.weight.to_string())?;
+        weight_in_range(server.weight, || Shortest(server.weight).to_string())?;
     }
     no_name_twice(servers)
 }
@@ -540,7 +540,7 @@ impl Scenario {
             map.owners(&names())?;
         }
         if let Some(map) = &self.tokens {
-            if self.settings.algo != Algorithm::CASSANDRA {
+            if self.settings.algo.spec().memory != Memory::Tokens {
                 return Err(Problem::NeedsAlgo {
                     param: "tokens",
                     algo: "cassandra",

@@ -16,7 +16,7 @@ use std::rc::Rc;
 use super::book::BucketBook;
 use super::contract::{LiveServer, Placement};
 use super::hash::HashFn;
-use super::ring::ServerId;
+use super::ring::{Ring, ServerId};
 use super::slots::SlotTable;
 use super::tokens::TokenMap;
 use crate::problem::Problem;
@@ -63,6 +63,11 @@ pub struct Spec {
     /// What a change of servers moves, as the algorithm promises it; the engine's property
     /// tests hold every registered algorithm to its promise.
     pub moves: Moves,
+    /// Its placement made from a ring of the scenario's own vnodes (its labels under its
+    /// hash) and the live server count, when it is such a ring (ring, bounded loads): the
+    /// page builds a big one in steps and hands it here. `None` for the rest, which make
+    /// their own points (groupcache's, Cassandra's tokens) or none.
+    pub over_ring: Option<OverRing>,
     /// True when it is a ring of boundaries whose changes can be diffed arc by arc (the
     /// simulation then updates only the keys in the arcs that changed).
     pub arcs: bool,
@@ -148,7 +153,13 @@ pub enum Memory {
     SlotTable,
     /// The bucket book: the buckets' holders and the history of removals.
     BucketBook,
+    /// A cluster's own tokens, when given (Cassandra's `nodetool ring`, `tokens=`): they
+    /// follow the server list through changes.
+    Tokens,
 }
+
+/// A placement made from a ring of the scenario's vnodes, the settings and the live count.
+pub type OverRing = fn(Ring, &Params<'_>, usize) -> Rc<dyn Placement>;
 
 /// What an algorithm's cost per key depends on.
 #[derive(Clone, Copy, Debug)]

@@ -11,9 +11,7 @@ use super::algorithms::Algorithm;
 use super::config::Config;
 use super::hash::key_digest;
 use super::keys::{KeySet, KeySpec};
-use super::placement::{
-    cost_per_key, key_position, ring_placement, weighted_vnodes, LiveServer, Placement,
-};
+use super::placement::{cost_per_key, key_position, weighted_vnodes, LiveServer, Placement};
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 use super::scenario::{Scenario, Settings};
 use super::scorers::{Rank, Ranked, Scale};
@@ -276,7 +274,7 @@ impl Work {
             let servers: Vec<(ServerId, &str)> =
                 live.iter().map(|l| (l.id, l.name.as_str())).collect();
             PlacementWork::Table(MaglevFill::new(&servers, s.table))
-        } else if total >= STEPPED_VNODES {
+        } else if total >= STEPPED_VNODES && s.algo.spec().over_ring.is_some() {
             // Catch the usual label errors (the identity hash wants numbers) now, while
             // nothing has started; a later label can still fail, and ends the work then.
             for l in &live {
@@ -468,7 +466,10 @@ impl Work {
         };
         let sorted = points.len();
         let ring = Ring::new(std::mem::take(points), name_of);
-        self.placement = PlacementWork::Ready(ring_placement(s, ring, live.len()));
+        let over_ring = s.algo.spec().over_ring.ok_or(Problem::Internal(
+            "a ring was built in steps for an algorithm that is not one",
+        ))?;
+        self.placement = PlacementWork::Ready(over_ring(ring, &s.params(), live.len()));
         Ok(spent + sorted * SORT_COST)
     }
 

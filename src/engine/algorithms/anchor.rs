@@ -32,6 +32,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Fans,
     memory: Memory::BucketBook,
     moves: Moves::Minimal,
+    over_ring: None,
     arcs: false,
     scores_every_server: false,
     key_value: Some(DIGEST),

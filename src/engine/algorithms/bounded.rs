@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Vnodes,
     memory: Memory::Nothing,
     moves: Moves::Remaps,
+    over_ring: Some(|ring, p, live| Rc::new(Bounded::over(ring, p.c, p.key_count, live))),
     arcs: false,
     scores_every_server: false,
     key_value: None,

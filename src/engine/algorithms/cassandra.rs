@@ -22,24 +22,27 @@ use std::rc::Rc;
 
 use super::envoy_ring::Ring64;
 use crate::engine::contract::Placement;
-use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Moves, Spec};
+use crate::engine::spec::{no_check, Build, KeyHash, Knobs, Memory, Moves, Spec};
 use crate::problem::Problem;
 
 /// The registry's entry. Source: Cassandra Murmur3Partitioner: Murmur3 tokens (MurmurHash3 x64 128, Java sign extension), vnodes per node.
-pub static SPEC: Spec = super::ring::ring_spec(
-    "cassandra",
-    Knobs {
-        vnodes: true,
-        ..Knobs::NONE
-    },
-    Moves::Minimal,
-    KeyHash {
-        name: "murmur3 token (top 32 bits)",
-        hash: |key, _| (ring_value(token(key.as_bytes())) >> 32) as u32,
-    },
-    no_check,
-    build,
-);
+pub static SPEC: Spec = Spec {
+    memory: Memory::Tokens,
+    ..super::ring::ring_spec(
+        "cassandra",
+        Knobs {
+            vnodes: true,
+            ..Knobs::NONE
+        },
+        Moves::Minimal,
+        KeyHash {
+            name: "murmur3 token (top 32 bits)",
+            hash: |key, _| (ring_value(token(key.as_bytes())) >> 32) as u32,
+        },
+        no_check,
+        build,
+    )
+};
 
 /// The Murmur3Partitioner token of `key`: MurmurHash3_x64_128's `h1`, Java's way, with
 /// the partitioner's `normalize` (`Long.MIN_VALUE`, the ring's minimum token that no key may

@@ -40,6 +40,7 @@ pub const fn bucket_spec(
         shape: Shape::Fans,
         memory: Memory::Nothing,
         moves: Moves::GrowOnly,
+        over_ring: None,
         arcs: false,
         scores_every_server: false,
         key_value: Some(DIGEST),
@@ -68,6 +69,7 @@ pub fn buckets(
         bucket,
         path,
         ranges,
+        told_by_hops: false,
     }))
 }
 
@@ -168,6 +170,9 @@ pub struct Buckets {
     pub path: Option<fn(u64, u32) -> Vec<u32>>,
     /// The ranges of bucket numbers it draws keys in, for a bucket count.
     pub ranges: Option<RangesOf>,
+    /// True when a lookup is told hop by hop (jump's loop, as its paper writes it); the
+    /// others' walks are drawn and told by the bucket they end at.
+    pub told_by_hops: bool,
 }
 
 impl Buckets {
@@ -179,6 +184,7 @@ impl Buckets {
             bucket: jump,
             path: Some(jump_path),
             ranges: None,
+            told_by_hops: true,
         }
     }
 }
@@ -222,6 +228,7 @@ impl Placement for Buckets {
             how: How::Buckets {
                 digest,
                 path,
+                hops: self.told_by_hops,
                 live: self.servers.clone(),
             },
         }

@@ -34,6 +34,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::TableCells,
     memory: Memory::Nothing,
     moves: Moves::Remaps,
+    over_ring: None,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -18,6 +18,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Fans,
     memory: Memory::Nothing,
     moves: Moves::Remaps,
+    over_ring: None,
     arcs: false,
     scores_every_server: false,
     key_value: None,

@@ -40,6 +40,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::NamePoints,
     memory: Memory::Nothing,
     moves: Moves::Minimal,
+    over_ring: None,
     arcs: false,
     scores_every_server: false,
     key_value: Some(PROBE_VALUE),

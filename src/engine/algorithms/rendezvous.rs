@@ -25,6 +25,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::Fans,
     memory: Memory::Nothing,
     moves: Moves::Minimal,
+    over_ring: None,
     arcs: false,
     scores_every_server: true,
     key_value: None,

@@ -22,6 +22,7 @@ pub static SPEC: Spec = Spec {
     shape: Shape::SlotRanges,
     memory: Memory::SlotTable,
     moves: Moves::Minimal,
+    over_ring: None,
     arcs: true,
     scores_every_server: false,
     key_value: None,
