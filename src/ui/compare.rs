@@ -3,11 +3,13 @@
 //! keys moved, best balance) and a scatter of moved against peak/mean (SVG). The work runs
 //! in steps between frames ([`CompareWork`]), rows appearing as they finish.
 
+use std::rc::Rc;
+
 use yew::prelude::*;
 
+use super::look::use_look;
 use super::ring_view::now_ms;
 use super::stepped::Stepped;
-use super::use_look;
 use crate::chart::svg::{scatter_svg, ScatterPoint};
 use crate::chart::table::compare_table;
 use crate::engine::compare::TIMED_LOOKUPS;
@@ -15,9 +17,61 @@ use crate::engine::compare::{verdict, CompareChange, CompareRow, CompareWork};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Words;
+use crate::problem::Problem;
 use crate::state::STEP_COST;
 use crate::text::Fixed;
 use crate::words::{algorithm_title, percent};
+
+/// What the compare view shows — which change, the rows finished so far, what went wrong,
+/// the scatter's width — changed only by [`Shown::reduce`] (one hook, and the stepped job's
+/// updates cannot overwrite a width measured meanwhile).
+#[derive(Clone)]
+struct Shown {
+    change: usize,
+    rows: Vec<CompareRow>,
+    error: Option<Rc<Problem>>,
+    width: f64,
+}
+
+/// What happens to [`Shown`].
+enum Event {
+    /// The user chose another change (its index in [`CHANGES`]).
+    Change(usize),
+    /// A comparison starts over: no rows, no error.
+    Started,
+    /// The rows finished so far.
+    Rows(Vec<CompareRow>),
+    /// The comparison stopped with this problem.
+    Failed(Problem),
+    /// The scatter's measured width.
+    Width(f64),
+}
+
+impl Reducible for Shown {
+    type Action = Event;
+
+    fn reduce(self: Rc<Self>, event: Event) -> Rc<Self> {
+        let mut next = (*self).clone();
+        match event {
+            Event::Change(change) => next.change = change,
+            Event::Started => {
+                next.rows.clear();
+                next.error = None;
+            }
+            Event::Rows(rows) => next.rows = rows,
+            Event::Failed(problem) => next.error = Some(Rc::new(problem)),
+            Event::Width(width) => next.width = width,
+        }
+        Rc::new(next)
+    }
+}
+
+/// The changes offered, in the order of the words' `compare_changes`.
+const CHANGES: [CompareChange; 3] = [
+    CompareChange::Add,
+    CompareChange::Remove,
+    CompareChange::Fail,
+];
 
 /// Props of [`CompareView`].
 #[derive(Properties, PartialEq)]
@@ -31,51 +85,47 @@ pub struct CompareProps {
 pub fn CompareView(props: &CompareProps) -> Html {
     let look = use_look();
     let w = look.lang.words();
-    let change = use_state(|| 0usize);
-    let rows = use_state(Vec::<CompareRow>::new);
-    let error = use_state(|| None::<crate::problem::Problem>);
+    let shown = use_reducer(|| Shown {
+        change: 0,
+        rows: Vec::new(),
+        error: None,
+        width: 640.0,
+    });
     let job = use_mut_ref(Stepped::default);
     // The scatter is drawn at the width it is shown, 1:1, so its text is 12 px on a phone
     // and on a wall: measured when a comparison starts and when the window resizes.
     let head = use_node_ref();
-    let chart_width = use_state(|| 640.0);
     {
-        let (rows, error, job) = (rows.clone(), error.clone(), job.clone());
-        let (head, chart_width) = (head.clone(), chart_width.clone());
+        let (dispatch, job, head) = (shown.dispatcher(), job.clone(), head.clone());
         use_effect_with(
-            (props.scenario.clone(), *change),
+            (props.scenario.clone(), shown.change),
             move |(scenario, change)| {
+                let width = dispatch.clone();
                 let measure = move || {
                     if let Some(el) = head.cast::<web_sys::Element>() {
-                        chart_width.set(f64::from(el.client_width()).clamp(280.0, 1200.0));
+                        let measured = f64::from(el.client_width()).clamp(280.0, 1200.0);
+                        width.dispatch(Event::Width(measured));
                     }
                 };
                 measure();
                 let resized = web_sys::window()
                     .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| measure()));
-                let which = [
-                    CompareChange::Add,
-                    CompareChange::Remove,
-                    CompareChange::Fail,
-                ][*change]
-                    .clone();
-                rows.set(Vec::new());
-                error.set(None);
-                match CompareWork::new(scenario, &which, Algorithm::ALL.to_vec(), TIMED_LOOKUPS) {
+                dispatch.dispatch(Event::Started);
+                let which = &CHANGES[*change];
+                match CompareWork::new(scenario, which, Algorithm::ALL.to_vec(), TIMED_LOOKUPS) {
                     Ok(mut work) => {
-                        let (rows, error) = (rows.clone(), error.clone());
                         *job.borrow_mut() = Stepped::start(move || {
                             if let Err(e) = work.advance(STEP_COST, &now_ms) {
-                                error.set(Some(e));
+                                dispatch.dispatch(Event::Failed(e));
                                 return false;
                             }
-                            rows.set(work.rows.clone());
+                            dispatch.dispatch(Event::Rows(work.rows.clone()));
                             !work.is_finished()
                         });
                     }
                     Err(e) => {
                         job.borrow().stop();
-                        error.set(Some(e));
+                        dispatch.dispatch(Event::Failed(e));
                     }
                 }
                 move || drop(resized)
@@ -83,19 +133,25 @@ pub fn CompareView(props: &CompareProps) -> Html {
         );
     }
     let on_change = {
-        let change = change.clone();
-        Callback::from(move |e: Event| {
+        let dispatch = shown.dispatcher();
+        Callback::from(move |e: web_sys::Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
-            change.set(v.parse().unwrap_or(0));
+            dispatch.dispatch(Event::Change(v.parse().unwrap_or(0).min(CHANGES.len() - 1)));
         })
     };
+    let Shown {
+        change,
+        rows,
+        error,
+        width,
+    } = &*shown;
     let total = Algorithm::ALL.len();
     let busy = rows.len() < total && error.is_none();
     // The verdict (engine::compare::verdict): consistent first, then nearest the ideal,
     // then balance.
-    let judged = (!busy).then(|| verdict(&rows)).flatten();
+    let judged = (!busy).then(|| verdict(rows)).flatten();
     let verdict_text = judged.map(|v| {
         let closest = rows.iter().find(|r| r.algo == v.closest);
         let balanced = rows.iter().find(|r| r.algo == v.balanced);
@@ -141,7 +197,7 @@ pub fn CompareView(props: &CompareProps) -> Html {
                     }) }
                 </select>
             </div>
-            if let Some(e) = &*error {
+            if let Some(e) = error {
                 <p class="error" role="alert">{(w.not_applied)(&crate::i18n::reason(w, e))}</p>
             }
             if busy {
@@ -153,11 +209,11 @@ pub fn CompareView(props: &CompareProps) -> Html {
             }
             // Written as text (chart::table): a virtual-DOM element per cell would cost
             // the page several times its bytes.
-            {Html::from_html_unchecked(compare_table(w, &rows, judged.as_ref(), &ideal).into())}
+            {Html::from_html_unchecked(compare_table(w, rows, judged.as_ref(), &ideal).into())}
             // A phone's table keeps the verdict's columns; it says where the others went.
             <p class="compare-narrow muted">{w.compare_narrow}</p>
             if !points.is_empty() {
-                {scatter_chart(w, &points, ideal_share.map(|i| 100.0 * i), *chart_width)}
+                {scatter_chart(w, &points, ideal_share.map(|i| 100.0 * i), *width)}
             }
         </section>
     }
