@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use serde::Serialize;
 
-use super::{build, Format, Progress, ScenarioArgs, VnodesArg};
+use super::scenario_args::{ScenarioArgs, VnodesArg};
+use super::shared::{build, Format, Progress};
 use crate::engine::placement::key_position;
 use crate::words;
 

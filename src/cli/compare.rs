@@ -8,7 +8,8 @@ use clap::builder::PossibleValuesParser;
 use clap::Args;
 use serde::Serialize;
 
-use super::{check_memory, to_json, Format, Progress, ScenarioArgs, VnodesArg};
+use super::scenario_args::{ScenarioArgs, VnodesArg};
+use super::shared::{check_memory, to_json, Format, Progress};
 use crate::engine::placement::Algorithm;
 use crate::i18n::EN;
 use crate::text::quote;

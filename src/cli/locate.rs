@@ -5,7 +5,8 @@ use std::fmt::Write as _;
 use clap::Args;
 use serde::Serialize;
 
-use super::{build, to_json, Format, Progress, ScenarioArgs, VnodesArg};
+use super::scenario_args::{ScenarioArgs, VnodesArg};
+use super::shared::{build, to_json, Format, Progress};
 use crate::file::csv_field;
 use crate::i18n::EN;
 use crate::words;

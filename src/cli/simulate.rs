@@ -7,11 +7,19 @@ use std::io::Write;
 use clap::Args;
 use serde::{Serialize, Serializer};
 
-use super::{build, output, to_json, Format, Progress, ScenarioArgs, VnodesArg, MAX_STEPS};
+use super::scenario_args::{ScenarioArgs, VnodesArg};
+use super::{
+    output,
+    shared::{build, to_json, Format, Progress},
+};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Change, Movement, Simulation};
 use crate::file::{csv_field, write_moved, MOVED_HEADER};
 use crate::problem::Problem;
+
+/// The most `--step`s one `simulate` takes: each step's report lists every server (5,000
+/// steps over as many servers held 2.2 GB of reports).
+pub const MAX_STEPS: usize = 100;
 
 #[derive(Args, Debug)]
 pub(super) struct SimulateArgs {

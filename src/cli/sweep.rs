@@ -5,9 +5,13 @@ use std::fmt::Write as _;
 use clap::Args;
 use serde::Serialize;
 
-use super::{check_memory, to_json, Format, ScenarioArgs, MAX_SWEEP_POINTS};
+use super::scenario_args::ScenarioArgs;
+use super::shared::{check_memory, to_json, Format};
 use crate::engine::scenario::parse_vnodes;
 use crate::engine::sim::Simulation;
+
+/// The most vnode counts one `sweep` takes.
+pub const MAX_SWEEP_POINTS: usize = 50;
 
 #[derive(Args, Debug)]
 pub(super) struct SweepArgs {

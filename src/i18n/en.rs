@@ -1,7 +1,7 @@
 //! English: every sentence of the page. A translator copies this file and changes only
 //! the text; the structure is checked by the compiler.
 
-use super::{decides, TourWords, Words};
+use super::words::{decides, TourWords, Words};
 use crate::facts::Facts;
 use crate::text::{Fixed, Shortest};
 

@@ -1,6 +1,6 @@
 //! 简体中文：页面上的每一句话。结构与 `en.rs` 相同，由编译器检查。
 
-use super::{decides, TourWords, Words};
+use super::words::{decides, TourWords, Words};
 use crate::facts::Facts;
 use crate::problem::{Expected, Field, JsonKind, KeyNumber, NotModelled, Problem};
 use crate::text::{Fixed, Shortest};

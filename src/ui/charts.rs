@@ -8,13 +8,23 @@ use yew::prelude::*;
 
 use crate::i18n::Words;
 
-use super::use_look;
-use super::ViewProps;
+use super::look::use_look;
 use crate::chart::{draw_bar_chart, LoadBar, Unit};
 use crate::render::palette::Palette;
 use crate::render::server_rgb;
+use crate::state::PageState;
 use crate::text::Fixed;
 use crate::words::group_thousands;
+
+/// Props shared by the views that only read the state.
+#[derive(Properties, PartialEq)]
+pub struct ViewProps {
+    /// The page state.
+    pub state: PageState,
+    /// Outlined: a tour step points here.
+    #[prop_or_default]
+    pub focused: bool,
+}
 
 /// Sizes a chart canvas's backing store to its CSS size at device resolution (only when
 /// it changed: resizing clears and reallocates it); returns (CSS width, device pixel ratio).

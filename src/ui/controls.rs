@@ -8,7 +8,6 @@ use yew::prelude::*;
 
 use crate::i18n::Words;
 
-use super::ControlProps;
 use crate::engine::hash::HashFn;
 use crate::engine::keys::KeySpec;
 use crate::engine::placement::{weighted_vnodes, Algorithm};
@@ -25,6 +24,21 @@ use crate::text::{Fixed, Shortest};
 use crate::words::change_title;
 use crate::words::group_thousands;
 use std::rc::Rc;
+
+/// Props for views that also act.
+#[derive(Properties, PartialEq)]
+pub struct ControlProps {
+    /// The page state.
+    pub state: PageState,
+    /// Where actions go.
+    pub on_action: Callback<Action>,
+    /// Outlined: a tour step points here.
+    #[prop_or_default]
+    pub focused: bool,
+    /// The embed view's small version: fewer columns, no form.
+    #[prop_or_default]
+    pub compact: bool,
+}
 
 fn input_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlInputElement>().value()

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
-use super::readout_card;
+use super::readout::readout_card;
 use super::ring_canvas::{draw_static, key_labels_record};
 use crate::i18n::Words;
 use crate::render::palette::Theme;

@@ -6,6 +6,7 @@ mod compare;
 mod controls;
 mod handout;
 mod host_bridge;
+mod look;
 mod notes;
 mod readout;
 mod ring_canvas;
@@ -33,11 +34,13 @@ use crate::state::{Action, Notice, PageState};
 use crate::tour::{self, Focus, Position, Tour, TourId};
 use crate::words;
 
-pub use charts::{load_chart, share_chart};
+pub use charts::{load_chart, share_chart, ViewProps};
 pub use compare::CompareView;
 pub use controls::{
-    lookup_box, scenario_controls, server_actions, server_controls, swatch, ScenarioProps,
+    lookup_box, scenario_controls, server_actions, server_controls, swatch, ControlProps,
+    ScenarioProps,
 };
+pub use look::{use_lang, use_look, Look};
 pub use readout::{moved_short, readout_card};
 pub use ring_view::RingView;
 pub use sweep::SweepPanel;
@@ -173,54 +176,6 @@ fn sync_url(version: u64, scenario_query: &str, params: &View, touched: bool) {
     if let Ok(history) = window.history() {
         let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
     }
-}
-
-/// How the page looks, shared with every view: language, colours, presentation mode.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Look {
-    /// The language.
-    pub lang: Lang,
-    /// The colour theme in effect.
-    pub theme: Theme,
-    /// Presentation mode: large type, thick arcs.
-    pub present: bool,
-}
-
-/// The page's look, from the nearest provider.
-#[hook]
-pub fn use_look() -> Look {
-    use_context::<Look>().unwrap_or_default()
-}
-
-/// The page's language.
-#[hook]
-pub fn use_lang() -> Lang {
-    use_look().lang
-}
-
-/// Props shared by the views that only read the state.
-#[derive(Properties, PartialEq)]
-pub struct ViewProps {
-    /// The page state.
-    pub state: PageState,
-    /// Outlined: a tour step points here.
-    #[prop_or_default]
-    pub focused: bool,
-}
-
-/// Props for views that also act.
-#[derive(Properties, PartialEq)]
-pub struct ControlProps {
-    /// The page state.
-    pub state: PageState,
-    /// Where actions go.
-    pub on_action: Callback<Action>,
-    /// Outlined: a tour step points here.
-    #[prop_or_default]
-    pub focused: bool,
-    /// The embed view's small version: fewer columns, no form.
-    #[prop_or_default]
-    pub compact: bool,
 }
 
 /// The scenario on screen and its query, built once per state of the simulation (not at

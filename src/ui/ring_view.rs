@@ -14,10 +14,10 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement, WheelEvent};
 use yew::prelude::*;
 
+use super::look::{use_look, Look};
 use super::ring_canvas::{
     draw_overlay, draw_static, followed_walk, key_labels_record, walk_sum, Overlay,
 };
-use super::{use_look, Look};
 use crate::render::gesture::{Gesture, Gestures};
 use crate::render::scene::{
     self, idle_walkers, moved_walkers, Clock, Scale, Walker, HIGHLIGHT_MS, MAX_KEY_DOTS, WALK_MS,

@@ -5,8 +5,8 @@
 
 use yew::prelude::*;
 
+use super::look::use_lang;
 use super::stepped::Stepped;
-use super::use_lang;
 use crate::chart::svg::sweep_svg;
 use crate::chart::table::sweep_table;
 use crate::engine::scenario::Scenario;

@@ -17,8 +17,8 @@ use web_sys::{
 };
 use yew::prelude::*;
 
+use super::look::use_lang;
 use super::stepped::Stepped;
-use super::use_lang;
 use crate::engine::change::Change;
 use crate::engine::import::Imported;
 use crate::engine::keys::list_from_lines_paced;
