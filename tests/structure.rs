@@ -262,3 +262,61 @@ fn no_module_of_src_depends_on_itself_through_others() {
         circles.join("\n")
     );
 }
+
+/// The most lines a component function (`#[component]`) may have, signature to closing
+/// brace: past it, a component holds logic that belongs in a pure, tested module or in a
+/// smaller component (clippy's `too_many_lines` does not reach into `#[component]` bodies).
+const MAX_COMPONENT_LINES: usize = 150;
+
+/// Components still past [`MAX_COMPONENT_LINES`], each with the length it may not exceed
+/// while it is split (the app's root: its view state already moved into `screen`).
+const LONG_COMPONENTS: &[(&str, usize)] = &[("App", 429)];
+
+#[test]
+fn every_component_is_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut all = BTreeMap::new();
+    modules(&root, &root, &mut all);
+    let mut found = Vec::new();
+    let mut too_long = Vec::new();
+    for (module, text) in &all {
+        let lines: Vec<&str> = text.lines().collect();
+        for (at, line) in lines.iter().enumerate() {
+            if line.trim() != "#[component]" {
+                continue;
+            }
+            let start = (at + 1..lines.len())
+                .find(|&i| lines[i].contains("fn "))
+                .unwrap();
+            let end = (start..lines.len()).find(|&i| lines[i] == "}").unwrap();
+            let name: String = lines[start]
+                .split("fn ")
+                .nth(1)
+                .unwrap()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let length = end - start + 1;
+            let limit = LONG_COMPONENTS
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map_or(MAX_COMPONENT_LINES, |&(_, l)| l);
+            if length > limit {
+                too_long.push(format!(
+                    "{module}::{name}: {length} lines (at most {limit})"
+                ));
+            }
+            found.push(name);
+        }
+    }
+    // Sanity: the components are read.
+    assert!(
+        found.iter().any(|n| n == "App") && found.len() >= 8,
+        "{found:?}"
+    );
+    assert!(
+        too_long.is_empty(),
+        "components too long:\n{}",
+        too_long.join("\n")
+    );
+}

@@ -87,8 +87,8 @@ impl Lang {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::problem::Problem;
     use crate::engine::algorithms::Algorithm;
+    use crate::problem::Problem;
     use crate::text::fill;
 
     /// HAProxy's own words, quoted in messages as its config writes them.

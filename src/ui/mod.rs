@@ -6,6 +6,7 @@ mod compare;
 mod controls;
 mod handout;
 mod host_bridge;
+mod import;
 mod look;
 mod notes;
 mod readout;

@@ -8,6 +8,11 @@ use std::rc::Rc;
 
 use gloo_timers::callback::Timeout;
 
+use crate::engine::pace::Progress;
+use crate::i18n::Words;
+use crate::text::fill;
+use crate::words::group_thousands;
+
 /// Work under way; dropping it (or [`Stepped::stop`]) cancels the next step.
 #[derive(Default)]
 pub struct Stepped {
@@ -56,4 +61,50 @@ fn schedule(timer: Rc<RefCell<Option<Timeout>>>, step: Rc<RefCell<dyn FnMut() ->
 /// one rendered); the returned timeout cancels it when dropped.
 pub fn after_paint(f: impl FnOnce() + 'static) -> Timeout {
     Timeout::new(0, f)
+}
+
+/// What a card's stepped work is doing, for its progress line.
+#[derive(Clone, Copy, PartialEq)]
+pub enum Busy {
+    /// Writing rows of a CSV: done of total.
+    Writing(usize, usize),
+    /// Reading a pasted text or an opened file: the pass under way, done of total units.
+    Reading(Progress),
+}
+
+impl Busy {
+    /// Units done, of [`Busy::total`].
+    pub fn done(self) -> usize {
+        match self {
+            Busy::Writing(done, _) => done,
+            Busy::Reading(p) => p.done,
+        }
+    }
+
+    pub fn total(self) -> usize {
+        match self {
+            Busy::Writing(_, total) => total,
+            Busy::Reading(p) => p.total,
+        }
+    }
+}
+
+/// The progress line's words: rows written of all, or the percentage of the pass read.
+pub fn busy_line(w: &Words, busy: Busy) -> String {
+    let (done, total) = (busy.done(), busy.total());
+    match busy {
+        Busy::Writing(..) => fill(
+            w.exporting,
+            &[
+                &group_thousands(done as u64),
+                &group_thousands(total as u64),
+            ],
+        ),
+        Busy::Reading(_) => fill(
+            w.reading,
+            &[&(done.saturating_mul(100) / total.max(1))
+                .min(100)
+                .to_string()],
+        ),
+    }
 }
