@@ -838,3 +838,16 @@ fn the_readme_counts_the_algorithms_there_are() {
     let said = format!("**{tens}{} algorithms**", units[n % 10]);
     assert!(readme.contains(&said), "the README should say {said}");
 }
+
+/// The vnode sweep measures balance against the vnode count: of the algorithms, only the
+/// ring's balance follows that count alone (bounded loads forward keys past full servers;
+/// groupcache, Cassandra and the real systems make their own points).
+#[test]
+fn only_the_rings_balance_follows_the_vnode_count() {
+    let following: Vec<&str> = Algorithm::ALL
+        .iter()
+        .filter(|a| a.balance_follows_vnodes())
+        .map(|a| a.name())
+        .collect();
+    assert_eq!(following, ["ring"]);
+}

@@ -278,6 +278,12 @@ impl Algorithm {
         self.0.knobs.vnodes
     }
 
+    /// True when its balance follows the vnode count alone — a ring of the scenario's own
+    /// vnodes with nothing forwarded past it (the ring): what the vnode sweep measures.
+    pub fn balance_follows_vnodes(self) -> bool {
+        self.0.over_ring.is_some() && self.0.moves == Moves::Minimal
+    }
+
     /// True when server weights change placement.
     pub fn uses_weights(self) -> bool {
         self.0.knobs.weights

@@ -6,7 +6,6 @@
 //! every other change (`advance` with a budget), so the page can draw the curve as it grows
 //! without blocking.
 
-use super::placement::Algorithm;
 use super::scenario::Scenario;
 use super::sim::{Change, Simulation, Work};
 use crate::problem::Problem;
@@ -37,7 +36,7 @@ pub struct Sweep {
 impl Sweep {
     /// Starts a sweep of `scenario`'s ring (its own vnodes setting is replaced).
     pub fn new(scenario: &Scenario) -> Result<Sweep, Problem> {
-        if scenario.settings.algo != Algorithm::RING {
+        if !scenario.settings.algo.balance_follows_vnodes() {
             return Err(Problem::SweepNeedsRing);
         }
         let mut first = scenario.clone();

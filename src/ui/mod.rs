@@ -24,7 +24,6 @@ use wasm_bindgen::JsCast;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
 use crate::i18n::Lang;
 use crate::link::{self, Link, View};
@@ -700,7 +699,8 @@ pub fn App() -> Html {
         .and_then(|p| Tour::get(p.tour).store_at(p.step))
         .map(|store| store_panel(w, &store, focused(Focus::Store)));
     // The sweep tour keeps its sweep (and the curve drawn so far) through every step.
-    let sweep_beside = (sweep_tour && state.sim.settings().algo == Algorithm::RING).then(|| {
+    let sweeps = state.sim.settings().algo.balance_follows_vnodes();
+    let sweep_beside = (sweep_tour && sweeps).then(|| {
         html! {
             <SweepPanel scenario={Rc::clone(scenario)} auto_run=true focused={focused(Focus::Sweep)} />
         }
@@ -828,7 +828,7 @@ pub fn App() -> Html {
                     {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: s.playing,
                         on_toggle_play: toggle_play, speed: s.speed, on_speed: set_speed })}
                     {share_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: false })}
-                    if state.sim.settings().algo == Algorithm::RING && !sweep_tour {
+                    if sweeps && !sweep_tour {
                         <SweepPanel scenario={Rc::clone(scenario)} />
                     }
                     <ShareCard link={full_page.clone()} embed_link={embed_link} title={title} too_long={too_long}
