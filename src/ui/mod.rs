@@ -698,7 +698,6 @@ pub fn App() -> Html {
         .position
         .and_then(|p| Tour::get(p.tour).store_at(p.step))
         .map(|store| store_panel(w, &store, focused(Focus::Store)));
-    // The sweep tour keeps its sweep (and the curve drawn so far) through every step.
     let sweeps = state.sim.settings().algo.balance_follows_vnodes();
     let sweep_beside = (sweep_tour && sweeps).then(|| {
         html! {
