@@ -90,9 +90,11 @@ pub fn run(args: &[std::ffi::OsString], out: &mut dyn Write, err: &mut dyn Write
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {
-            let text = shorten_quoted(&e.render().to_string());
+            // Only a refusal quotes the user's value; help and the version are ours, and
+            // their apostrophes ("the paper's") are no quotes to cut.
+            let text = e.render().to_string();
             let _ = if e.use_stderr() {
-                err.write_all(text.as_bytes())
+                err.write_all(shorten_quoted(&text).as_bytes())
             } else {
                 out.write_all(text.as_bytes())
             };
