@@ -65,7 +65,15 @@ fn build(algo: Algorithm, list: &[LiveServer]) -> Rc<dyn Placement> {
         let all: Vec<_> = list.iter().map(|s| (s.id, true)).collect();
         BucketBook::new(&all)
     });
-    build_placement(&settings(algo), list.to_vec(), None, book.as_ref(), None).unwrap()
+    build_placement(
+        &settings(algo),
+        list.to_vec(),
+        Vec::new(),
+        None,
+        book.as_ref(),
+        None,
+    )
+    .unwrap()
 }
 
 fn lookups(c: &mut Criterion) {

@@ -378,6 +378,10 @@ pub enum Problem {
         given: String,
         max: u32,
     },
+    TableOutOfRange {
+        given: String,
+        max: u32,
+    },
     BalanceOutOfRange {
         given: String,
         max: f64,
@@ -815,6 +819,7 @@ impl Problem {
             P::ConfigNoServers { system } => (89, vec![system.to_string()]),
             P::KeyHasComma { given } => (90, vec![given.to_string()]),
             P::Internal(what) => (91, vec![what.to_string()]),
+            P::TableOutOfRange { given, max } => (92, vec![given.to_string(), max.to_string()]),
             // Composed of other words: each language writes these itself. Named one by one,
             // so that a new problem is a compile error until it has its words.
             P::KeyNotNumber { .. }
@@ -828,7 +833,7 @@ impl Problem {
 }
 
 /// The problems' messages in English, by [`Problem::values`]' index.
-pub const EN: [&str; 92] = [
+pub const EN: [&str; 93] = [
     "server names must not be empty",
     "server name {0} is longer than {1} characters",
     "server name {0} contains the invisible or control character {1}; use visible characters only",
@@ -921,6 +926,7 @@ pub const EN: [&str; 92] = [
     "{0} config: no server takes part in the hash",
     "keys: a key in a link cannot hold a comma, got {0}",
     "{0}",
+    "table size (Ceph's pg_num) {0} must be a whole number from 1 to {1}",
 ];
 
 impl fmt::Display for Problem {
@@ -1074,6 +1080,10 @@ pub fn examples() -> Vec<Problem> {
         },
         P::TableNotPrime {
             given: q("4"),
+            max: 1_000_003,
+        },
+        P::TableOutOfRange {
+            given: q("0"),
             max: 1_000_003,
         },
         P::BalanceOutOfRange {
@@ -1386,6 +1396,7 @@ pub fn variant_index(p: &Problem) -> usize {
         P::TokensSyntax { .. } => 93,
         P::TokenHeldTwice { .. } => 94,
         P::TooManyTokens { .. } => 95,
+        P::TableOutOfRange { .. } => 96,
     }
 }
 

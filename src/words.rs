@@ -470,6 +470,17 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 (w.explain_cell)(digest_name(sim), key, *cell, *size, &name(e.owner))
             }
         }
+        #[cfg(not(target_arch = "wasm32"))]
+        How::PlacementGroup {
+            hash: ps,
+            pg,
+            pg_num,
+            rejected,
+            ..
+        } => {
+            let rejected: Vec<String> = rejected.iter().map(|&s| name(s)).collect();
+            (w.explain_pg)(key, *ps, *pg, *pg_num, &rejected.join(", "), &name(e.owner))
+        }
         How::BestScore { best, scores } => {
             if scores.is_empty() {
                 (w.explain_scores_nobody)(key)
@@ -495,13 +506,16 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             }
         }
     };
-    let scores = match &e.how {
-        How::BestScore { scores, .. } => scores
-            .iter()
-            .map(|(id, score)| (name(*id), score_text(w, score), *id == e.owner))
-            .collect(),
-        _ => Vec::new(),
+    let scores: &[(ServerId, Score)] = match &e.how {
+        How::BestScore { scores, .. } => scores,
+        #[cfg(not(target_arch = "wasm32"))]
+        How::PlacementGroup { draws, .. } => draws,
+        _ => &[],
     };
+    let scores = scores
+        .iter()
+        .map(|(id, score)| (name(*id), score_text(w, score), *id == e.owner))
+        .collect();
     ExplanationWords { sentence, scores }
 }
 
@@ -527,6 +541,15 @@ pub fn score_text(w: &Words, score: &Score) -> String {
             score,
         } => (w.weighted_score)(*score, *hash, *weight),
         Score::Digest(d) => d.iter().map(|b| format!("{b:02x}")).collect(),
+        // 2²⁸·log2(u) / weight: shown as ln(u) / weight.
+        #[cfg(not(target_arch = "wasm32"))]
+        Score::Straw2(i64::MIN) => "—".into(),
+        #[cfg(not(target_arch = "wasm32"))]
+        Score::Straw2(d) => Fixed(
+            *d as f64 * std::f64::consts::LN_2 / f64::from(1u32 << 28),
+            4,
+        )
+        .to_string(),
     }
 }
 

@@ -1238,3 +1238,54 @@ fn inputs_that_would_exhaust_memory_are_refused_before_they_are_held() {
         "{err}"
     );
 }
+
+/// A Ceph cluster's decompiled CRUSH map as `--config`, with `--pg-num`: `locate` puts the
+/// objects recorded from `osdmaptool` (tests/reference/ceph.txt, the state that map is of)
+/// on the OSD Ceph chose, and marking an OSD out is a step.
+#[test]
+fn a_crush_map_places_objects_as_osdmaptool_did() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let map = format!("{root}/tests/reference/ceph-crushmap.txt");
+    let vectors = std::fs::read_to_string(format!("{root}/tests/reference/ceph.txt")).unwrap();
+    let answers = |state: &str| -> Vec<(String, String)> {
+        vectors
+            .split("scenario ")
+            .find(|s| s.starts_with(state))
+            .unwrap()
+            .lines()
+            .skip(1)
+            .take(200)
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                (w[0].to_owned(), w[2].to_owned())
+            })
+            .collect()
+    };
+    let reweighted = answers("osd.3-reweighted ");
+    let mut args = vec!["locate", "--config", &map, "--pg-num", "12"];
+    args.extend(reweighted.iter().map(|(k, _)| k.as_str()));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    for ((key, osd), line) in reweighted.iter().zip(out.lines().filter(|l| !l.starts_with(' '))) {
+        assert_eq!(line.split('\t').take(2).collect::<Vec<_>>(), [key, osd], "{line}");
+    }
+    // osd.1 out: the recorded answers of that state, from the same map and a step.
+    let out_state = answers("osd.1-out ");
+    let keys: Vec<&str> = out_state.iter().map(|(k, _)| k.as_str()).collect();
+    let csv = format!("{}/ceph-moved.csv", env!("CARGO_TARGET_TMPDIR"));
+    let list = format!("list:{}", keys.join(","));
+    let (code, _, err) = run(&[
+        "simulate", "--config", &map, "--pg-num", "12", "--keys", &list, "--step", "fail:osd.1",
+        "--moved", &csv,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let moved = std::fs::read_to_string(&csv).unwrap();
+    for (key, osd) in &out_state {
+        let was = reweighted.iter().find(|(k, _)| k == key).map(|(_, o)| o.as_str());
+        let row = moved.lines().find(|l| l.split(',').nth(1) == Some(key.as_str()));
+        match row {
+            Some(row) => assert_eq!(row.split(',').nth(3), Some(osd.as_str()), "{row}"),
+            None => assert_eq!(was, Some(osd.as_str()), "{key} stayed"),
+        }
+    }
+}

@@ -23,6 +23,7 @@ use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 mod bench;
 mod cassandra;
 mod compare;
+mod crushmap;
 mod envoy;
 mod hash;
 mod key_file;

@@ -5,7 +5,7 @@
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 
-use super::{cassandra, envoy, key_file};
+use super::{cassandra, crushmap, envoy, key_file};
 use crate::engine::hash::HashFn;
 use crate::engine::keys::{KeySpec, Source};
 use crate::engine::placement::Algorithm;
@@ -44,8 +44,9 @@ pub(super) struct ScenarioArgs {
     #[arg(long, default_value = "21")]
     probes: String,
     /// Maglev: lookup table size M, a prime up to 1000003 (default 65537, the paper's; the
-    /// page uses 251, small enough to draw cell by cell).
-    #[arg(long)]
+    /// page uses 251, small enough to draw cell by cell). Ceph: the pool's placement groups,
+    /// pg_num, any whole number up to the same (also --pg-num).
+    #[arg(long, visible_alias = "pg-num")]
     table: Option<String>,
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
     #[arg(long, default_value = "1.25")]
@@ -64,9 +65,10 @@ pub(super) struct ScenarioArgs {
     /// Your system's config (`-` reads stdin): an nginx `upstream { … }` block with `hash …
     /// consistent;`, an HAProxy `backend` with `hash-type consistent`, a twemproxy pool
     /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
-    /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table) or a Cassandra cluster's `nodetool ring`
-    /// output (its own tokens). It gives the algorithm, the servers in declaration order,
-    /// their weights and the down ones.
+    /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table), a Cassandra cluster's
+    /// `nodetool ring` output (its own tokens) or a Ceph CRUSH map as `crushtool -d` writes it
+    /// (a flat root of OSDs; give `--pg-num`). It gives the algorithm, the servers in
+    /// declaration order, their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap", "tokens"])]
     config: Option<std::path::PathBuf>,
 }
@@ -190,6 +192,7 @@ pub(super) fn read_config_file(
     let imported = match ConfigFormat::of(text) {
         None => Err(Problem::ConfigNotRecognized.to_string()),
         Some(ConfigFormat::Envoy) => envoy::read(text),
+        Some(ConfigFormat::CrushMap) => crushmap::read(text),
         Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
             crate::engine::redis_cluster::read_shards(text)
                 .and_then(import::redis_cluster)

@@ -128,10 +128,15 @@ impl Config {
 
     /// The live servers as the placements see them.
     pub fn live(&self) -> Vec<LiveServer> {
+        self.servers_up(true)
+    }
+
+    /// The servers that are up (or down), as the placements see them.
+    fn servers_up(&self, up: bool) -> Vec<LiveServer> {
         self.servers
             .iter()
             .enumerate()
-            .filter(|(_, s)| s.up)
+            .filter(|(_, s)| s.up == up)
             .map(|(slot, s)| LiveServer {
                 id: s.id,
                 name: s.name.clone(),
@@ -146,6 +151,7 @@ impl Config {
         build_placement(
             &self.settings,
             self.live(),
+            self.servers_up(false),
             self.slot_table.as_ref(),
             self.book.as_ref(),
             self.tokens.as_ref(),

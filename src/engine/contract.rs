@@ -191,6 +191,22 @@ pub enum How {
         /// The table size M.
         size: u32,
     },
+    /// Ceph: the object's name hash, its placement group (`ceph_stable_mod` onto `pg_num`),
+    /// and CRUSH's straw2 draws for the group: every OSD's draw in the last try (the
+    /// highest won), after the OSDs that won earlier tries but are out.
+    #[cfg(not(target_arch = "wasm32"))]
+    PlacementGroup {
+        /// `ceph_str_hash_rjenkins` of the name.
+        hash: u32,
+        /// The placement group.
+        pg: u32,
+        /// The pool's group count.
+        pg_num: u32,
+        /// The out OSDs that won a try, in order (each try after them draws with `r + 1`).
+        rejected: Vec<ServerId>,
+        /// Each OSD's straw2 draw in the try that placed the group, in bucket order.
+        draws: Vec<(ServerId, Score)>,
+    },
     /// Every live server scores the key; the best score wins (the first in list order on
     /// a tie).
     BestScore {
@@ -266,6 +282,9 @@ pub enum Score {
     },
     /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
     Digest([u8; 16]),
+    /// Ceph's straw2: `2⁴⁴·log2(u / 2¹⁶)` over the 16.16 CRUSH weight (the highest wins).
+    #[cfg(not(target_arch = "wasm32"))]
+    Straw2(i64),
 }
 
 /// A winning score as one number whose order is the scores' order, the larger winning: what

@@ -26,12 +26,13 @@
 //! NODES`, which every Redis Cluster answers; its reader costs the page 1.2 KB gzip it does
 //! not have).
 
+use super::algorithms::maglev::check_table;
 use super::algorithms::Algorithm;
 use super::cassandra_ring::ClusterTokens;
 use super::note::{keep, Note};
 use super::pace::{run_to_end, Pace};
 use super::redis_cluster::{read_nodes_paced, ClusterSlots};
-use super::scenario::{check_servers, check_table, Scenario, ServerSpec, MAX_VNODES};
+use super::scenario::{check_servers, Scenario, ServerSpec, MAX_VNODES};
 use super::slots::SlotMap;
 use super::tokens::TokenMap;
 use crate::problem::{Expected, NotModelled, Problem};
@@ -69,6 +70,9 @@ pub enum ConfigFormat {
     /// Envoy's cluster YAML (it names `lb_endpoints`): read by the command line
     /// (`cli::envoy`), whose YAML reader the page has no room for.
     Envoy,
+    /// A decompiled CRUSH map (`crushtool -d`: `device` lines and `step`s of a rule): read
+    /// by the command line (`cli::crushmap`).
+    CrushMap,
     /// A real cluster's own layout: Redis's `CLUSTER NODES` / `CLUSTER SHARDS`, Cassandra's
     /// `nodetool ring`.
     Cluster(ClusterLayout),
@@ -90,6 +94,9 @@ impl ConfigFormat {
     async fn of_paced(text: &str, pace: &mut Pace) -> Option<ConfigFormat> {
         if text.contains("lb_endpoints") {
             return Some(ConfigFormat::Envoy);
+        }
+        if any_line(text, pace, |l| l.trim_start().starts_with("step take ")).await {
+            return Some(ConfigFormat::CrushMap);
         }
         if let Some(layout) = ClusterLayout::of_paced(text, pace).await {
             return Some(ConfigFormat::Cluster(layout));
@@ -143,6 +150,7 @@ async fn read_as_paced(
 ) -> Result<Imported, Problem> {
     match format {
         ConfigFormat::Envoy => Err(Problem::ConfigNeedsCommandLine { what: "Envoy" }),
+        ConfigFormat::CrushMap => Err(Problem::ConfigNeedsCommandLine { what: "CRUSH map" }),
         ConfigFormat::Cluster(ClusterLayout::Nodes) => {
             redis_cluster(read_nodes_paced(text, pace).await?)
         }
@@ -1015,7 +1023,9 @@ fn server(name: impl Into<String>, weight: u32, up: bool) -> ServerSpec {
     }
 }
 
-fn finish(
+/// A real system's config as read: its algorithm (when registered), its servers (at least
+/// one) and notes on what the scenario leaves out.
+pub fn finish(
     algo: Option<Algorithm>,
     system: &'static str,
     servers: Vec<ServerSpec>,

@@ -64,11 +64,13 @@ pub fn key_layout(settings: &Settings) -> (Shape, u32) {
     }
 }
 
-/// Builds the placement for `settings.algo` over `live` servers; `slots` is the slot table
+/// Builds the placement for `settings.algo` over `live` servers (`down` ones beside them);
+/// `slots` is the slot table
 /// (for slots) and `book` the bucket book (for Anchor, Memento and Dx).
 pub fn build_placement(
     settings: &Settings,
     live: Vec<LiveServer>,
+    down: Vec<LiveServer>,
     slots: Option<&SlotTable>,
     book: Option<&BucketBook>,
     tokens: Option<&TokenMap>,
@@ -76,6 +78,7 @@ pub fn build_placement(
     (settings.algo.spec().build)(&Build {
         params: settings.params(),
         live,
+        down,
         slots,
         book,
         tokens,

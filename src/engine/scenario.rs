@@ -4,7 +4,7 @@
 //!
 //! | name   | value                                              | default           |
 //! |--------|----------------------------------------------------|-------------------|
-//! | algo   | ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power, guava, nginx, ketama, haproxy, envoy-ring, cassandra, envoy-maglev, groupcache, ingress-nginx, twemproxy | ring |
+//! | algo   | ring, modn, rendezvous, carp, slots, jump, multiprobe, maglev, bounded, anchor, memento, dx, jumpback, binomial, flip, power, guava, nginx, ketama, haproxy, envoy-ring, cassandra, envoy-maglev, groupcache, ingress-nginx, twemproxy, ceph | ring |
 //! | hash   | xxh3, murmur64a-seed, fnv-hutool, java-string, md5, crc16, identity | xxh3 |
 //! | nodes  | comma-separated names; `NAME*W` gives weight W      | A,B,C,D           |
 //! | vnodes | virtual nodes per server, 1..=1000                 | 10                |
@@ -41,9 +41,9 @@ use crate::problem::{Field, Problem};
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 13] = [
+pub const PARAMS: [&str; 14] = [
     "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table", "c",
-    "slotmap", "tokens",
+    "slotmap", "tokens", "pg_num",
 ];
 
 /// Bounded loads' default balance factor `c` (capacity `⌈c · keys / servers⌉`).
@@ -304,26 +304,25 @@ pub fn parse_probes(text: &str) -> Result<u32, Problem> {
     }
 }
 
-/// Parses Maglev's table size: a prime up to 1,000,003.
-pub fn parse_table(text: &str) -> Result<u32, Problem> {
-    let refused = || Problem::TableNotPrime {
-        given: quote(text),
-        max: super::algorithms::maglev::MAX_TABLE,
-    };
-    let size = text.trim().parse::<u32>().map_err(|_| refused())?;
-    check_table(size).map_err(|_| refused())
+/// What the table size is called under `algo`: Ceph's `pg_num`, else `table`.
+pub fn table_name(algo: Algorithm) -> &'static str {
+    if algo.spec().knobs.pg_num {
+        "pg_num"
+    } else {
+        "table"
+    }
 }
 
-/// `size` when it is a table size Maglev takes: a prime up to its largest.
-pub fn check_table(size: u32) -> Result<u32, Problem> {
-    use super::algorithms::maglev::{is_prime, MAX_TABLE};
-    if size <= MAX_TABLE && is_prime(size) {
-        Ok(size)
-    } else {
-        Err(Problem::TableNotPrime {
-            given: quote(&size.to_string()),
+/// Parses the table size (Maglev's M, Ceph's pg_num): a whole number up to 1,000,003.
+/// Maglev's check asks for a prime.
+pub fn parse_table(text: &str) -> Result<u32, Problem> {
+    use super::algorithms::maglev::MAX_TABLE;
+    match text.trim().parse::<u32>() {
+        Ok(size @ 1..=MAX_TABLE) => Ok(size),
+        _ => Err(Problem::TableOutOfRange {
+            given: quote(text),
             max: MAX_TABLE,
-        })
+        }),
     }
 }
 
@@ -472,7 +471,7 @@ impl Scenario {
                     .map(|k| s.settings.keys = k),
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
-                "table" => parse_table(value).map(|v| s.settings.table = v),
+                "table" | "pg_num" => parse_table(value).map(|v| s.settings.table = v),
                 "c" => parse_balance(value).map(|v| s.settings.c = v),
                 "slotmap" if value.trim().is_empty() => Ok(()),
                 "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
@@ -575,7 +574,7 @@ impl Scenario {
             ("keys", s.keys.to_string()),
             ("seed", s.seed.to_string()),
             ("probes", s.probes.to_string()),
-            ("table", s.table.to_string()),
+            (table_name(s.algo), s.table.to_string()),
             ("c", Shortest(s.c).to_string()),
             (
                 "slotmap",
@@ -664,7 +663,7 @@ impl Scenario {
             put(out, "probes", &s.probes.to_string())?;
         }
         if s.table != ds.table {
-            put(out, "table", &s.table.to_string())?;
+            put(out, table_name(s.algo), &s.table.to_string())?;
         }
         if s.c != ds.c {
             put(out, "c", &Shortest(s.c).to_string())?;

@@ -115,6 +115,8 @@ pub struct Knobs {
     pub table: bool,
     /// The balance factor `c`.
     pub balance: bool,
+    /// Ceph's placement groups per pool, `pg_num` (the scenario's table size).
+    pub pg_num: bool,
 }
 
 impl Knobs {
@@ -126,6 +128,7 @@ impl Knobs {
         probes: false,
         table: false,
         balance: false,
+        pg_num: false,
     };
 }
 
@@ -210,6 +213,9 @@ pub struct Build<'a> {
     pub params: Params<'a>,
     /// The live servers, in list order.
     pub live: Vec<LiveServer>,
+    /// The servers that are down, in list order (Ceph keeps an OSD that is out in its
+    /// bucket: it still draws, and its wins are drawn again).
+    pub down: Vec<LiveServer>,
     /// The slot table, for algorithms that keep one.
     pub slots: Option<&'a SlotTable>,
     /// The bucket book, for algorithms that keep one.

@@ -239,6 +239,11 @@ pub static WORDS: Words = Words {
             "ingress-nginx upstream-hash-by",
             "ingress-nginx's upstream-hash-by (OpenResty's lua-resty-balancer): it looks like nginx and is not — each server's chain of 160 × weight points starts from the finalized CRC32 of its name, and a key goes to the largest point at or below crc32(key), the first point when it is below them all, with no wrap. As lua-resty-balancer's own test says.",
         ),
+        #[cfg(not(target_arch = "wasm32"))]
+        "ceph" => (
+            "Ceph CRUSH (straw2)",
+            "Ceph: an object's name hashes (rjenkins) to one of pg_num placement groups (ceph_stable_mod), and CRUSH's straw2 gives each group an OSD: every OSD draws ln(u) / weight, the highest wins; an OSD that is down (out) is drawn again. Only the groups of a changed OSD move. Bit for bit osdmaptool 16.2.",
+        ),
         "twemproxy" => (
             "twemproxy ketama (fnv1a_64)",
             "twemproxy's distribution: ketama with its default hash: fnv1a_64 — the same weighted MD5 continuum as libmemcached (a server named by its name when the config gives one), but keys are placed by FNV-1a cut to 32 bits, so twemproxy and an MD5 ketama client disagree on most keys, and similar keys (key-1, key-2…) land close together. Bit for bit nutcracker 0.5.",
@@ -315,6 +320,11 @@ pub static WORDS: Words = Words {
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label}'s point at 0x{at:08x} (distance {distance}) → {server}")
+    },
+    #[cfg(not(target_arch = "wasm32"))]
+    explain_pg: |key, hash, pg, pg_num, rejected, server| {
+        let again = if rejected.is_empty() { String::new() } else { format!(" ({rejected} won but is out: drawn again with r + 1)") };
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2: every OSD draws ln(u) / weight, the highest wins{again} → {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")

@@ -221,6 +221,7 @@ mod tests {
             "port",
         ];
         let mut allowed = allowed.to_vec();
+        allowed.extend(crate::engine::scenario::PARAMS);
         allowed.extend(NODETOOL_WORDS);
         allowed.extend(HAPROXY_WORDS);
         // Ids, and the words of a hyphenated one ("envoy-ring").
@@ -380,7 +381,8 @@ mod tests {
             &[("c", "0.5")],
             &[("nodes", "s{i}:0..x")],
             &[("probes", "0")],
-            &[("table", "250")],
+            &[("table", "250"), ("algo", "maglev")],
+            &[("table", "0")],
         ];
         for pairs in bad_scenarios {
             messages.extend(Scenario::from_pairs(pairs.iter().copied()).unwrap_err().0);
@@ -499,8 +501,10 @@ mod tests {
             "slotmap",
             "tokens",
         ];
-        // Ids, and the words of a hyphenated one ("envoy-ring"); the tours' ids.
+        // Ids, and the words of a hyphenated one ("envoy-ring"); the tours' ids; the
+        // scenario's parameter names.
         allowed.extend(Algorithm::ALL.iter().flat_map(|a| a.name().split('-')));
+        allowed.extend(crate::engine::scenario::PARAMS);
         allowed.extend(crate::tour::TourId::ALL.map(crate::tour::TourId::id));
         for text in texts {
             let left = english_words(&text, &allowed);
@@ -514,6 +518,14 @@ mod tests {
     /// file's `SPEC` doc): they may appear in any language.
     const SOURCE_NAMES: &[&str] = &[
         "Appleton",
+        // Ceph's own names: its placement function, its devices, its tool, its knob.
+        "CRUSH",
+        "straw2",
+        "OSD",
+        "rjenkins",
+        "ceph_stable_mod",
+        "osdmaptool",
+        "pg_num",
         "Cassandra",
         "Coluzzi",
         "CRC32",

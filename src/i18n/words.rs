@@ -344,6 +344,10 @@ pub struct Words {
     pub explain_probes: fn(usize, &str, u32, &str, u32, &str, &str) -> String,
     /// Maglev: digest name, key, cell, table size, server.
     pub explain_cell: fn(&str, &str, u32, u32, &str) -> String,
+    /// Ceph: key, its name hash, its placement group, pg_num, the out OSDs that won a
+    /// try (joined, may be empty), the OSD.
+    #[cfg(not(target_arch = "wasm32"))]
+    pub explain_pg: fn(&str, u32, u32, u32, &str, &str) -> String,
     /// Anchor, Memento, Dx: algorithm, digest name, key, digest, buckets visited (a removed
     /// one marked ✗), the bucket, server.
     pub explain_chain: fn(&str, &str, &str, u64, &str, u32, &str) -> String,

@@ -235,6 +235,11 @@ pub static WORDS: Words = Words {
             "ingress-nginx 一致性哈希",
             "ingress-nginx 的 upstream-hash-by（OpenResty 的 lua-resty-balancer）：看起来像 nginx，其实不同——每台服务器 160 × 权重 个点的链从它名称的 CRC32 终值开始；键取不大于 crc32(键) 的最大点，比所有点都小时取第一个点，不绕回。与 lua-resty-balancer 自带测试一致。",
         ),
+        #[cfg(not(target_arch = "wasm32"))]
+        "ceph" => (
+            "Ceph CRUSH（straw2）",
+            "Ceph：对象名经 rjenkins 哈希落入 pg_num 个归置组之一（ceph_stable_mod），CRUSH 的 straw2 再为每个组选 OSD：每个 OSD 抽签 ln(u) / 权重，最大者胜出；宕机（移出集群）的 OSD 被选中时重抽。只有变动 OSD 的组会迁移。与 osdmaptool 16.2 逐位一致。",
+        ),
         "twemproxy" => (
             "twemproxy 一致性哈希",
             "twemproxy 的 distribution: ketama 配默认的 hash: fnv1a_64：与 libmemcached 相同的加权 MD5 环（配置给了名字时按名字），但键用截成 32 位的 FNV-1a 定位，所以 twemproxy 与按 MD5 定位的 ketama 客户端在多数键上不一致，相似的键（key-1、key-2…）也会挤在一起。与 nutcracker 0.5 逐位一致。",
@@ -311,6 +316,11 @@ pub static WORDS: Words = Words {
     },
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")
+    },
+    #[cfg(not(target_arch = "wasm32"))]
+    explain_pg: |key, hash, pg, pg_num, rejected, server| {
+        let again = if rejected.is_empty() { String::new() } else { format!("（{rejected} 抽中但已移出集群，以 r + 1 重抽）") };
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2：每个 OSD 抽签 ln(u) / 权重，最大者胜出{again} → {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
@@ -557,7 +567,7 @@ pub static WORDS: Words = Words {
 
 /// Each problem in Chinese (an exhaustive `match`: a new problem cannot ship without it).
 /// The problems' messages in Chinese, by [`Problem::values`]' index.
-const PROBLEMS: [&str; 92] = [
+const PROBLEMS: [&str; 93] = [
     "服务器名称不能为空",
     "服务器名称 {0} 超过 {1} 个字符",
     "服务器名称 {0} 含有不可见字符或控制字符 {1}；请只用可见字符",
@@ -650,6 +660,7 @@ const PROBLEMS: [&str; 92] = [
     "{0} 配置中没有参与哈希的服务器",
     "键：链接中的键不能含逗号，实际为 {0}",
     "程序内部错误（{0}）",
+    "查找表大小（Ceph 的 pg_num）{0} 必须是 1 到 {1} 之间的整数",
 ];
 
 fn problem(p: &Problem) -> String {

@@ -103,6 +103,13 @@ impl<'a> Walk<'a> {
                 size: *size,
                 owner: e.owner,
             },
+            // A placement group is a cell of the table of pg_num groups.
+            #[cfg(not(target_arch = "wasm32"))]
+            How::PlacementGroup { pg, pg_num, .. } => Walk::Cell {
+                cell: *pg,
+                size: *pg_num,
+                owner: e.owner,
+            },
             How::Modulo { value, live } => Walk::Modulo {
                 value: *value,
                 live,
@@ -149,6 +156,8 @@ pub fn score_bars(scores: &[(ServerId, Score)]) -> Vec<(ServerId, f64)> {
         Score::Hash(h) => f64::from(h),
         Score::Weighted { score, .. } => score,
         Score::Digest(d) => f64::from(u32::from_be_bytes([d[0], d[1], d[2], d[3]])),
+        #[cfg(not(target_arch = "wasm32"))]
+        Score::Straw2(d) => d.wrapping_sub(i64::MIN) as f64,
     };
     let top = scores.iter().map(|(_, s)| value(s)).fold(0.0, f64::max);
     scores
@@ -219,6 +228,7 @@ mod tests {
     use crate::engine::change::Change;
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
+    use crate::engine::spec::Shape;
 
     /// Eight servers, the third removed (a bucket algorithm's harder case), and many keys:
     /// for every algorithm with a walk, the walk drawn ends at the owner the lookup names,
@@ -307,24 +317,10 @@ mod tests {
                     }
                 }
             }
-            let walks = matches!(
-                algo.name(),
-                "jump"
-                    | "anchor"
-                    | "dx"
-                    | "memento"
-                    | "jumpback"
-                    | "binomial"
-                    | "flip"
-                    | "power"
-                    | "guava"
-                    | "multiprobe"
-                    | "rendezvous"
-                    | "carp"
-                    | "modn"
-                    | "maglev"
-                    | "envoy-maglev"
-            );
+            // What the registry says is drawn as a walk: the fans of the bucket and
+            // scoring algorithms, the table's cells, multi-probe's probes.
+            let walks =
+                matches!(algo.shape(), Shape::Fans | Shape::TableCells) || algo.spec().knobs.probes;
             assert_eq!(walked > 0, walks, "{}", algo.name());
             if walks {
                 assert_eq!(walked, 200, "{}: every key has its walk", algo.name());

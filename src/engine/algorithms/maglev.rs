@@ -44,8 +44,21 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
-/// A table holds at least as many cells as there are servers.
+/// `size` when it is a table size Maglev takes: a prime up to its largest.
+pub fn check_table(size: u32) -> Result<u32, Problem> {
+    if size <= MAX_TABLE && is_prime(size) {
+        Ok(size)
+    } else {
+        Err(Problem::TableNotPrime {
+            given: crate::text::quote(&size.to_string()),
+            max: MAX_TABLE,
+        })
+    }
+}
+
+/// A table's size is a prime, and it holds at least as many cells as there are servers.
 pub fn check(c: &Check<'_>) -> Result<(), Problem> {
+    check_table(c.params.table)?;
     if c.servers.len() > c.params.table as usize {
         return Err(Problem::MaglevTable {
             table: c.params.table,
@@ -91,13 +104,39 @@ fn cell_start(cell: u64, size: u64) -> u64 {
     (cell << 32) / size
 }
 
+/// A table's cells round the circle: a point at the end of each cell, owned by its holder
+/// (no points when no cell has one).
+pub fn cell_ring(table: &[ServerId]) -> Ring {
+    let m = table.len() as u64;
+    let points = if table.iter().all(|&s| s == NO_OWNER) {
+        Vec::new()
+    } else {
+        table
+            .iter()
+            .enumerate()
+            .map(|(c, &server)| VNode {
+                position: (cell_start(c as u64 + 1, m) - 1) as u32,
+                server,
+                replica: c as u32,
+            })
+            .collect()
+    };
+    Ring::new(points, |_| "")
+}
+
+/// The ring position at which a key in `cell` of a table of `size` cells is drawn, spread
+/// within the cell by `spread`.
+pub fn position_in_cell(cell: u64, size: u32, spread: u64) -> u32 {
+    let size = u64::from(size);
+    let (lo, hi) = (cell_start(cell, size), cell_start(cell + 1, size));
+    (lo + spread % (hi - lo).max(1)) as u32
+}
+
 /// The ring position at which a key with this digest is drawn: inside its cell
 /// (`digest mod size`), spread within the cell by the rest of the digest.
 pub fn cell_position(digest: u64, size: u32) -> u32 {
-    let size = u64::from(size);
-    let cell = digest % size;
-    let (lo, hi) = (cell_start(cell, size), cell_start(cell + 1, size));
-    (lo + (digest / size) % (hi - lo).max(1)) as u32
+    let cells = u64::from(size);
+    position_in_cell(digest % cells, size, digest / cells)
 }
 
 /// Pseudocode 1 as work that can stop and go on: each server's preferences, the next one
@@ -206,22 +245,8 @@ impl Maglev {
         hash: HashFn,
         digest: fn(HashFn, &str) -> u64,
     ) -> Maglev {
-        let m = table.len() as u64;
-        let points = if table.iter().all(|&s| s == NO_OWNER) {
-            Vec::new()
-        } else {
-            table
-                .iter()
-                .enumerate()
-                .map(|(c, &server)| VNode {
-                    position: (cell_start(c as u64 + 1, m) - 1) as u32,
-                    server,
-                    replica: c as u32,
-                })
-                .collect()
-        };
         Maglev {
-            ring: Ring::new(points, |_| ""),
+            ring: cell_ring(&table),
             table,
             hash,
             digest,

@@ -1,0 +1,157 @@
+#!/usr/bin/env python3
+"""Reference vectors for Ceph's placement (issue 31), from the real Ceph tools (Debian's
+ceph-base / ceph-common 16.2): object name → placement group → primary OSD.
+
+For each cluster state, a flat CRUSH map (one straw2 root holding the OSDs, rule `choose
+firstn 0 type osd`, the jewel tunables Ceph writes by default) is compiled with
+`crushtool -c` and imported into an OSD map made by `osdmaptool --createsimple` (pool 1
+'rbd', rjenkins object hash, hashpspool, pg_num = pgp_num = OSDs << pg-bits); then every
+object name is mapped by `osdmaptool --test-map-object NAME --pool 1` with all OSDs up and
+in, or with one marked out (`--mark-out`). The file written, tests/reference/ceph.txt, holds
+each state (`scenario NAME` and the settings `cargo test` builds it from) and each object's
+answer `NAME PG PRIMARY`; `cargo test` replays them and never needs Ceph. Also
+tests/reference/ceph-crushmap.txt: one state's map as `crushtool -d` writes it, which the
+`--config` reader must read to the same cluster.
+
+The object names are drawn here (seeded), 1 to 40 characters of [A-Za-z0-9._-], so every
+tail length of Jenkins' string hash is met; no test saw them before they were recorded.
+
+    python3 tools/ceph-vectors.py            # installs ceph-base/ceph-common when missing
+"""
+import os
+import random
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+OUT = os.path.join(ROOT, "tests", "reference", "ceph.txt")
+MAP_OUT = os.path.join(ROOT, "tests", "reference", "ceph-crushmap.txt")
+LN_OUT = os.path.join(ROOT, "tests", "reference", "ceph-ln-table.txt")
+LIBRARY = "/usr/lib/x86_64-linux-gnu/ceph/libceph-common.so.2"
+OBJECTS = 2000
+
+TUNABLES = """tunable choose_local_tries 0
+tunable choose_local_fallback_tries 0
+tunable choose_total_tries 50
+tunable chooseleaf_descend_once 1
+tunable chooseleaf_vary_r 1
+tunable chooseleaf_stable 1
+tunable straw_calc_version 1
+tunable allowed_bucket_algs 54
+"""
+
+# (name, OSDs to create in the OSD map, pg bits, [(osd id, CRUSH weight)], OSD marked out)
+BASE = [(0, 1.0), (1, 2.0), (2, 0.5), (3, 1.5), (4, 1.0)]
+ADDED = BASE + [(5, 1.0)]
+REWEIGHTED = [(i, 0.75 if i == 3 else w) for i, w in ADDED]
+STATES = [
+    ("unequal-weights", 6, 1, BASE, None),
+    ("osd.5-added", 6, 1, ADDED, None),
+    ("osd.3-reweighted", 6, 1, REWEIGHTED, None),
+    ("osd.1-out", 6, 1, REWEIGHTED, 1),
+    ("pg_num-64", 8, 3, BASE, None),
+]
+
+
+def need_tools():
+    if shutil.which("crushtool") and shutil.which("osdmaptool"):
+        return
+    subprocess.run(["apt-get", "install", "-y", "ceph-base", "ceph-common"], check=True,
+                   env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+def crush_map(osds):
+    lines = [TUNABLES.rstrip()]
+    lines += [f"device {i} osd.{i}" for i, _ in osds]
+    lines += ["type 0 osd", "type 11 root", "root default {", "\tid -1", "\talg straw2",
+              "\thash 0"]
+    lines += [f"\titem osd.{i} weight {w:.3f}" for i, w in osds]
+    lines += ["}", "rule flat {", "\tid 0", "\ttype replicated", "\tmin_size 1",
+              "\tmax_size 10", "\tstep take default", "\tstep choose firstn 0 type osd",
+              "\tstep emit", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def ln_tables(version):
+    """crush_ln's two tables as the installed library holds them: found by their first
+    values (2^48, 0, then 2^55/129 rounded up; 0, then LL[1])."""
+    data = open(LIBRARY, "rb").read()
+    rh_at = data.find(struct.pack("<3Q", 1 << 48, 0, 0xFE03F80FE040))
+    ll_at = data.find(struct.pack("<2Q", 0, 0x2E2A60A00))
+    assert rh_at >= 0 and ll_at >= 0, "crush_ln's tables not found in " + LIBRARY
+    rh_lh = struct.unpack("<258q", data[rh_at:rh_at + 258 * 8])
+    ll = struct.unpack("<256q", data[ll_at:ll_at + 256 * 8])
+    with open(LN_OUT, "w") as f:
+        f.write(f"# Ceph {version}'s crush_ln tables (src/crush/crush_ln_table.h), read from the bytes of\n"
+                f"# {LIBRARY} (Debian's ceph-common) by\n"
+                "# tools/ceph-vectors.py: __RH_LH_tbl (258 values) and __LL_tbl (256), hex.\n")
+        f.write("RH_LH " + " ".join(f"0x{v:x}" for v in rh_lh) + "\n")
+        f.write("LL " + " ".join(f"0x{v:x}" for v in ll) + "\n")
+
+
+def names():
+    rng = random.Random(31)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-"
+    out = []
+    while len(out) < OBJECTS:
+        n = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40)))
+        if not n.startswith("-") and n not in out:
+            out.append(n)
+    return out
+
+
+def map_object(osdmap, name, out):
+    cmd = ["osdmaptool", osdmap, "--mark-up-in"]
+    if out is not None:
+        cmd += ["--mark-out", str(out)]
+    cmd += ["--test-map-object", name, "--pool", "1"]
+    text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    # " object 'NAME' -> 1.6 -> [3,4,1]"
+    line = text.strip().splitlines()[-1]
+    pg = line.split(" -> ")[1]
+    acting = line.split(" -> ")[2].strip("[]").split(",")
+    return name, pg.split(".")[1], f"osd.{acting[0]}"
+
+
+def main():
+    need_tools()
+    objects = names()
+    version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ceph-base"],
+                             capture_output=True, text=True).stdout
+    ln_tables(version)
+    lines = [f"# Ceph {version}: osdmaptool --test-map-object NAME --pool 1 "
+             "(tools/ceph-vectors.py). Lines: NAME PG-SEED PRIMARY-OSD."]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, count, bits, osds, out in STATES:
+            text = crush_map(osds)
+            src, binary, osdmap = (os.path.join(tmp, f"{name}.{e}") for e in ("txt", "bin", "map"))
+            open(src, "w").write(text)
+            subprocess.run(["crushtool", "-c", src, "-o", binary], check=True)
+            subprocess.run(["osdmaptool", "--createsimple", str(count), "--pg-bits", str(bits),
+                            "--pgp-bits", str(bits), "--with-default-pool", "--clobber", osdmap],
+                           check=True, capture_output=True)
+            subprocess.run(["osdmaptool", osdmap, "--import-crush", binary], check=True,
+                           capture_output=True)
+            if name == "osd.3-reweighted":
+                decompiled = os.path.join(tmp, "d.txt")
+                subprocess.run(["crushtool", "-d", binary, "-o", decompiled], check=True)
+                open(MAP_OUT, "w").write(open(decompiled).read())
+            nodes = ",".join(f"osd.{i}*{w:g}" for i, w in osds)
+            words = [f"table={count << bits}", f"nodes={nodes}"]
+            if out is not None:
+                words.append(f"down=osd.{out}")
+            lines.append(f"scenario {name} " + " ".join(words))
+            with ThreadPoolExecutor(max_workers=4) as pool:
+                for obj, pg, primary in pool.map(lambda o: map_object(osdmap, o, out), objects):
+                    lines.append(f"{obj} {pg} {primary}")
+            print(name, "done", file=sys.stderr)
+    open(OUT, "w").write("\n".join(lines) + "\n")
+    print(f"wrote {OUT}: {len(STATES)} states × {OBJECTS} objects", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
