@@ -1266,8 +1266,15 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
     args.extend(reweighted.iter().map(|(k, _)| k.as_str()));
     let (code, out, err) = run(&args);
     assert_eq!(code, 0, "{err}");
-    for ((key, osd), line) in reweighted.iter().zip(out.lines().filter(|l| !l.starts_with(' '))) {
-        assert_eq!(line.split('\t').take(2).collect::<Vec<_>>(), [key, osd], "{line}");
+    for ((key, osd), line) in reweighted
+        .iter()
+        .zip(out.lines().filter(|l| !l.starts_with(' ')))
+    {
+        assert_eq!(
+            line.split('\t').take(2).collect::<Vec<_>>(),
+            [key, osd],
+            "{line}"
+        );
     }
     // osd.1 out: the recorded answers of that state, from the same map and a step.
     let out_state = answers("osd.1-out ");
@@ -1275,14 +1282,28 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
     let csv = format!("{}/ceph-moved.csv", env!("CARGO_TARGET_TMPDIR"));
     let list = format!("list:{}", keys.join(","));
     let (code, _, err) = run(&[
-        "simulate", "--config", &map, "--pg-num", "12", "--keys", &list, "--step", "fail:osd.1",
-        "--moved", &csv,
+        "simulate",
+        "--config",
+        &map,
+        "--pg-num",
+        "12",
+        "--keys",
+        &list,
+        "--step",
+        "fail:osd.1",
+        "--moved",
+        &csv,
     ]);
     assert_eq!(code, 0, "{err}");
     let moved = std::fs::read_to_string(&csv).unwrap();
     for (key, osd) in &out_state {
-        let was = reweighted.iter().find(|(k, _)| k == key).map(|(_, o)| o.as_str());
-        let row = moved.lines().find(|l| l.split(',').nth(1) == Some(key.as_str()));
+        let was = reweighted
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, o)| o.as_str());
+        let row = moved
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(key.as_str()));
         match row {
             Some(row) => assert_eq!(row.split(',').nth(3), Some(osd.as_str()), "{row}"),
             None => assert_eq!(was, Some(osd.as_str()), "{key} stayed"),

@@ -676,40 +676,41 @@ fn flows_over_thousands_of_servers_are_bounded_and_the_totals_exact() {
     assert!(between > 590_000, "{between}");
 }
 
-/// A Maglev table of a million cells is filled in steps (the page stays responsive), and
-/// the table it ends with is the one filled at once: every key has the same owner.
+/// A lookup table of a million cells (Maglev's, Envoy's Maglev's with weighted rounds) is
+/// filled in steps (the page stays responsive), and the table it ends with is the one
+/// filled at once: every key has the same owner.
 #[test]
-fn a_large_maglev_table_filled_in_steps_places_keys_as_one_filled_at_once() {
-    use hashring_lab::engine::algorithms::maglev::Maglev;
-    use hashring_lab::engine::contract::Placement;
-    use hashring_lab::engine::hash::HashFn;
+fn a_large_table_filled_in_steps_places_keys_as_one_filled_at_once() {
+    use hashring_lab::engine::config::Config;
     use hashring_lab::engine::sim::Work;
-    let scenario = Scenario::from_pairs([
-        ("algo", "maglev"),
-        ("table", "1000003"),
-        ("nodes", "s{i}:0..100"),
-        ("keys", "0..3000"),
-    ])
-    .unwrap();
-    let mut work = Work::load(&scenario).unwrap();
-    let mut steps = 0;
-    while !work.is_finished() {
-        work.advance(50_000).unwrap();
-        steps += 1;
-    }
-    assert!(steps > 20, "{steps} steps");
-    let mut stepped = Simulation::unassigned(work.config().clone());
-    stepped.finish(work).unwrap();
-    let names: Vec<String> = (0..100).map(|i| format!("s{i}")).collect();
-    let servers: Vec<(u16, &str)> = names
+    let tables: Vec<Algorithm> = Algorithm::ALL
         .iter()
-        .enumerate()
-        .map(|(i, n)| (i as u16, n.as_str()))
+        .copied()
+        .filter(|a| a.spec().table_fill.is_some())
         .collect();
-    let once = Maglev::new(&servers, 1_000_003, HashFn::Xxh3);
-    for key in (0..3000).map(|i| i.to_string()) {
-        let (position, owner) = stepped.lookup(&key).unwrap();
-        assert_eq!(owner, once.owner(&key, position), "{key}");
+    assert_eq!(tables.len(), 2, "{tables:?}");
+    for algo in tables {
+        let scenario = Scenario::from_pairs([
+            ("algo", algo.name()),
+            ("table", "1000003"),
+            ("nodes", "s{i}:0..97,t*2,u*0.5,v*3"),
+            ("keys", "0..3000"),
+        ])
+        .unwrap();
+        let mut work = Work::load(&scenario).unwrap();
+        let mut steps = 0;
+        while !work.is_finished() {
+            work.advance(50_000).unwrap();
+            steps += 1;
+        }
+        assert!(steps > 20, "{algo}: {steps} steps");
+        let mut stepped = Simulation::unassigned(work.config().clone());
+        stepped.finish(work).unwrap();
+        let once = Config::new(&scenario).unwrap().placement().unwrap();
+        for key in (0..3000).map(|i| i.to_string()) {
+            let (position, owner) = stepped.lookup(&key).unwrap();
+            assert_eq!(owner, once.owner(&key, position), "{algo}: {key}");
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! algorithm depends on the list of algorithms.
 
 use std::any::Any;
+use std::rc::Rc;
 
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
 
@@ -324,4 +325,30 @@ pub trait Ranked {
         challenger: ServerId,
         out: &mut Vec<(ServerId, Rank)>,
     );
+}
+
+/// A lookup table filled a few cells at a time (Maglev's turns, Envoy's weighted rounds):
+/// the page fills a table of a million cells in steps, never all at once.
+pub trait TableFill {
+    /// Lets the servers claim up to `cells` more cells.
+    fn claim(&mut self, cells: usize);
+
+    /// (cells claimed, cells in all); the table is full when they are equal (or no server
+    /// takes part).
+    fn progress(&self) -> (usize, usize);
+
+    /// True when every cell has its server (at once for no servers: the table stays empty).
+    fn is_full(&self) -> bool;
+
+    /// The placement over the table, filled or not; the fill is left empty.
+    fn finish(&mut self) -> Rc<dyn Placement>;
+
+    /// A copy, half-filled as it is (a simulation's work is cloned with its state).
+    fn boxed(&self) -> Box<dyn TableFill>;
+}
+
+impl Clone for Box<dyn TableFill> {
+    fn clone(&self) -> Self {
+        self.boxed()
+    }
 }

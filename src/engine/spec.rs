@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::rc::Rc;
 
 use super::book::BucketBook;
-use super::contract::{LiveServer, Placement};
+use super::contract::{LiveServer, Placement, TableFill};
 use super::hash::HashFn;
 use super::ring::{Ring, ServerId};
 use super::slots::SlotTable;
@@ -68,6 +68,9 @@ pub struct Spec {
     /// page builds a big one in steps and hands it here. `None` for the rest, which make
     /// their own points (groupcache's, Cassandra's tokens) or none.
     pub over_ring: Option<OverRing>,
+    /// Its lookup table as a fill that goes a few cells at a time, when it is a table
+    /// (Maglev, Envoy's Maglev): the page fills a large one in steps.
+    pub table_fill: Option<TableFillOf>,
     /// True when it is a ring of boundaries whose changes can be diffed arc by arc (the
     /// simulation then updates only the keys in the arcs that changed).
     pub arcs: bool,
@@ -160,6 +163,9 @@ pub enum Memory {
     /// follow the server list through changes.
     Tokens,
 }
+
+/// A lookup table's fill, empty, over the live servers under the settings.
+pub type TableFillOf = fn(&[LiveServer], &Params<'_>) -> Box<dyn TableFill>;
 
 /// A placement made from a ring of the scenario's vnodes, the settings and the live count.
 pub type OverRing = fn(Ring, &Params<'_>, usize) -> Rc<dyn Placement>;

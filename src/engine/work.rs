@@ -6,10 +6,8 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::algorithms::bounded::Bounded;
-use super::algorithms::maglev::{Maglev, MaglevFill};
-use super::algorithms::Algorithm;
 use super::config::Config;
-use super::hash::key_digest;
+use super::contract::TableFill;
 use super::keys::{KeySet, KeySpec};
 use super::placement::{cost_per_key, key_position, weighted_vnodes, LiveServer, Placement};
 use super::ring::{Ring, ServerId, VNode, NO_OWNER};
@@ -125,9 +123,9 @@ impl KeyWork {
 #[derive(Clone)]
 pub(super) enum PlacementWork {
     Ready(Rc<dyn Placement>),
-    /// Maglev's lookup table, filled a chunk of cells at a time (a million cells took
-    /// 300 ms in one task of the page).
-    Table(MaglevFill),
+    /// A lookup table (Maglev's, Envoy's), filled a chunk of cells at a time (a million
+    /// cells took 300 ms in one task of the page).
+    Table(Box<dyn TableFill>),
     /// A placement built in a step of its own, not in the task that asked for it: a
     /// Cassandra ring of a million given tokens (this many entries) sorts for ~150 ms.
     Deferred(usize),
@@ -270,10 +268,10 @@ impl Work {
         } else {
             0
         };
-        let placement = if s.algo == Algorithm::MAGLEV && s.table as usize >= STEPPED_TABLE {
-            let servers: Vec<(ServerId, &str)> =
-                live.iter().map(|l| (l.id, l.name.as_str())).collect();
-            PlacementWork::Table(MaglevFill::new(&servers, s.table))
+        let table_fill = s.algo.spec().table_fill;
+        let placement = if let Some(fill) = table_fill.filter(|_| s.table as usize >= STEPPED_TABLE)
+        {
+            PlacementWork::Table(fill(&live, &s.params()))
         } else if total >= STEPPED_VNODES && s.algo.spec().over_ring.is_some() {
             // Catch the usual label errors (the identity hash wants numbers) now, while
             // nothing has started; a later label can still fail, and ends the work then.
@@ -473,7 +471,7 @@ impl Work {
         Ok(spent + sorted * SORT_COST)
     }
 
-    /// Phase 2 for Maglev: claim the next chunk of cells; the table round the circle, in a
+    /// Phase 2 for a lookup table: claim the next chunk of cells; the table round the circle, in a
     /// step of its own, when it is full.
     fn fill_table(&mut self, budget: usize) -> usize {
         let PlacementWork::Table(fill) = &mut self.placement else {
@@ -485,12 +483,7 @@ impl Work {
             return cells * CELL_COST;
         }
         let (_, size) = fill.progress();
-        let table = fill.take_table();
-        self.placement = PlacementWork::Ready(Rc::new(Maglev::from_table(
-            table,
-            self.next.settings.hash,
-            key_digest,
-        )));
+        self.placement = PlacementWork::Ready(fill.finish());
         size * SORT_COST
     }
 

@@ -30,6 +30,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Remaps,
     over_ring: Some(|ring, p, live| Rc::new(Bounded::over(ring, p.c, p.key_count, live))),
+    table_fill: None,
     arcs: false,
     scores_every_server: false,
     key_value: None,

@@ -46,6 +46,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Minimal,
     over_ring: None,
+    table_fill: None,
     arcs: true,
     scores_every_server: false,
     key_value: None,

@@ -29,6 +29,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::BucketBook,
     moves: Moves::Minimal,
     over_ring: None,
+    table_fill: None,
     arcs: false,
     scores_every_server: false,
     key_value: Some(DIGEST),

@@ -17,8 +17,8 @@
 use std::rc::Rc;
 
 use super::envoy_ring::xxh64;
-use super::maglev::{cell_position, Maglev};
-use crate::engine::contract::Placement;
+use super::maglev::{cell_position, filled, MaglevFill};
+use crate::engine::contract::{LiveServer, Placement, TableFill};
 use crate::engine::hash::HashFn;
 use crate::engine::ring::ServerId;
 use crate::engine::spec::{Build, KeyHash, Knobs, Memory, Moves, Params, Shape, Spec};
@@ -36,6 +36,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Remaps,
     over_ring: None,
+    table_fill: Some(fill),
     arcs: true,
     scores_every_server: false,
     key_value: None,
@@ -58,84 +59,64 @@ fn key_digest(_: HashFn, key: &str) -> u64 {
     xxh64(key)
 }
 
-/// Envoy's table of `size` cells for `(name, weight)` hosts: each cell's host index.
-pub fn build_table(hosts: &[(&str, f64)], size: u64) -> Vec<usize> {
-    let mut table = vec![usize::MAX; size as usize];
-    let sum: f64 = hosts.iter().map(|h| h.1).sum();
-    if hosts.is_empty() || sum <= 0.0 || size < 2 {
-        return table;
-    }
-    // Sorted by name; the host's index in `hosts` is what a cell holds.
-    let mut order: Vec<usize> = (0..hosts.len()).collect();
-    crate::engine::order::sort_by(&mut order, |&a, &b| hosts[a].0.cmp(hosts[b].0));
-    struct Entry {
-        host: usize,
-        offset: u64,
-        skip: u64,
-        weight: f64,
-        target: f64,
-        next: u64,
-    }
-    let mut entries: Vec<Entry> = order
-        .into_iter()
-        .map(|host| {
-            let name = hosts[host].0.as_bytes();
-            Entry {
-                host,
-                offset: xxhash_rust::xxh64::xxh64(name, 0) % size,
-                skip: xxhash_rust::xxh64::xxh64(name, 1) % (size - 1) + 1,
-                weight: hosts[host].1 / sum,
-                target: 0.0,
-                next: 0,
-            }
+/// Envoy's fill over the live servers: hosts sorted by name, each with its XXH64
+/// permutation and its share of the weight (weighted rounds), keys looked up by XXH64.
+fn fill(live: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
+    let mut hosts: Vec<&LiveServer> = live.iter().collect();
+    crate::engine::order::sort_by(&mut hosts, |a, b| a.name.cmp(&b.name));
+    let servers: Vec<(ServerId, u64, u64)> = hosts
+        .iter()
+        .map(|h| {
+            let name = h.name.as_bytes();
+            (
+                h.id,
+                xxhash_rust::xxh64::xxh64(name, 0),
+                xxhash_rust::xxh64::xxh64(name, 1),
+            )
         })
         .collect();
-    let max_weight = entries.iter().map(|e| e.weight).fold(0.0, f64::max);
-    let mut filled = 0u64;
-    let mut round = 1u32;
-    while filled < size {
-        for e in entries.iter_mut() {
-            if filled >= size {
-                break;
-            }
-            if f64::from(round) * e.weight < e.target {
-                continue;
-            }
-            e.target += max_weight;
-            let mut c = (e.offset + e.skip * e.next) % size;
-            while table[c as usize] != usize::MAX {
-                e.next += 1;
-                c = (e.offset + e.skip * e.next) % size;
-            }
-            table[c as usize] = e.host;
-            e.next += 1;
-            filled += 1;
-        }
-        round += 1;
-    }
-    table
+    let weights: Vec<f64> = hosts.iter().map(|h| h.weight).collect();
+    Box::new(MaglevFill::of(
+        &servers, p.table, &weights, key_digest, p.hash,
+    ))
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
-    let hosts: Vec<(&str, f64)> = b.live.iter().map(|s| (s.name.as_str(), s.weight)).collect();
-    let table: Vec<ServerId> = build_table(&hosts, u64::from(b.params.table))
-        .into_iter()
-        .map(|i| {
-            b.live
-                .get(i)
-                .map_or(crate::engine::ring::NO_OWNER, |s| s.id)
-        })
-        .collect();
-    Ok(Rc::new(Maglev::from_table(
-        table,
-        b.params.hash,
-        key_digest,
-    )))
+    Ok(filled(fill(&b.live, &b.params)))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::scenario::Settings;
+
+    /// Envoy's table of `size` cells for `(name, weight)` hosts: each cell's host index.
+    fn build_table(hosts: &[(&str, f64)], size: u32) -> Vec<usize> {
+        let live: Vec<LiveServer> = hosts
+            .iter()
+            .enumerate()
+            .map(|(i, &(name, weight))| LiveServer {
+                id: i as ServerId,
+                name: name.into(),
+                weight,
+                slot: i as u32,
+            })
+            .collect();
+        let settings = Settings {
+            table: size,
+            ..Settings::default()
+        };
+        let mut fill = fill(&live, &settings.params());
+        fill.claim(usize::MAX);
+        let placement = fill.finish();
+        let ring = placement.ring().unwrap();
+        (0..size)
+            .map(|c| {
+                let end = ((u64::from(c + 1) << 32) / u64::from(size) - 1) as u32;
+                usize::from(ring.owner_of(end))
+            })
+            .collect()
+    }
 
     #[test]
     fn equals_envoys_own_tables() {

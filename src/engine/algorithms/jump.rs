@@ -41,6 +41,7 @@ pub const fn bucket_spec(
         memory: Memory::Nothing,
         moves: Moves::GrowOnly,
         over_ring: None,
+        table_fill: None,
         arcs: false,
         scores_every_server: false,
         key_value: Some(DIGEST),

@@ -16,11 +16,11 @@
 //! cell ends ([`Maglev::ring`]) owns exactly the keys the table does — and a change is
 //! diffed cell by cell, like the ring's arcs.
 
-use crate::engine::contract::{Explanation, How, Placement};
+use crate::engine::contract::{Explanation, How, LiveServer, Placement, TableFill};
 use crate::engine::hash::key_digest;
 use crate::engine::hash::HashFn;
 use crate::engine::ring::{Ring, ServerId, VNode, NO_OWNER};
-use crate::engine::spec::{Build, Check, Knobs, Memory, Moves, Shape, Spec};
+use crate::engine::spec::{Build, Check, Knobs, Memory, Moves, Params, Shape, Spec};
 use crate::problem::Problem;
 use std::rc::Rc;
 
@@ -35,6 +35,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Remaps,
     over_ring: None,
+    table_fill: Some(fill),
     arcs: true,
     scores_every_server: false,
     key_value: None,
@@ -68,13 +69,20 @@ pub fn check(c: &Check<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
+/// The paper's fill over the live servers in list order, empty.
+fn fill(live: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
+    let servers: Vec<(ServerId, &str)> = live.iter().map(|s| (s.id, s.name.as_str())).collect();
+    Box::new(MaglevFill::new(&servers, p.table, p.hash))
+}
+
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
-    let servers: Vec<(ServerId, &str)> = b.live.iter().map(|s| (s.id, s.name.as_str())).collect();
-    Ok(Rc::new(Maglev::new(
-        &servers,
-        b.params.table,
-        b.params.hash,
-    )))
+    Ok(filled(fill(&b.live, &b.params)))
+}
+
+/// The placement over a table filled to the end at once.
+pub fn filled(mut fill: Box<dyn TableFill>) -> Rc<dyn Placement> {
+    fill.claim(usize::MAX);
+    fill.finish()
 }
 
 /// The table size on the command line (the paper's small-cluster size).
@@ -140,9 +148,10 @@ pub fn cell_position(digest: u64, size: u32) -> u32 {
 }
 
 /// Pseudocode 1 as work that can stop and go on: each server's preferences, the next one
-/// it tries, whose turn it is and the cells claimed so far. [`Maglev::new`] runs it to the
-/// end at once; the simulation fills a table of a million cells a step at a time, so the
-/// page is never blocked for the whole fill.
+/// it tries, whose turn it is and the cells claimed so far — and, for Envoy's weighted
+/// rounds, each server's share of the weight and the target its claims have reached.
+/// [`Maglev::new`] runs it to the end at once; the simulation fills a table of a million
+/// cells a step at a time, so the page is never blocked for the whole fill.
 #[derive(Clone, Debug)]
 pub struct MaglevFill {
     ids: Vec<ServerId>,
@@ -150,39 +159,85 @@ pub struct MaglevFill {
     prefs: Vec<(u64, u64)>,
     /// How far down its permutation each server is.
     next: Vec<u64>,
+    /// Envoy's weighted rounds: each server's (share of the weight, target), and the
+    /// largest share; empty for the paper's turns, where every server claims every turn.
+    shares: Vec<(f64, f64)>,
+    largest: f64,
+    /// The round (Envoy's, from 1): it grows when the last server has had its turn.
+    round: u32,
     table: Vec<ServerId>,
     filled: usize,
     /// The server whose turn it is.
     turn: usize,
+    /// How a key's digest is taken (the scenario's hash; Envoy's XXH64), and the hash.
+    digest: fn(HashFn, &str) -> u64,
+    hash: HashFn,
 }
 
 impl MaglevFill {
-    /// A table of `size` cells (prime) for the servers `(id, name)` in list order, empty.
-    pub fn new(servers: &[(ServerId, &str)], size: u32) -> MaglevFill {
+    /// A table of `size` cells (prime) for the servers `(id, name)` in list order, empty:
+    /// the paper's turns, keys looked up by the scenario's `hash`.
+    pub fn new(servers: &[(ServerId, &str)], size: u32, hash: HashFn) -> MaglevFill {
+        let prefs: Vec<(ServerId, u64, u64)> = servers
+            .iter()
+            .map(|(id, name)| {
+                let h1 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 1);
+                let h2 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 2);
+                (*id, h1, h2)
+            })
+            .collect();
+        MaglevFill::of(&prefs, size, &[], key_digest, hash)
+    }
+
+    /// A table of `size` cells for servers `(id, h1, h2)` taking turns in that order, with
+    /// Envoy's weighted rounds when `weights` has one weight per server, keys looked up by
+    /// `digest`.
+    pub fn of(
+        servers: &[(ServerId, u64, u64)],
+        size: u32,
+        weights: &[f64],
+        digest: fn(HashFn, &str) -> u64,
+        hash: HashFn,
+    ) -> MaglevFill {
         let m = u64::from(size);
+        let sum: f64 = weights.iter().sum();
+        let shares: Vec<(f64, f64)> = weights.iter().map(|w| (w / sum, 0.0)).collect();
         MaglevFill {
             ids: servers.iter().map(|s| s.0).collect(),
             prefs: servers
                 .iter()
-                .map(|(_, name)| {
-                    let h1 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 1);
-                    let h2 = xxhash_rust::xxh3::xxh3_64_with_seed(name.as_bytes(), 2);
-                    (h1 % m, h2 % (m - 1) + 1)
-                })
+                .map(|&(_, h1, h2)| (h1 % m, h2 % (m - 1).max(1) + 1))
                 .collect(),
             next: vec![0; servers.len()],
+            largest: shares.iter().map(|s| s.0).fold(0.0, f64::max),
+            shares,
+            round: 1,
             table: vec![NO_OWNER; size as usize],
             filled: 0,
             turn: 0,
+            digest,
+            hash,
         }
     }
 
-    /// Lets the servers claim up to `cells` more cells, taking turns in list order.
+    /// Lets the servers claim up to `cells` more cells, taking turns in list order (a
+    /// server whose weighted round has not come passes its turn).
     pub fn claim(&mut self, cells: usize) {
         let m = self.table.len() as u64;
         let mut left = cells;
         while left > 0 && !self.is_full() {
             let i = self.turn;
+            self.turn = (i + 1) % self.ids.len();
+            let round = self.round;
+            if self.turn == 0 {
+                self.round += 1;
+            }
+            if let Some((share, target)) = self.shares.get_mut(i) {
+                if f64::from(round) * *share < *target {
+                    continue;
+                }
+                *target += self.largest;
+            }
             let (offset, skip) = self.prefs[i];
             let mut c = (offset + self.next[i] * skip) % m;
             while self.table[c as usize] != NO_OWNER {
@@ -192,7 +247,6 @@ impl MaglevFill {
             self.table[c as usize] = self.ids[i];
             self.next[i] += 1;
             self.filled += 1;
-            self.turn = (i + 1) % self.ids.len();
             left -= 1;
         }
     }
@@ -202,19 +256,35 @@ impl MaglevFill {
         self.ids.is_empty() || self.filled == self.table.len()
     }
 
-    /// (cells claimed, cells in all).
-    pub fn progress(&self) -> (usize, usize) {
+    /// The table, filled or not.
+    pub fn into_table(mut self) -> Vec<ServerId> {
+        std::mem::take(&mut self.table)
+    }
+}
+
+impl TableFill for MaglevFill {
+    fn claim(&mut self, cells: usize) {
+        MaglevFill::claim(self, cells);
+    }
+
+    fn progress(&self) -> (usize, usize) {
         (self.filled, self.table.len())
     }
 
-    /// The table, filled or not.
-    pub fn into_table(mut self) -> Vec<ServerId> {
-        self.take_table()
+    fn is_full(&self) -> bool {
+        MaglevFill::is_full(self)
     }
 
-    /// The table, filled or not, taken out (the fill is left empty).
-    pub fn take_table(&mut self) -> Vec<ServerId> {
-        std::mem::take(&mut self.table)
+    fn boxed(&self) -> Box<dyn TableFill> {
+        Box::new(self.clone())
+    }
+
+    fn finish(&mut self) -> Rc<dyn Placement> {
+        Rc::new(Maglev::from_table(
+            std::mem::take(&mut self.table),
+            self.hash,
+            self.digest,
+        ))
     }
 }
 
@@ -234,7 +304,7 @@ impl Maglev {
     /// Fills a table of `size` cells (prime) for the servers `(id, name)` in list order —
     /// Pseudocode 1 of the paper, all at once.
     pub fn new(servers: &[(ServerId, &str)], size: u32, hash: HashFn) -> Maglev {
-        let mut fill = MaglevFill::new(servers, size);
+        let mut fill = MaglevFill::new(servers, size, hash);
         fill.claim(usize::MAX);
         Maglev::from_table(fill.into_table(), hash, key_digest)
     }
@@ -312,13 +382,13 @@ mod tests {
             .collect();
         let once = Maglev::new(&servers, 65537, HashFn::Xxh3).table;
         for step in [1, 2, 7, 1000, 65536] {
-            let mut fill = MaglevFill::new(&servers, 65537);
+            let mut fill = MaglevFill::new(&servers, 65537, HashFn::Xxh3);
             while !fill.is_full() {
                 fill.claim(step);
             }
             assert_eq!(fill.into_table(), once, "steps of {step}");
         }
-        assert!(MaglevFill::new(&[], 251).is_full());
+        assert!(MaglevFill::new(&[], 251, HashFn::Xxh3).is_full());
     }
 
     #[test]

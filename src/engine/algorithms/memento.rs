@@ -37,6 +37,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::BucketBook,
     moves: Moves::Minimal,
     over_ring: None,
+    table_fill: None,
     arcs: false,
     scores_every_server: false,
     key_value: Some(DIGEST),

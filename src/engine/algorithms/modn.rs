@@ -19,6 +19,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Remaps,
     over_ring: None,
+    table_fill: None,
     arcs: false,
     scores_every_server: false,
     key_value: None,

@@ -41,6 +41,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::Nothing,
     moves: Moves::Minimal,
     over_ring: None,
+    table_fill: None,
     arcs: false,
     scores_every_server: false,
     key_value: Some(PROBE_VALUE),

@@ -23,6 +23,7 @@ pub static SPEC: Spec = Spec {
     memory: Memory::SlotTable,
     moves: Moves::Minimal,
     over_ring: None,
+    table_fill: None,
     arcs: true,
     scores_every_server: false,
     key_value: None,
