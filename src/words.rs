@@ -476,10 +476,20 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             pg,
             pg_num,
             rejected,
+            replicas,
             ..
         } => {
-            let rejected: Vec<String> = rejected.iter().map(|&s| name(s)).collect();
-            (w.explain_pg)(key, *ps, *pg, *pg_num, &rejected.join(", "), &name(e.owner))
+            let names =
+                |ids: &[ServerId]| ids.iter().map(|&s| name(s)).collect::<Vec<_>>().join(", ");
+            (w.explain_pg)(
+                key,
+                *ps,
+                *pg,
+                *pg_num,
+                &names(rejected),
+                &name(e.owner),
+                &names(replicas),
+            )
         }
         How::BestScore { best, scores } => {
             if scores.is_empty() {

@@ -9,7 +9,8 @@ firstn 0 type osd`, the jewel tunables Ceph writes by default) is compiled with
 object name is mapped by `osdmaptool --test-map-object NAME --pool 1` with all OSDs up and
 in, or with one marked out (`--mark-out`). The file written, tests/reference/ceph.txt, holds
 each state (`scenario NAME` and the settings `cargo test` builds it from) and each object's
-answer `NAME PG PRIMARY`; `cargo test` replays them and never needs Ceph. Also
+answer `NAME PG PRIMARY ACTING` (the acting set: the primary and its two replicas, pool size
+3); `cargo test` replays them and never needs Ceph. Also
 tests/reference/ceph-crushmap.txt: one state's map as `crushtool -d` writes it, which the
 `--config` reader must read to the same cluster.
 
@@ -114,7 +115,7 @@ def map_object(osdmap, name, out):
     line = text.strip().splitlines()[-1]
     pg = line.split(" -> ")[1]
     acting = line.split(" -> ")[2].strip("[]").split(",")
-    return name, pg.split(".")[1], f"osd.{acting[0]}"
+    return name, pg.split(".")[1], ",".join(f"osd.{a}" for a in acting)
 
 
 def main():
@@ -124,7 +125,7 @@ def main():
                              capture_output=True, text=True).stdout
     ln_tables(version)
     lines = [f"# Ceph {version}: osdmaptool --test-map-object NAME --pool 1 "
-             "(tools/ceph-vectors.py). Lines: NAME PG-SEED PRIMARY-OSD."]
+             "(tools/ceph-vectors.py). Lines: NAME PG-SEED PRIMARY-OSD ACTING-SET (pool size 3)."]
     with tempfile.TemporaryDirectory() as tmp:
         for name, count, bits, osds, out in STATES:
             text = crush_map(osds)
@@ -146,8 +147,8 @@ def main():
                 words.append(f"down=osd.{out}")
             lines.append(f"scenario {name} " + " ".join(words))
             with ThreadPoolExecutor(max_workers=4) as pool:
-                for obj, pg, primary in pool.map(lambda o: map_object(osdmap, o, out), objects):
-                    lines.append(f"{obj} {pg} {primary}")
+                for obj, pg, acting in pool.map(lambda o: map_object(osdmap, o, out), objects):
+                    lines.append(f"{obj} {pg} {acting.split(',')[0]} {acting}")
             print(name, "done", file=sys.stderr)
     open(OUT, "w").write("\n".join(lines) + "\n")
     print(f"wrote {OUT}: {len(STATES)} states × {OBJECTS} objects", file=sys.stderr)

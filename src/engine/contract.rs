@@ -205,6 +205,8 @@ pub enum How {
         pg_num: u32,
         /// The out OSDs that won a try, in order (each try after them draws with `r + 1`).
         rejected: Vec<ServerId>,
+        /// The other OSDs of the group's acting set (pool size 3), in order.
+        replicas: Vec<ServerId>,
         /// Each OSD's straw2 draw in the try that placed the group, in bucket order.
         draws: Vec<(ServerId, Score)>,
     },

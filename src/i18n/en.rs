@@ -322,9 +322,9 @@ pub static WORDS: Words = Words {
         format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label}'s point at 0x{at:08x} (distance {distance}) → {server}")
     },
     #[cfg(not(target_arch = "wasm32"))]
-    explain_pg: |key, hash, pg, pg_num, rejected, server| {
+    explain_pg: |key, hash, pg, pg_num, rejected, server, replicas| {
         let again = if rejected.is_empty() { String::new() } else { format!(" ({rejected} won but is out: drawn again with r + 1)") };
-        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2: every OSD draws ln(u) / weight, the highest wins{again} → {server}")
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2: every OSD draws ln(u) / weight, the highest wins{again} → {server} (the primary; replicas on {replicas}, pool size 3)")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")

@@ -345,9 +345,9 @@ pub struct Words {
     /// Maglev: digest name, key, cell, table size, server.
     pub explain_cell: fn(&str, &str, u32, u32, &str) -> String,
     /// Ceph: key, its name hash, its placement group, pg_num, the out OSDs that won a
-    /// try (joined, may be empty), the OSD.
+    /// try (joined, may be empty), the OSD, the replicas' OSDs (joined).
     #[cfg(not(target_arch = "wasm32"))]
-    pub explain_pg: fn(&str, u32, u32, u32, &str, &str) -> String,
+    pub explain_pg: fn(&str, u32, u32, u32, &str, &str, &str) -> String,
     /// Anchor, Memento, Dx: algorithm, digest name, key, digest, buckets visited (a removed
     /// one marked ✗), the bucket, server.
     pub explain_chain: fn(&str, &str, &str, u64, &str, u32, &str) -> String,

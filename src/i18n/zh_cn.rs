@@ -318,9 +318,9 @@ pub static WORDS: Words = Words {
         format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")
     },
     #[cfg(not(target_arch = "wasm32"))]
-    explain_pg: |key, hash, pg, pg_num, rejected, server| {
+    explain_pg: |key, hash, pg, pg_num, rejected, server, replicas| {
         let again = if rejected.is_empty() { String::new() } else { format!("（{rejected} 抽中但已移出集群，以 r + 1 重抽）") };
-        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2：每个 OSD 抽签 ln(u) / 权重，最大者胜出{again} → {server}")
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2：每个 OSD 抽签 ln(u) / 权重，最大者胜出{again} → {server}（主 OSD；副本在 {replicas}，存储池副本数 3）")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")

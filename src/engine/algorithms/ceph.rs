@@ -62,6 +62,10 @@ pub static SPEC: Spec = Spec {
 /// The pool every object is placed in (the first pool `osdmaptool --createsimple` makes).
 pub const POOL: u32 = 1;
 
+/// The replicas a pool keeps (Ceph's default `osd_pool_default_size`): the explanation
+/// names the other two; placement here is the primary's.
+pub const POOL_SIZE: u32 = 3;
+
 /// CRUSH's retries after an out OSD won (`choose_total_tries` 50, plus the first try).
 const TRIES: u32 = 51;
 
@@ -251,13 +255,26 @@ impl Ceph {
 
     /// The primary OSD of a placement group's seed.
     fn primary(&self, seed: u32) -> ServerId {
-        for r in 0..TRIES {
-            let (_, high) = draw(&self.osds, seed, r);
-            if !self.osds[high].out {
-                return self.osds[high].server;
+        self.acting(seed, 1).first().copied().unwrap_or(NO_OWNER)
+    }
+
+    /// The acting set of a placement group's seed for a pool of `size` replicas, primary
+    /// first: `crush_choose_firstn` over the root — replica `rep` draws with `r = rep +
+    /// failures`, and a draw that won an out OSD or one already chosen is drawn again (51
+    /// tries in all; a replica without an OSD after them is left out, as Ceph leaves it).
+    pub fn acting(&self, seed: u32, size: u32) -> Vec<ServerId> {
+        let mut chosen: Vec<ServerId> = Vec::new();
+        for rep in 0..size {
+            for failures in 0..TRIES {
+                let (_, high) = draw(&self.osds, seed, rep + failures);
+                let osd = self.osds[high];
+                if !osd.out && !chosen.contains(&osd.server) {
+                    chosen.push(osd.server);
+                    break;
+                }
             }
         }
-        NO_OWNER
+        chosen
     }
 }
 
@@ -310,6 +327,11 @@ impl Placement for Ceph {
         } else {
             self.place(Ceph::seed(pg))
         };
+        let replicas = if self.table.is_empty() {
+            Vec::new()
+        } else {
+            self.acting(Ceph::seed(pg), POOL_SIZE).split_off(1)
+        };
         Explanation {
             position,
             owner: winner.map_or(NO_OWNER, |i| self.osds[i].server),
@@ -318,6 +340,7 @@ impl Placement for Ceph {
                 pg,
                 pg_num: self.pg_num,
                 rejected,
+                replicas,
                 draws: self
                     .osds
                     .iter()
@@ -456,7 +479,7 @@ mod tests {
     use crate::engine::sim::Simulation;
 
     /// Replays `osdmaptool --test-map-object` (tests/reference/ceph.txt): each object's
-    /// placement group and primary OSD in five cluster states.
+    /// placement group, primary OSD and acting set (pool size 3) in five cluster states.
     #[test]
     fn objects_go_where_osdmaptool_puts_them() {
         let text = include_str!("../../../tests/reference/ceph.txt");
@@ -478,6 +501,14 @@ mod tests {
             assert_eq!(pg_of(words[0], pg_num), pg, "{line}");
             let (_, owner) = sim.lookup(words[0]).unwrap();
             assert_eq!(sim.server(owner).unwrap().name, words[2], "{line}");
+            let How::PlacementGroup { replicas, .. } = sim.explain(words[0]).unwrap().how else {
+                panic!("{line}: not a placement group's explanation");
+            };
+            let acting: Vec<&str> = std::iter::once(owner)
+                .chain(replicas)
+                .map(|id| sim.server(id).unwrap().name.as_str())
+                .collect();
+            assert_eq!(acting.join(","), words[3], "{line}");
             checked += 1;
         }
         assert_eq!((states, checked), (5, 10_000));
