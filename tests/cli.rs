@@ -1276,6 +1276,15 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
             "{line}"
         );
     }
+    // Without --pg-num, a pool has Ceph's default 32 groups — by --algo ceph or by a map.
+    for args in [
+        &["locate", "--config", &map, "k"][..],
+        &["locate", "--algo", "ceph", "k"],
+    ] {
+        let (code, out, err) = run(args);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains("ceph_stable_mod(·, 32)"), "{out}");
+    }
     // osd.1 out: the recorded answers of that state, from the same map and a step.
     let out_state = answers("osd.1-out ");
     let keys: Vec<&str> = out_state.iter().map(|(k, _)| k.as_str()).collect();

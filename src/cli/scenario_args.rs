@@ -45,7 +45,8 @@ pub(super) struct ScenarioArgs {
     probes: String,
     /// Maglev: lookup table size M, a prime up to 1000003 (default 65537, the paper's; the
     /// page uses 251, small enough to draw cell by cell). Ceph: the pool's placement groups,
-    /// pg_num, any whole number up to the same (also --pg-num).
+    /// pg_num, any whole number up to the same (default 32, Ceph's osd_pool_default_pg_num;
+    /// also --pg-num).
     #[arg(long, visible_alias = "pg-num")]
     table: Option<String>,
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
@@ -156,10 +157,18 @@ impl ScenarioArgs {
             ("tokens", self.tokens.as_str()),
         ];
         let mut scenario = Scenario::from_pairs(pairs)?;
+        // A table size not given is Maglev's paper's; a pool's placement groups, Ceph's
+        // own default (whether `--algo ceph` or a CRUSH map said Ceph).
+        let pg_num = |s: &Scenario| s.settings.algo.spec().knobs.pg_num;
+        let table_given =
+            self.table.is_some() || imported.as_ref().is_some_and(|i| i.table.is_some());
         if let Some(imported) = imported {
             scenario = imported
                 .apply(scenario)
                 .map_err(|e| format!("--config: {e}"))?;
+        }
+        if !table_given && pg_num(&scenario) {
+            scenario.settings.table = crate::engine::algorithms::ceph::DEFAULT_PG_NUM;
         }
         if let Some(file) = key_file {
             scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));

@@ -59,6 +59,9 @@ pub static SPEC: Spec = Spec {
     build,
 };
 
+/// A pool's placement groups when none are given (Ceph's `osd_pool_default_pg_num`).
+pub const DEFAULT_PG_NUM: u32 = 32;
+
 /// The pool every object is placed in (the first pool `osdmaptool --createsimple` makes).
 pub const POOL: u32 = 1;
 
