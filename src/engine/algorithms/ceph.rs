@@ -216,19 +216,17 @@ pub struct Ceph {
     ring: Ring,
 }
 
-/// One try of CRUSH for a placement group: every OSD's draw, and the winner (an index).
-fn draw(osds: &[Osd], seed: u32, r: u32) -> (Vec<i64>, usize) {
-    let draws: Vec<i64> = osds
-        .iter()
-        .map(|o| straw2_draw(seed, o.id, r, o.weight))
-        .collect();
-    let mut high = 0;
-    for (i, &d) in draws.iter().enumerate() {
-        if d > draws[high] {
-            high = i;
+/// One try of CRUSH for a placement group: the winner of every OSD's draw (an index; the
+/// first on a tie, as `bucket_straw2_choose` keeps the first).
+fn winner(osds: &[Osd], seed: u32, r: u32) -> usize {
+    let mut high = (0, i64::MIN);
+    for (i, o) in osds.iter().enumerate() {
+        let d = straw2_draw(seed, o.id, r, o.weight);
+        if i == 0 || d > high.1 {
+            high = (i, d);
         }
     }
-    (draws, high)
+    high.0
 }
 
 impl Ceph {
@@ -241,19 +239,24 @@ impl Ceph {
     /// draws of the last try and its winner (`None` when every try hit an out OSD).
     fn place(&self, seed: u32) -> (Vec<ServerId>, Vec<i64>, Option<usize>) {
         let mut rejected = Vec::new();
-        let mut last = Vec::new();
-        for r in 0..TRIES {
-            let (draws, high) = draw(&self.osds, seed, r);
-            let winner = self.osds[high];
-            last = draws;
-            if !winner.out {
-                return (rejected, last, Some(high));
+        let mut r = 0;
+        let high = loop {
+            let high = winner(&self.osds, seed, r);
+            let osd = self.osds[high];
+            if !osd.out || r + 1 == TRIES {
+                break Some(high).filter(|_| !osd.out);
             }
-            if !rejected.contains(&winner.server) {
-                rejected.push(winner.server);
+            if !rejected.contains(&osd.server) {
+                rejected.push(osd.server);
             }
-        }
-        (rejected, last, None)
+            r += 1;
+        };
+        let draws = self
+            .osds
+            .iter()
+            .map(|o| straw2_draw(seed, o.id, r, o.weight))
+            .collect();
+        (rejected, draws, high)
     }
 
     /// The primary OSD of a placement group's seed.
@@ -269,8 +272,7 @@ impl Ceph {
         let mut chosen: Vec<ServerId> = Vec::new();
         for rep in 0..size {
             for failures in 0..TRIES {
-                let (_, high) = draw(&self.osds, seed, rep + failures);
-                let osd = self.osds[high];
+                let osd = self.osds[winner(&self.osds, seed, rep + failures)];
                 if !osd.out && !chosen.contains(&osd.server) {
                     chosen.push(osd.server);
                     break;
