@@ -10,7 +10,9 @@ object name is mapped by `osdmaptool --test-map-object NAME --pool 1` with all O
 in, or with one marked out (`--mark-out`). The file written, tests/reference/ceph.txt, holds
 each state (`scenario NAME` and the settings `cargo test` builds it from) and each object's
 answer `NAME PG PRIMARY ACTING` (the acting set: the primary and its two replicas, pool size
-3); `cargo test` replays them and never needs Ceph. Also
+3); `cargo test` replays them and never needs Ceph. And tests/reference/ceph-crushtool.txt: CRUSH on
+its own, `crushtool --test --show-mappings` over each state's map for inputs 0..1023 (an OSD
+out by `--weight OSD 0`), the rule's acting set for pool size 3. Also
 tests/reference/ceph-crushmap.txt: one state's map as `crushtool -d` writes it, which the
 `--config` reader must read to the same cluster.
 
@@ -32,6 +34,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "tests", "reference", "ceph.txt")
 MAP_OUT = os.path.join(ROOT, "tests", "reference", "ceph-crushmap.txt")
 LN_OUT = os.path.join(ROOT, "tests", "reference", "ceph-ln-table.txt")
+CRUSH_OUT = os.path.join(ROOT, "tests", "reference", "ceph-crushtool.txt")
+# CRUSH alone, inputs 0..XS-1 (`crushtool --test`): the rule's acting sets for pool size 3.
+XS = 1024
 LIBRARY = "/usr/lib/x86_64-linux-gnu/ceph/libceph-common.so.2"
 OBJECTS = 2000
 
@@ -124,6 +129,9 @@ def main():
     version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ceph-base"],
                              capture_output=True, text=True).stdout
     ln_tables(version)
+    crush_lines = [f"# Ceph {version}: crushtool -i MAP --test --show-mappings --rule 0 "
+                   f"--num-rep 3 --min-x 0 --max-x {XS - 1} [--weight OSD 0] "
+                   "(tools/ceph-vectors.py). Lines: X ACTING-SET."]
     lines = [f"# Ceph {version}: osdmaptool --test-map-object NAME --pool 1 "
              "(tools/ceph-vectors.py). Lines: NAME PG-SEED PRIMARY-OSD ACTING-SET (pool size 3)."]
     with tempfile.TemporaryDirectory() as tmp:
@@ -142,6 +150,19 @@ def main():
                 subprocess.run(["crushtool", "-d", binary, "-o", decompiled], check=True)
                 open(MAP_OUT, "w").write(open(decompiled).read())
             nodes = ",".join(f"osd.{i}*{w:g}" for i, w in osds)
+            if bits == 1:
+                crush_lines.append(f"scenario {name} nodes={nodes}"
+                                   + (f" down=osd.{out}" if out is not None else ""))
+                test = ["crushtool", "-i", binary, "--test", "--show-mappings", "--rule", "0",
+                        "--num-rep", "3", "--min-x", "0", "--max-x", str(XS - 1)]
+                if out is not None:
+                    test += ["--weight", str(out), "0"]
+                shown = subprocess.run(test, check=True, capture_output=True, text=True).stdout
+                for row in shown.splitlines():
+                    # "CRUSH rule 0 x 5 [3,0,1]"
+                    words = row.split()
+                    acting = ",".join(f"osd.{a}" for a in words[5].strip("[]").split(","))
+                    crush_lines.append(f"{words[4]} {acting}")
             words = [f"table={count << bits}", f"nodes={nodes}"]
             if out is not None:
                 words.append(f"down=osd.{out}")
@@ -151,6 +172,7 @@ def main():
                     lines.append(f"{obj} {pg} {acting.split(',')[0]} {acting}")
             print(name, "done", file=sys.stderr)
     open(OUT, "w").write("\n".join(lines) + "\n")
+    open(CRUSH_OUT, "w").write("\n".join(crush_lines) + "\n")
     print(f"wrote {OUT}: {len(STATES)} states × {OBJECTS} objects", file=sys.stderr)
 
 

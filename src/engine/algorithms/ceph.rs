@@ -519,6 +519,56 @@ mod tests {
         assert_eq!((states, checked), (5, 10_000));
     }
 
+    /// Replays `crushtool --test --show-mappings` (tests/reference/ceph-crushtool.txt):
+    /// CRUSH alone, the acting set (pool size 3) for inputs 0..1023 of four maps — unequal
+    /// weights, an OSD added, one re-weighted, one out.
+    #[test]
+    fn crush_maps_inputs_as_crushtool_does() {
+        let text = include_str!("../../../tests/reference/ceph-crushtool.txt");
+        let (mut ceph, mut names) = (None, Vec::new());
+        let (mut maps, mut checked) = (0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let (first, rest) = line.split_once(' ').unwrap();
+            if first == "scenario" {
+                let s = Scenario::from_pairs(
+                    rest.split(' ').skip(1).map(|w| w.split_once('=').unwrap()),
+                )
+                .unwrap();
+                names = s.nodes.iter().map(|n| n.name.clone()).collect();
+                let osds = s
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| Osd {
+                        server: i as ServerId,
+                        id: osd_id(&n.name),
+                        weight: crush_weight(n.weight),
+                        out: !n.up,
+                    })
+                    .collect();
+                ceph = Some(Ceph {
+                    osds,
+                    pg_num: 1,
+                    table: Vec::new(),
+                    ring: Ring::default(),
+                });
+                maps += 1;
+                continue;
+            }
+            let x: u32 = first.parse().unwrap();
+            let acting: Vec<&str> = ceph
+                .as_ref()
+                .unwrap()
+                .acting(x, 3)
+                .into_iter()
+                .map(|id| names[usize::from(id)].as_str())
+                .collect();
+            assert_eq!(acting.join(","), rest, "{line}");
+            checked += 1;
+        }
+        assert_eq!((maps, checked), (4, 4096));
+    }
+
     /// The RH column of Ceph's `__RH_LH_tbl` is ⌈2⁵⁵ / (128 + k)⌉, which [`crush_ln`]
     /// computes; the committed table (read from `libceph-common.so.2`) says so, and the
     /// LH and LL columns here are its own.
