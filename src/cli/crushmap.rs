@@ -30,10 +30,10 @@ struct Bucket {
     items: Vec<(String, f64)>,
 }
 
-/// One rule: its name and steps (each step's words after `step`).
+/// One rule: its name and steps (each step's words after `step`, one space apart).
 struct Rule {
     name: String,
-    steps: Vec<Vec<String>>,
+    steps: Vec<String>,
 }
 
 /// The map's parts the flat case reads.
@@ -102,8 +102,7 @@ fn parse(text: &str) -> Result<Map, String> {
             }
             (Some(Open::Rule), ["step", step @ ..]) => {
                 if let Some(rule) = map.rules.last_mut() {
-                    rule.steps
-                        .push(step.iter().map(|s| (*s).to_owned()).collect());
+                    rule.steps.push(step.join(" "));
                 }
             }
             (Some(Open::Rule), _) => {}
@@ -142,8 +141,7 @@ pub fn read(text: &str) -> Result<Imported, String> {
         }
     }
     let rule = map.rules.first().ok_or("the map has no rule")?;
-    let words = |s: &[String]| s.join(" ");
-    let steps: Vec<String> = rule.steps.iter().map(|s| words(s)).collect();
+    let steps = &rule.steps;
     let root = match steps.as_slice() {
         [take, choose, emit]
             if take.starts_with("take ")

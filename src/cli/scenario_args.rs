@@ -159,7 +159,6 @@ impl ScenarioArgs {
         let mut scenario = Scenario::from_pairs(pairs)?;
         // A table size not given is Maglev's paper's; a pool's placement groups, Ceph's
         // own default (whether `--algo ceph` or a CRUSH map said Ceph).
-        let pg_num = |s: &Scenario| s.settings.algo.spec().knobs.pg_num;
         let table_given =
             self.table.is_some() || imported.as_ref().is_some_and(|i| i.table.is_some());
         if let Some(imported) = imported {
@@ -167,7 +166,7 @@ impl ScenarioArgs {
                 .apply(scenario)
                 .map_err(|e| format!("--config: {e}"))?;
         }
-        if !table_given && pg_num(&scenario) {
+        if !table_given && scenario.settings.algo.spec().knobs.pg_num {
             scenario.settings.table = crate::engine::algorithms::ceph::DEFAULT_PG_NUM;
         }
         if let Some(file) = key_file {
