@@ -1,7 +1,8 @@
 # hashring-lab: every target installs what is missing first (tools/setup.sh), then runs.
 #   make serve   build and serve the app on http://127.0.0.1:8080 (HOST=0.0.0.0: to the network)
 #   make build   release build into dist/, then print the gzip size of wasm + js
-#   make test    fmt, clippy, native tests, wasm build, browser tests, end-to-end tests
+#   make test    fmt, clippy, native tests, wasm build, browser tests, end-to-end tests,
+#                the Python package (wheel built from the checkout, pytest)
 #   make bench   criterion benchmarks (native) and the in-browser page measurement
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -12,7 +13,7 @@ WASM_ENV := source target/tools/wasm.env &&
 PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
-.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e
+.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel test-python
 
 setup-build:
 	@bash tools/setup.sh build
@@ -53,10 +54,11 @@ serve: setup-build
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(WASM_ENV) cargo clippy --workspace --target wasm32-unknown-unknown --lib --bins -- -D warnings
+	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins -- -D warnings
 
+# The Python package has no Rust tests (pytest tests it, below).
 test-native:
-	cargo test --workspace
+	cargo test --workspace --exclude hashring-lab-python
 
 test-browser:
 	$(WASM_ENV) CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --test browser
@@ -68,12 +70,29 @@ test-browser:
 test-e2e:
 	node --test --test-concurrency=2 $$(ls -S tests/e2e/*.test.mjs)
 
+# The Python package (crates/python): one abi3 wheel built from the checkout by maturin into
+# target/wheels, installed into the project's own virtual environment (target/py), tested by
+# pytest against the release command line's answers.
+WHEEL_DIR := target/wheels
+
+wheel:
+	@bash tools/setup-python.sh
+	rm -rf $(WHEEL_DIR)
+	target/py/bin/maturin build --release --quiet -m crates/python/Cargo.toml -o $(WHEEL_DIR)
+	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+
+test-python: wheel
+	cargo build --release --bin hashring-lab
+	HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) \
+	  target/py/bin/pytest -q crates/python/tests
+
 test: setup-test
 	$(MAKE) --no-print-directory lint
 	$(MAKE) --no-print-directory test-native
 	$(MAKE) --no-print-directory dist
 	$(MAKE) --no-print-directory test-browser
 	$(MAKE) --no-print-directory test-e2e
+	$(MAKE) --no-print-directory test-python
 
 bench: setup-test
 	cargo bench --bench engine

@@ -38,6 +38,7 @@ use bench::{bench, BenchArgs};
 use compare::{compare, CompareArgs};
 use hash::{hash, HashArgs};
 use locate::{locate, LocateArgs};
+pub use scenario_args::{assemble, read_config_text};
 use shared::Progress;
 pub use shared::{BYTES_PER_KEY, FLOW_BYTES};
 pub use simulate::MAX_STEPS;

@@ -7,6 +7,7 @@ use clap::Args;
 
 use super::{cassandra, crushmap, envoy, key_file};
 use crate::engine::hash::HashFn;
+use crate::engine::import::{ConfigFormat, Imported};
 use crate::engine::keys::{KeySpec, Source};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
@@ -100,27 +101,11 @@ impl ScenarioArgs {
     }
 
     pub(super) fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
-        let mut imported = self
+        let imported = self
             .config
             .as_ref()
             .map(|p| read_config_file(p))
             .transpose()?;
-        if let Some(imported) = &mut imported {
-            if imported.table.is_some() && self.table.is_some() {
-                return Err(
-                    "--table and the config's table_size both set Maglev's table; give one"
-                        .to_owned(),
-                );
-            }
-            // A `--vnodes` given wins over the config's own count (`nodetool ring`'s).
-            if vnodes.is_some() {
-                imported.vnodes = None;
-            }
-        }
-        let table = self
-            .table
-            .clone()
-            .unwrap_or_else(|| crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string());
         // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
         let key_file = (self.keys.starts_with('@') || self.keys == "-")
             .then(|| {
@@ -139,36 +124,21 @@ impl ScenarioArgs {
             self.keys.as_str()
         };
         // With `--config`, the flags it conflicts with keep their defaults: the config sets
-        // the algorithm, servers, slot table and tokens, applied below as the page applies a
-        // pasted one.
+        // the algorithm, servers, slot table and tokens, applied over them.
         let pairs = [
             ("algo", self.algo.as_str()),
             ("hash", self.hash.as_str()),
             ("nodes", self.nodes.as_str()),
-            ("vnodes", vnodes.unwrap_or("10")),
             ("label", self.label.as_str()),
             ("keys", keys),
             ("seed", self.seed.as_str()),
             ("down", self.down.as_str()),
             ("probes", self.probes.as_str()),
-            ("table", table.as_str()),
             ("c", self.c.as_str()),
             ("slotmap", self.slotmap.as_str()),
             ("tokens", self.tokens.as_str()),
         ];
-        let mut scenario = Scenario::from_pairs(pairs)?;
-        // A table size not given is Maglev's paper's; a pool's placement groups, Ceph's
-        // own default (whether `--algo ceph` or a CRUSH map said Ceph).
-        let table_given =
-            self.table.is_some() || imported.as_ref().is_some_and(|i| i.table.is_some());
-        if let Some(imported) = imported {
-            scenario = imported
-                .apply(scenario)
-                .map_err(|e| format!("--config: {e}"))?;
-        }
-        if !table_given && scenario.settings.algo.spec().knobs.pg_num {
-            scenario.settings.table = crate::engine::algorithms::ceph::DEFAULT_PG_NUM;
-        }
+        let mut scenario = assemble(&pairs, vnodes, self.table.as_deref(), imported)?;
         if let Some(file) = key_file {
             scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));
         }
@@ -176,12 +146,50 @@ impl ScenarioArgs {
     }
 }
 
+/// The scenario of `pairs` (URL parameters other than `vnodes` and `table`, missing ones at
+/// their defaults), `vnodes` and `table` when given, and a system's config read by
+/// [`read_config_text`] applied over them — as the command line builds it from its flags
+/// and `--config`, and as the Python package builds a `Cluster`.
+///
+/// A table size not given is Maglev's paper's (65,537); a pool's placement groups, Ceph's
+/// own default (whether the algorithm was asked for or a CRUSH map said Ceph). A `vnodes`
+/// given wins over the config's own count (`nodetool ring`'s).
+pub fn assemble(
+    pairs: &[(&str, &str)],
+    vnodes: Option<&str>,
+    table: Option<&str>,
+    mut imported: Option<Imported>,
+) -> Result<Scenario, String> {
+    if let Some(imported) = &mut imported {
+        if imported.table.is_some() && table.is_some() {
+            return Err(
+                "--table and the config's table_size both set Maglev's table; give one".to_owned(),
+            );
+        }
+        if vnodes.is_some() {
+            imported.vnodes = None;
+        }
+    }
+    let table_given = table.is_some() || imported.as_ref().is_some_and(|i| i.table.is_some());
+    let default_table = crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string();
+    let mut all = pairs.to_vec();
+    all.push(("vnodes", vnodes.unwrap_or("10")));
+    all.push(("table", table.unwrap_or(&default_table)));
+    let mut scenario = Scenario::from_pairs(all)?;
+    if let Some(imported) = imported {
+        scenario = imported
+            .apply(scenario)
+            .map_err(|e| format!("--config: {e}"))?;
+    }
+    if !table_given && scenario.settings.algo.spec().knobs.pg_num {
+        scenario.settings.table = crate::engine::algorithms::ceph::DEFAULT_PG_NUM;
+    }
+    Ok(scenario)
+}
+
 /// Reads `--config` (`-`: stdin), at most 16 MB, and what it describes; what the scenario
 /// leaves out (backup servers, replicas, …) is said on stderr.
-pub(super) fn read_config_file(
-    path: &std::path::Path,
-) -> Result<crate::engine::import::Imported, String> {
-    use crate::engine::import::{self, ClusterLayout, ConfigFormat};
+pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, String> {
     use std::io::Read;
     const LIMIT: u64 = 16 * 1024 * 1024;
     let mut text = String::new();
@@ -195,9 +203,24 @@ pub(super) fn read_config_file(
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    let text = import::without_bom(&text);
+    let imported = read_config_text(&text).map_err(|e| format!("--config {shown}: {e}"))?;
+    for backup in &imported.backups {
+        eprintln!("note: --config leaves out backup server {backup} (the hash places keys on the primary servers; backups serve only when none is up)");
+    }
+    for note in &imported.left_out {
+        eprintln!("note: --config leaves out {note}");
+    }
+    Ok(imported)
+}
+
+/// What a system's config text describes, read by the reader its format needs (format
+/// detection in one place, [`ConfigFormat::of`]): nginx, HAProxy, twemproxy, Envoy, Redis
+/// Cluster's `CLUSTER NODES`/`SHARDS`, Cassandra's `nodetool ring` or a Ceph CRUSH map.
+pub fn read_config_text(text: &str) -> Result<Imported, String> {
+    use crate::engine::import::{self, ClusterLayout};
+    let text = import::without_bom(text);
     // The kinds the page sends here are read by the command line's own readers.
-    let imported = match ConfigFormat::of(text) {
+    match ConfigFormat::of(text) {
         None => Err(Problem::ConfigNotRecognized.to_string()),
         Some(ConfigFormat::Envoy) => envoy::read(text),
         Some(ConfigFormat::CrushMap) => crushmap::read(text),
@@ -208,7 +231,7 @@ pub(super) fn read_config_file(
         }
         Some(ConfigFormat::Cluster(ClusterLayout::Ring)) => {
             crate::engine::cassandra_ring::read(text)
-                .map(|cluster| import::Imported {
+                .map(|cluster| Imported {
                     left_out: cassandra::notes(&cluster),
                     ..import::cassandra_ring(cluster)
                 })
@@ -216,12 +239,4 @@ pub(super) fn read_config_file(
         }
         Some(format) => import::read_as(text, format).map_err(|e| e.to_string()),
     }
-    .map_err(|e| format!("--config {shown}: {e}"))?;
-    for backup in &imported.backups {
-        eprintln!("note: --config leaves out backup server {backup} (the hash places keys on the primary servers; backups serve only when none is up)");
-    }
-    for note in &imported.left_out {
-        eprintln!("note: --config leaves out {note}");
-    }
-    Ok(imported)
 }

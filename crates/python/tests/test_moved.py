@@ -1,0 +1,118 @@
+"""The migration list of a million keys — through the package, DuckDB and Polars — equals
+`hashring-lab simulate --moved` row for row: the same keys, in the same order, from and to
+the same servers."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pyarrow.csv as pacsv
+import pyarrow.parquet as pq
+import pytest
+
+import hashring_lab as hl
+from conftest import REFERENCE, run
+
+NGINX = """upstream cache {
+    hash $arg_key consistent;
+    server 10.0.0.1:80 weight=2;
+    server 10.0.0.2:80;
+    server 10.0.0.3:80;
+    server 10.0.0.4:80 down;
+    server 10.0.0.5:80;
+    server 10.0.0.9:80 backup;
+}
+"""
+
+COUNT = 1_000_000
+
+
+@pytest.fixture(scope="module")
+def keyspace(tmp_path_factory):
+    """A million keys as a Parquet file and as the command line's key file."""
+    where = tmp_path_factory.mktemp("keys")
+    keys = pa.array([f"user:{i * 7919 % 1_000_003}" for i in range(COUNT)])
+    pq.write_table(pa.table({"key": keys}), where / "keys.parquet")
+    (where / "keys.txt").write_text("\n".join(keys.to_pylist()) + "\n")
+    return where
+
+
+def simulate_moved(keyspace, config: str, step: str, *flags: str) -> pa.Table:
+    """`simulate --config … --keys @keys.txt --step … --moved`: the CLI's migration list."""
+    (keyspace / "config.txt").write_text(config)
+    out = keyspace / "moved.csv"
+    done = run(
+        "simulate", "--config", str(keyspace / "config.txt"), "--keys", f"@{keyspace / 'keys.txt'}",
+        "--step", step, "--moved", str(out), *flags,
+    )
+    assert done.returncode == 0, done.stderr
+    strings = pacsv.ConvertOptions(column_types={c: pa.string() for c in ("key", "from", "to")}, strings_can_be_null=False)
+    table = pacsv.read_csv(out, convert_options=strings)
+    return table.select(["key", "from", "to"])
+
+
+def rows(table) -> list[tuple]:
+    if isinstance(table, pa.RecordBatchReader):
+        table = table.read_all()
+    return list(zip(*(table.column(c).to_pylist() for c in ("key", "from", "to"))))
+
+
+@pytest.fixture(scope="module")
+def nginx_case(keyspace):
+    before = hl.Cluster.from_config(NGINX)
+    after = before.add("10.0.0.6:80")
+    want = simulate_moved(keyspace, NGINX, "add:10.0.0.6:80")
+    assert 100_000 < want.num_rows < 250_000, want.num_rows
+    return before, after, rows(want)
+
+
+def test_the_package_lists_what_the_command_line_lists(keyspace, nginx_case):
+    before, after, want = nginx_case
+    keys = pq.read_table(keyspace / "keys.parquet").column("key")
+    assert rows(hl.moved(before, after, keys)) == want
+    assert before.notes and "10.0.0.9:80" in before.notes[0]
+
+
+def test_duckdb_lists_what_the_command_line_lists(keyspace, nginx_case):
+    duckdb = pytest.importorskip("duckdb")
+    import hashring_lab.duckdb as hd
+
+    before, after, want = nginx_case
+    con = duckdb.connect()
+    hd.register(con, clusters={"before": before, "after": after})
+    source = f"read_parquet('{keyspace / 'keys.parquet'}')"
+    # DuckDB keeps the file's order (preserve_insertion_order, on by default).
+    got = hd.moved(con, "before", "after", source).arrow()
+    assert rows(got) == want
+    # The same by config text and link, without names.
+    by_text = hd.moved(con, NGINX, after.link, source).arrow()
+    assert rows(by_text) == want
+
+
+def test_polars_lists_what_the_command_line_lists(keyspace, nginx_case):
+    pl = pytest.importorskip("polars")
+    import hashring_lab.polars as hp
+
+    before, after, want = nginx_case
+    got = hp.moved(pl.scan_parquet(keyspace / "keys.parquet"), before, after).collect()
+    assert rows(got.to_arrow()) == want
+    # As an expression beside other columns.
+    frame = pl.read_parquet(keyspace / "keys.parquet").head(1000)
+    placed = frame.with_columns(server=hp.locate("key", before))
+    assert placed["server"].to_list() == before.locate(frame["key"].to_list())
+
+
+@pytest.mark.parametrize(
+    "config,step",
+    [
+        ("redis-cluster.txt", "fail:127.0.0.1:18382"),
+        ("cassandra-ring.txt", "recover:10.0.1.4"),
+    ],
+)
+def test_real_clusters_move_as_the_command_line_says(keyspace, config, step):
+    prefix = {"redis-cluster.txt": "node ", "cassandra-ring.txt": "ring "}[config]
+    lines = (REFERENCE / config).read_text().splitlines()
+    text = "".join(line[len(prefix):] + "\n" for line in lines if line.startswith(prefix))
+    want = simulate_moved(keyspace, text, step)
+    before = hl.Cluster.from_config(text)
+    keys = pq.read_table(keyspace / "keys.parquet").column("key")
+    assert rows(hl.moved(before, before.step(step), keys)) == rows(want)
