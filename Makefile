@@ -3,6 +3,7 @@
 #   make build   release build into dist/, then print the gzip size of wasm + js
 #   make test    fmt, clippy, native tests, wasm build, browser tests, end-to-end tests,
 #                the Python package (wheel built from the checkout, pytest)
+#   make test-spark  the Python package inside Spark's local mode (installs pyspark and a JVM)
 #   make bench   criterion benchmarks (native) and the in-browser page measurement
 SHELL := /bin/bash
 .SHELLFLAGS := -eu -o pipefail -c
@@ -13,7 +14,7 @@ WASM_ENV := source target/tools/wasm.env &&
 PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
-.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel test-python
+.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel test-python test-spark
 
 setup-build:
 	@bash tools/setup.sh build
@@ -81,10 +82,19 @@ wheel:
 	target/py/bin/maturin build --release --quiet -m crates/python/Cargo.toml -o $(WHEEL_DIR)
 	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 
+PYTEST := HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) target/py/bin/pytest -q
+
 test-python: wheel
 	cargo build --release --bin hashring-lab
-	HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) \
-	  target/py/bin/pytest -q crates/python/tests
+	$(PYTEST) crates/python/tests --ignore=crates/python/tests/test_spark.py
+
+# Spark's local mode: pyspark (a 456 MB download) and a JVM do not fit the cold `make test`'s
+# time, so they are a target of their own, which CI runs after `make test`.
+test-spark:
+	@bash tools/setup-python.sh spark
+	$(MAKE) --no-print-directory wheel
+	cargo build --release --bin hashring-lab
+	$(PYTEST) crates/python/tests/test_spark.py
 
 test: setup-test
 	$(MAKE) --no-print-directory lint

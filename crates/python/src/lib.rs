@@ -84,6 +84,7 @@ thread_local! {
 /// lock, raised with it).
 #[derive(Debug)]
 enum Failure {
+    Config(String),
     Scenario(String),
     Step(String),
     Keys(String),
@@ -92,6 +93,7 @@ enum Failure {
 impl From<Failure> for PyErr {
     fn from(f: Failure) -> PyErr {
         match f {
+            Failure::Config(m) => ConfigError::new_err(m),
             Failure::Scenario(m) => ScenarioError::new_err(m),
             Failure::Step(m) => StepError::new_err(m),
             Failure::Keys(m) => KeyColumnError::new_err(m),
@@ -258,8 +260,12 @@ fn assemble(
         .map(|(k, v)| (*k, v.as_str()))
         .collect();
     pairs.push(("keys", "0..1"));
-    let scenario = hashring_lab::cli::assemble(&pairs, find("vnodes"), table, imported)
-        .map_err(Failure::Scenario)?;
+    let scenario = hashring_lab::cli::assemble(&pairs, find("vnodes"), table, imported).map_err(
+        |m| match m.strip_prefix("--config: ") {
+            Some(config) => Failure::Config(config.to_owned()),
+            None => Failure::Scenario(m),
+        },
+    )?;
     Ok(scenario
         .to_pairs()
         .into_iter()
@@ -551,8 +557,7 @@ impl Cluster {
         ])?;
         let text = text.to_owned();
         py.detach(move || {
-            let imported = hashring_lab::cli::read_config_text(&text)
-                .map_err(|e| Failure::Scenario(format!("config: {e}")))?;
+            let imported = hashring_lab::cli::read_config_text(&text).map_err(Failure::Config)?;
             let mut notes: Vec<String> = imported
                 .backups
                 .iter()
@@ -562,10 +567,7 @@ impl Cluster {
             let pairs = assemble(given, Some(imported))?;
             Cluster::new_checked(pairs, Vec::new(), notes)
         })
-        .map_err(|f| match f {
-            Failure::Scenario(m) if m.starts_with("config: ") => ConfigError::new_err(m),
-            other => other.into(),
-        })
+        .map_err(PyErr::from)
     }
 
     /// The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query alone);

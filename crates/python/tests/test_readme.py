@@ -1,0 +1,59 @@
+"""The README's example runs as written: `pip install` of the built wheel into a fresh
+virtual environment, then the example's code, unchanged, next to a keys.parquet."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import re
+import subprocess
+import sys
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import hashring_lab as hl
+from conftest import ROOT
+
+
+def readme_example() -> str:
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- readme-example:[^>]*-->\n```python\n(.*?)```", readme, re.S)
+    assert found, "README.md has no example marked readme-example"
+    code = found.group(1)
+    assert len(code.strip().splitlines()) <= 10, "the README promises ten lines"
+    return code
+
+
+def wheel() -> pathlib.Path:
+    folder = pathlib.Path(os.environ.get("HASHRING_LAB_WHEEL_DIR", ROOT / "target" / "wheels"))
+    wheels = sorted(folder.glob("hashring_lab-*.whl"))
+    if not wheels:
+        pytest.skip(f"no wheel in {folder}: run `make wheel`")
+    return wheels[-1]
+
+
+def test_the_readme_example_runs_in_a_fresh_environment(tmp_path):
+    env = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(env)], check=True)
+    python = env / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", str(wheel())],
+        capture_output=True, text=True,
+    )
+    assert install.returncode == 0, install.stderr
+    keys = pa.array([f"user:{i}" for i in range(100_000)])
+    pq.write_table(pa.table({"key": keys}), tmp_path / "keys.parquet")
+    (tmp_path / "example.py").write_text(readme_example())
+    ran = subprocess.run([str(python), "example.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    count = re.fullmatch(r"([\d,]+) of 100,000 keys move\n", ran.stdout)
+    assert count, ran.stdout
+    # The file it wrote is this package's migration list.
+    nginx = re.search(r'nginx = """(.*?)"""', readme_example(), re.S).group(1)
+    before = hl.Cluster.from_config(nginx)
+    want = hl.moved(before, before.add("10.0.0.4:80"), keys)
+    got = pq.read_table(tmp_path / "moved.parquet")
+    assert got.equals(want)
+    assert int(count.group(1).replace(",", "")) == want.num_rows > 15_000
