@@ -84,9 +84,10 @@ wheel:
 
 PYTEST := HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) target/py/bin/pytest -q
 
-test-python: wheel
+# Also against the page (dist/, in headless Chromium: test_page_agreement.py).
+test-python: wheel dist
 	cargo build --release --bin hashring-lab
-	$(PYTEST) crates/python/tests --ignore=crates/python/tests/test_spark.py
+	HASHRING_LAB_PAGE=1 $(PYTEST) crates/python/tests --ignore=crates/python/tests/test_spark.py
 
 # Spark's local mode: pyspark (a 456 MB download) and a JVM do not fit the cold `make test`'s
 # time, so they are a target of their own, which CI runs after `make test`.

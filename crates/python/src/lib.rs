@@ -225,15 +225,37 @@ fn nodes_text(nodes: &Bound<'_, PyAny>) -> PyResult<String> {
     Ok(parts.join(","))
 }
 
-/// The named options shared by the constructors, as (parameter, text) pairs.
+/// The parameters both constructors take by name.
+const OPTIONS: [&str; 8] = [
+    "hash", "vnodes", "label", "probes", "table", "pg_num", "c", "seed",
+];
+/// The parameters only `Cluster(…)` takes: a config sets them itself.
+const CLUSTER_OPTIONS: [&str; 3] = ["down", "slotmap", "tokens"];
+
+/// Named parameters as (parameter, text) pairs, each one of `allowed` (None: not given).
 fn option_pairs(
-    options: &[(&'static str, Option<&Bound<'_, PyAny>>)],
+    options: Option<&Bound<'_, PyDict>>,
+    allowed: &[&'static str],
 ) -> PyResult<Vec<(&'static str, String)>> {
     let mut pairs = Vec::new();
-    for (name, value) in options {
-        if let Some(value) = value.filter(|v| !v.is_none()) {
-            pairs.push((*name, text_of(value)?));
+    for (name, value) in options.into_iter().flat_map(|d| d.iter()) {
+        let name: String = name.extract()?;
+        let Some(&known) = allowed.iter().find(|a| **a == name) else {
+            return Err(ScenarioError::new_err(format!(
+                "unknown parameter {}; the parameters are {}",
+                hashring_lab::text::quote(&name),
+                allowed.join(", ")
+            )));
+        };
+        if value.is_none() {
+            continue;
         }
+        let text = if known == "down" {
+            nodes_text(&value)?
+        } else {
+            text_of(&value)?
+        };
+        pairs.push((known, text));
     }
     Ok(pairs)
 }
@@ -436,6 +458,44 @@ fn moved_batch(
     RecordBatch::try_new(moved_schema(), columns).map_err(|e| Failure::Keys(e.to_string()))
 }
 
+/// Row by row, where each key moves from `before` to `after`: a struct `(from, to)` for a
+/// key whose owner changes, null for one that stays (and for a null key) — the migration
+/// list in a column of the keys' length, as SQL's scalar functions return it.
+fn moves_array(before: &Cluster, after: &Cluster, keys: &dyn Array) -> Result<ArrayRef, Failure> {
+    let (a, b) = (before.simulation()?, after.simulation()?);
+    check_per_key(&a)?;
+    check_per_key(&b)?;
+    let (names_a, names_b) = (names_by_id(&a), names_by_id(&b));
+    let mut from_out = StringBuilder::new();
+    let mut to_out = StringBuilder::new();
+    let mut moved = arrow_buffer::BooleanBufferBuilder::new(keys.len());
+    for_each_key(keys, &mut |key| {
+        let pair = match key {
+            Some(key) => Some((owner(&a, &names_a, key)?, owner(&b, &names_b, key)?)),
+            None => None,
+        };
+        match pair {
+            Some((from, to)) if from != to => {
+                from_out.append_option(from);
+                to_out.append_option(to);
+                moved.append(true);
+            }
+            _ => {
+                from_out.append_null();
+                to_out.append_null();
+                moved.append(false);
+            }
+        }
+        Ok(())
+    })?;
+    let fields = moved_schema().fields()[1..].to_vec();
+    let children: Vec<ArrayRef> = vec![Arc::new(from_out.finish()), Arc::new(to_out.finish())];
+    let validity = arrow_buffer::NullBuffer::new(moved.finish());
+    arrow_array::StructArray::try_new(fields.into(), children, Some(validity))
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(|e| Failure::Keys(e.to_string()))
+}
+
 /// Keys given as Python text: one `str`, or a list or tuple of them (None allowed).
 enum PythonKeys {
     One(String),
@@ -481,44 +541,21 @@ fn string_array(keys: &[Option<String>]) -> ArrayRef {
 
 #[pymethods]
 impl Cluster {
-    /// A cluster of `algo` over `nodes`, with the page's parameters.
+    /// A cluster of `algo` over `nodes`, with the page's other parameters by name (`hash`,
+    /// `vnodes`, `label`, `down`, `probes`, `table`, `pg_num`, `c`, `slotmap`, `tokens`,
+    /// `seed`).
     #[new]
-    #[pyo3(signature = (algo="ring", nodes=None, *, hash=None, vnodes=None, label=None, down=None, probes=None, table=None, pg_num=None, c=None, slotmap=None, tokens=None, seed=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (algo="ring", nodes=None, **options))]
     fn py_new(
         py: Python<'_>,
         algo: &str,
         nodes: Option<&Bound<'_, PyAny>>,
-        hash: Option<&Bound<'_, PyAny>>,
-        vnodes: Option<&Bound<'_, PyAny>>,
-        label: Option<&Bound<'_, PyAny>>,
-        down: Option<&Bound<'_, PyAny>>,
-        probes: Option<&Bound<'_, PyAny>>,
-        table: Option<&Bound<'_, PyAny>>,
-        pg_num: Option<&Bound<'_, PyAny>>,
-        c: Option<&Bound<'_, PyAny>>,
-        slotmap: Option<&Bound<'_, PyAny>>,
-        tokens: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cluster> {
-        let mut given = option_pairs(&[
-            ("hash", hash),
-            ("vnodes", vnodes),
-            ("label", label),
-            ("probes", probes),
-            ("table", table),
-            ("pg_num", pg_num),
-            ("c", c),
-            ("slotmap", slotmap),
-            ("tokens", tokens),
-            ("seed", seed),
-        ])?;
+        let mut given = option_pairs(options, &[&OPTIONS[..], &CLUSTER_OPTIONS[..]].concat())?;
         given.push(("algo", algo.to_owned()));
         if let Some(nodes) = nodes.filter(|n| !n.is_none()) {
             given.push(("nodes", nodes_text(nodes)?));
-        }
-        if let Some(down) = down.filter(|d| !d.is_none()) {
-            given.push(("down", nodes_text(down)?));
         }
         py.detach(|| {
             let pairs = assemble(given, None)?;
@@ -529,32 +566,17 @@ impl Cluster {
 
     /// The cluster a system's config describes: an nginx `upstream`, an HAProxy `backend`,
     /// a twemproxy pool, an Envoy cluster, Redis Cluster's `CLUSTER NODES`/`SHARDS`,
-    /// Cassandra's `nodetool ring` or a Ceph CRUSH map (`crushtool -d`).
+    /// Cassandra's `nodetool ring` or a Ceph CRUSH map (`crushtool -d`); the parameters the
+    /// config does not set by name (`hash`, `vnodes`, `label`, `probes`, `table`, `pg_num`,
+    /// `c`, `seed`).
     #[staticmethod]
-    #[pyo3(signature = (text, *, hash=None, vnodes=None, label=None, probes=None, table=None, pg_num=None, c=None, seed=None))]
-    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (text, **options))]
     fn from_config(
         py: Python<'_>,
         text: &str,
-        hash: Option<&Bound<'_, PyAny>>,
-        vnodes: Option<&Bound<'_, PyAny>>,
-        label: Option<&Bound<'_, PyAny>>,
-        probes: Option<&Bound<'_, PyAny>>,
-        table: Option<&Bound<'_, PyAny>>,
-        pg_num: Option<&Bound<'_, PyAny>>,
-        c: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cluster> {
-        let given = option_pairs(&[
-            ("hash", hash),
-            ("vnodes", vnodes),
-            ("label", label),
-            ("probes", probes),
-            ("table", table),
-            ("pg_num", pg_num),
-            ("c", c),
-            ("seed", seed),
-        ])?;
+        let given = option_pairs(options, &OPTIONS)?;
         let text = text.to_owned();
         py.detach(move || {
             let imported = hashring_lab::cli::read_config_text(&text).map_err(Failure::Config)?;
@@ -605,30 +627,25 @@ impl Cluster {
     /// The cluster with server `name` added (weight `weight`).
     #[pyo3(signature = (name, weight=1.0))]
     fn add(&self, py: Python<'_>, name: &str, weight: f64) -> PyResult<Cluster> {
-        let step = if weight == 1.0 {
-            format!("add:{name}")
-        } else {
-            format!("add:{name}*{weight}")
-        };
-        py.detach(|| self.with_step(step)).map_err(PyErr::from)
+        match weight {
+            1.0 => self.step(py, &format!("add:{name}")),
+            _ => self.step(py, &format!("add:{name}*{weight}")),
+        }
     }
 
     /// The cluster without server `name`.
     fn remove(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        let step = format!("remove:{name}");
-        py.detach(|| self.with_step(step)).map_err(PyErr::from)
+        self.step(py, &format!("remove:{name}"))
     }
 
     /// The cluster with server `name` failed (down): its keys go elsewhere.
     fn fail(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        let step = format!("fail:{name}");
-        py.detach(|| self.with_step(step)).map_err(PyErr::from)
+        self.step(py, &format!("fail:{name}"))
     }
 
     /// The cluster with failed server `name` back up.
     fn recover(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        let step = format!("recover:{name}");
-        py.detach(|| self.with_step(step)).map_err(PyErr::from)
+        self.step(py, &format!("recover:{name}"))
     }
 
     /// Each key's owner: a `str` for a `str` (None when no server is up), a list for a list,
@@ -686,6 +703,28 @@ impl Cluster {
             .explain(key)
             .map_err(|e| KeyColumnError::new_err(e.to_string()))?;
         Ok(hashring_lab::words::explain(&hashring_lab::i18n::EN, &sim, key, &e).sentence)
+    }
+
+    /// Where each key moves to `after`, row by row: a pyarrow struct column `(from, to)` of
+    /// the keys' length, null where the key stays (what SQL's `hashring_moves` returns).
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        after: &Cluster,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (array, _) = match arrow_keys(keys)? {
+            AnyArray::Array(array) => array.into_inner(),
+            AnyArray::Stream(_) => {
+                return Err(KeyColumnError::new_err(
+                    "moves takes one Arrow array (combine a chunked column's chunks first)",
+                ))
+            }
+        };
+        let out = py.detach(|| moves_array(self, after, &*array))?;
+        py.import("pyarrow")?
+            .getattr("array")?
+            .call1((PyArray::from_array_ref(out),))
     }
 
     /// The migration list from this cluster to `after` over `keys`: a pyarrow Table of

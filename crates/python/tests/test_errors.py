@@ -156,3 +156,10 @@ def test_mangled_real_configs_never_crash():
             except hl.Error:
                 refused += 1
     assert read > 50 and refused > 50, (read, refused)
+
+
+def test_an_unknown_parameter_is_named():
+    with pytest.raises(hl.ScenarioError, match="unknown parameter 'vnode'; the parameters are hash, vnodes"):
+        hl.Cluster("ring", "A,B", vnode=10)
+    with pytest.raises(hl.ScenarioError, match="unknown parameter 'down'"):
+        hl.Cluster.from_config("upstream x {\n hash $arg_key consistent;\n server a;\n}\n", down="a")

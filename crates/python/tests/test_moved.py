@@ -116,3 +116,21 @@ def test_real_clusters_move_as_the_command_line_says(keyspace, config, step):
     before = hl.Cluster.from_config(text)
     keys = pq.read_table(keyspace / "keys.parquet").column("key")
     assert rows(hl.moved(before, before.step(step), keys)) == rows(want)
+
+
+def test_duckdb_takes_a_cluster_per_row():
+    duckdb = pytest.importorskip("duckdb")
+    import hashring_lab.duckdb as hd
+
+    a, b = hl.Cluster("ring", "A,B,C"), hl.Cluster("ketama", "x:1,y:1")
+    con = duckdb.connect()
+    hd.register(con, clusters={"a": a, "b": b})
+    got = con.sql(
+        "SELECT hashring_locate(c, k) FROM (VALUES ('a', 'k1'), ('b', 'k1'), (NULL, 'k2'), ('a', NULL), "
+        "('?algo=modn&nodes=P,Q', 'k3')) t(c, k)"
+    ).fetchall()
+    assert [g[0] for g in got] == [a.locate("k1"), b.locate("k1"), None, None, hl.Cluster("modn", "P,Q").locate("k3")]
+    moves = con.sql(
+        "SELECT hashring_moves(x, y, k) FROM (VALUES ('a', 'b', 'k1'), ('a', 'a', 'k1')) t(x, y, k)"
+    ).fetchall()
+    assert moves == [({"from": a.locate("k1"), "to": b.locate("k1")},), (None,)]

@@ -1,16 +1,23 @@
 """hashring_lab in DuckDB: SQL functions over a table's key column.
 
-    >>> import duckdb, hashring_lab.duckdb
+    >>> import duckdb, hashring_lab as hl, hashring_lab.duckdb as hd
     >>> con = duckdb.connect()
-    >>> hashring_lab.duckdb.register(con)
-    >>> con.sql("SELECT key, hashring_locate($config, key) AS server FROM 'keys.parquet'",
-    ...         params={"config": open("nginx.conf").read()})
+    >>> nginx = hl.Cluster.from_config(open("nginx.conf").read())
+    >>> hd.register(con, clusters={"now": nginx, "next": nginx.add("10.0.0.6:80")})
+    >>> con.sql("SELECT key, hashring_locate('now', key) AS server FROM 'keys.parquet'")
+    >>> hd.moved(con, "now", "next", "'keys.parquet'")        # key, from, to
 
-``hashring_locate(cluster, key)`` takes the cluster by the name it was registered under
-(``register(con, clusters={"before": c})``), or as a system's config text or a page link
-(``?algo=…``), each distinct one built once and kept. Keys are VARCHAR (cast integers:
-``key::VARCHAR``, which places them as their decimal text, as the command line does); a NULL
-key or cluster gives NULL. DuckDB hands the function Arrow vectors: no Python object per key.
+Two functions:
+
+- ``hashring_locate(cluster, key) -> VARCHAR``: the server that owns ``key``;
+- ``hashring_moves(before, after, key) -> STRUCT(from VARCHAR, to VARCHAR)``: where ``key``
+  moves, NULL when it stays — one call a row for the migration list.
+
+A cluster is given by the name it was registered under, or as a system's config text or a
+page link (``?algo=…``), each distinct one built once and kept. Keys are VARCHAR (cast
+integers: ``key::VARCHAR`` places them as their decimal text, as the command line does); a
+NULL key or cluster gives NULL. DuckDB hands the functions Arrow vectors of 2,048 rows: no
+Python object per key, and the placement runs with the interpreter's lock released.
 """
 
 from __future__ import annotations
@@ -27,58 +34,81 @@ __all__ = ["register", "moved"]
 
 
 @functools.lru_cache(maxsize=32)
-def _cached(spec: str):
+def _cached(spec: str) -> Cluster:
     return _cluster(spec)
 
 
-def _locator(named: dict):
-    def locate(specs: pa.Array, keys: pa.Array) -> pa.Array:
-        return _locate(named, specs, keys)
-
-    return locate
+def _plain(array):
+    return array.combine_chunks() if isinstance(array, pa.ChunkedArray) else array
 
 
-def _locate(named: dict, specs: pa.Array, keys: pa.Array) -> pa.Array:
-    if isinstance(specs, pa.ChunkedArray):
-        specs = specs.combine_chunks()
-    if isinstance(keys, pa.ChunkedArray):
-        keys = keys.combine_chunks()
-    distinct = [s for s in pc.unique(specs).to_pylist() if s is not None]
-    out = pa.nulls(len(keys), pa.string())
-    for spec in distinct:
-        found = named.get(spec)
-        owners = (found if found is not None else _cached(spec)).locate(keys)
-        out = pc.if_else(pc.equal(specs, spec), owners, out) if len(distinct) > 1 or specs.null_count else owners
-    return out
+class _Clusters:
+    """The clusters SQL names: registered ones first, else config texts and links."""
+
+    def __init__(self, named: dict):
+        self.named = dict(named)
+
+    def get(self, spec: str) -> Cluster:
+        found = self.named.get(spec)
+        return found if found is not None else _cached(spec)
+
+    def by_rows(self, specs: list, keys, each):
+        """`each(clusters…, keys)` over the rows that share their clusters; None rows stay null."""
+        specs = [_plain(s) for s in specs]
+        keys = _plain(keys)
+        uniform = [s.null_count == 0 and len(pc.unique(s)) == 1 for s in specs]
+        if all(uniform) and len(keys):
+            return each(*(self.get(s[0].as_py()) for s in specs), keys)
+        groups: dict[tuple, list[int]] = {}
+        for row, combo in enumerate(zip(*(s.to_pylist() for s in specs))):
+            if None not in combo:
+                groups.setdefault(combo, []).append(row)
+        out = None
+        for combo, rows in groups.items():
+            picked = each(*(self.get(c) for c in combo), keys.take(pa.array(rows)))
+            out = out or [None] * len(keys)
+            for row, value in zip(rows, picked.to_pylist()):
+                out[row] = value
+        kind = each(*(self.get(c) for c in next(iter(groups))), keys.slice(0, 0)).type if groups else pa.string()
+        return pa.array(out or [None] * len(keys), kind)
 
 
-def register(con, clusters: "dict[str, Cluster] | None" = None, name: str = "hashring_locate") -> None:
-    """Registers ``name(cluster VARCHAR, key VARCHAR) -> VARCHAR`` on the connection ``con``:
-    the server that owns ``key``. ``clusters`` names clusters made in Python (with their
-    steps, e.g. ``{"before": c, "after": c.add("E")}``) for SQL to use by name."""
+def register(con, clusters: "dict[str, Cluster] | None" = None) -> None:
+    """Registers ``hashring_locate`` and ``hashring_moves`` on the connection ``con``.
+    ``clusters`` names clusters made in Python (with their changes, e.g. ``{"before": c,
+    "after": c.add("E")}``) for SQL to use by name."""
     import duckdb
 
+    known = _Clusters(clusters or {})
+    text = duckdb.sqltypes.VARCHAR
     con.create_function(
-        name,
-        _locator(dict(clusters or {})),
-        [duckdb.sqltypes.VARCHAR, duckdb.sqltypes.VARCHAR],
-        duckdb.sqltypes.VARCHAR,
+        "hashring_locate",
+        lambda specs, keys: known.by_rows([specs], keys, lambda c, k: c.locate(k)),
+        [text, text],
+        text,
+        type="arrow",
+        null_handling="special",
+        side_effects=False,
+    )
+    con.create_function(
+        "hashring_moves",
+        lambda before, after, keys: known.by_rows([before, after], keys, lambda b, a, k: b.moves(a, k)),
+        [text, text, text],
+        duckdb.struct_type({"from": text, "to": text}),
         type="arrow",
         null_handling="special",
         side_effects=False,
     )
 
 
-def moved(con, before: str, after: str, source: str, key: str = "key", name: str = "hashring_locate"):
+def moved(con, before: str, after: str, source: str, key: str = "key"):
     """The migration list from ``before`` to ``after`` (registered names, config texts or page
-    links) over the
-    ``key`` column of ``source`` (a table name, or a file DuckDB reads such as
-    ``'keys.parquet'``): a relation of ``key, from, to`` for the keys that move.
-    ``register`` must have run on ``con``."""
+    links) over the ``key`` column of ``source`` (a table name, or a file DuckDB reads such as
+    ``'keys.parquet'``): a relation of ``key, from, to`` for the keys that move, in the
+    source's order. ``register`` must have run on ``con``."""
     return con.sql(
-        f'SELECT k AS "key", "from", "to" FROM ('
-        f'SELECT "{key}"::VARCHAR AS k, {name}($before, "{key}"::VARCHAR) AS "from", '
-        f'{name}($after, "{key}"::VARCHAR) AS "to" FROM {source}) '
-        f'WHERE k IS NOT NULL AND "from" IS DISTINCT FROM "to"',
+        f'SELECT k AS "key", m."from" AS "from", m."to" AS "to" FROM ('
+        f'SELECT "{key}"::VARCHAR AS k, hashring_moves($before, $after, "{key}"::VARCHAR) AS m '
+        f"FROM {source}) WHERE m IS NOT NULL",
         params={"before": before, "after": after},
     )
