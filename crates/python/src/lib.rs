@@ -426,6 +426,36 @@ fn moved_schema() -> Arc<Schema> {
     ]))
 }
 
+/// Two clusters' simulations on this thread, with their servers' names: a key's owner in
+/// each.
+struct Transition {
+    before: (Rc<Simulation>, Vec<Option<String>>),
+    after: (Rc<Simulation>, Vec<Option<String>>),
+}
+
+impl Transition {
+    fn of(before: &Cluster, after: &Cluster) -> Result<Transition, Failure> {
+        let side = |c: &Cluster| -> Result<_, Failure> {
+            let sim = c.simulation()?;
+            check_per_key(&sim)?;
+            let names = names_by_id(&sim);
+            Ok((sim, names))
+        };
+        Ok(Transition {
+            before: side(before)?,
+            after: side(after)?,
+        })
+    }
+
+    /// `key`'s owner before and after (None: no server up).
+    fn owners(&self, key: &str) -> Result<(Option<&str>, Option<&str>), Failure> {
+        Ok((
+            owner(&self.before.0, &self.before.1, key)?,
+            owner(&self.after.0, &self.after.1, key)?,
+        ))
+    }
+}
+
 /// The keys whose owner differs between `before` and `after`: key, from, to (null: no
 /// server up), in the keys' order; null keys are left out.
 fn moved_batch(
@@ -433,16 +463,13 @@ fn moved_batch(
     after: &Cluster,
     keys: &dyn Array,
 ) -> Result<RecordBatch, Failure> {
-    let (a, b) = (before.simulation()?, after.simulation()?);
-    check_per_key(&a)?;
-    check_per_key(&b)?;
-    let (names_a, names_b) = (names_by_id(&a), names_by_id(&b));
+    let change = Transition::of(before, after)?;
     let mut key_out = StringBuilder::new();
     let mut from_out = StringBuilder::new();
     let mut to_out = StringBuilder::new();
     for_each_key(keys, &mut |key| {
         let Some(key) = key else { return Ok(()) };
-        let (from, to) = (owner(&a, &names_a, key)?, owner(&b, &names_b, key)?);
+        let (from, to) = change.owners(key)?;
         if from != to {
             key_out.append_value(key);
             from_out.append_option(from);
@@ -462,16 +489,13 @@ fn moved_batch(
 /// key whose owner changes, null for one that stays (and for a null key) — the migration
 /// list in a column of the keys' length, as SQL's scalar functions return it.
 fn moves_array(before: &Cluster, after: &Cluster, keys: &dyn Array) -> Result<ArrayRef, Failure> {
-    let (a, b) = (before.simulation()?, after.simulation()?);
-    check_per_key(&a)?;
-    check_per_key(&b)?;
-    let (names_a, names_b) = (names_by_id(&a), names_by_id(&b));
+    let change = Transition::of(before, after)?;
     let mut from_out = StringBuilder::new();
     let mut to_out = StringBuilder::new();
     let mut moved = arrow_buffer::BooleanBufferBuilder::new(keys.len());
     for_each_key(keys, &mut |key| {
         let pair = match key {
-            Some(key) => Some((owner(&a, &names_a, key)?, owner(&b, &names_b, key)?)),
+            Some(key) => Some(change.owners(key)?),
             None => None,
         };
         match pair {
