@@ -4,7 +4,9 @@
 # crates), an empty target dir, no node_modules, and — unless --keep-system is given —
 # without the rustup wasm32 target, std's source (rust-src, for the page's build-std) and
 # without Debian's chromium/chromium-driver (they are
-# removed first, and apt's package cache emptied, so setup fetches them again).
+# removed first, and apt's package cache emptied, so setup fetches them again), and an empty
+# pip cache for the Python package's environment. Then times `make test-spark` (CI's second
+# step) in the same clone.
 # Only rustup's toolchain, Node and Java stay, as on the machine image.
 #
 #   tools/measure-cold-setup.sh [--keep-system] [REPO]   (REPO defaults to this checkout)
@@ -36,10 +38,19 @@ start=$(date +%s)
 (
   cd "$WORK/clone"
   env -u CARGO_TARGET_DIR PATH="$clean_path" CARGO_HOME="$WORK/cargo-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
-    bash -c 'time make test' > "$WORK/make-test.log" 2>&1
+    PIP_CACHE_DIR="$WORK/pip-cache" bash -c 'time make test' > "$WORK/make-test.log" 2>&1
 ) && status=ok || status=FAILED
 end=$(date +%s)
 total=$((end - start))
-grep -E '^setup: |^real' "$WORK/make-test.log" || true
+# Then what CI runs after it: Spark's local mode (pyspark and, when missing, a JVM).
+(
+  cd "$WORK/clone"
+  env -u CARGO_TARGET_DIR PATH="$clean_path" CARGO_HOME="$WORK/cargo-home" RUSTUP_HOME="${RUSTUP_HOME:-$HOME/.rustup}" \
+    PIP_CACHE_DIR="$WORK/pip-cache" bash -c 'time make test-spark' > "$WORK/make-test-spark.log" 2>&1
+) && spark_status=ok || spark_status=FAILED
+spark_total=$(( $(date +%s) - end ))
+grep -E '^setup: |^setup-python: |^real' "$WORK/make-test.log" || true
 grep -E 'test result|^# (pass|fail)' "$WORK/make-test.log" | tail -4 || true
 printf 'make test from a fresh clone with fresh caches: %s in %d min %02d s\n' "$status" $((total / 60)) $((total % 60))
+grep -E '^setup-python: |passed|failed' "$WORK/make-test-spark.log" | tail -4 || true
+printf 'then make test-spark: %s in %d min %02d s\n' "$spark_status" $((spark_total / 60)) $((spark_total % 60))
