@@ -11,7 +11,6 @@ use crate::engine::import::{ConfigFormat, Imported};
 use crate::engine::keys::{KeySpec, Source};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
-use crate::problem::Problem;
 use crate::text::quote;
 
 /// The scenario flags, except `--vnodes` (a single count for most commands, a list for
@@ -213,6 +212,9 @@ pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, Strin
     Ok(imported)
 }
 
+/// What `--config` says of a text none of its readers recognises.
+const NOT_RECOGNIZED: &str = "not a config hashring-lab reads: an nginx upstream block with `hash … consistent`, an HAProxy backend with `hash-type consistent`, a twemproxy pool, an Envoy cluster (RING_HASH or MAGLEV), Redis Cluster's CLUSTER NODES or CLUSTER SHARDS, Cassandra's nodetool ring, or a Ceph CRUSH map (crushtool -d)";
+
 /// What a system's config text describes, read by the reader its format needs (format
 /// detection in one place, [`ConfigFormat::of`]): nginx, HAProxy, twemproxy, Envoy, Redis
 /// Cluster's `CLUSTER NODES`/`SHARDS`, Cassandra's `nodetool ring` or a Ceph CRUSH map.
@@ -221,7 +223,8 @@ pub fn read_config_text(text: &str) -> Result<Imported, String> {
     let text = import::without_bom(text);
     // The kinds the page sends here are read by the command line's own readers.
     match ConfigFormat::of(text) {
-        None => Err(Problem::ConfigNotRecognized.to_string()),
+        // The page's words name the formats the page reads; here every reader is on hand.
+        None => Err(NOT_RECOGNIZED.to_owned()),
         Some(ConfigFormat::Envoy) => envoy::read(text),
         Some(ConfigFormat::CrushMap) => crushmap::read(text),
         Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {

@@ -163,3 +163,10 @@ def test_an_unknown_parameter_is_named():
         hl.Cluster("ring", "A,B", vnode=10)
     with pytest.raises(hl.ScenarioError, match="unknown parameter 'down'"):
         hl.Cluster.from_config("upstream x {\n hash $arg_key consistent;\n server a;\n}\n", down="a")
+
+
+def test_an_unrecognised_config_lists_every_reader():
+    with pytest.raises(hl.ConfigError) as raised:
+        hl.Cluster.from_config("hello\n")
+    for reader in ("nginx", "HAProxy", "twemproxy", "Envoy", "CLUSTER NODES", "CLUSTER SHARDS", "nodetool ring", "CRUSH map"):
+        assert reader in str(raised.value), reader

@@ -1,0 +1,393 @@
+//! The `Cluster` class: a scenario's parameters and the steps applied since, and the
+//! simulation each thread builds of it once (the engine's is not `Send`).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::{DataType, Field};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyTuple};
+use pyo3_arrow::input::AnyArray;
+use pyo3_arrow::{PyArray, PyChunkedArray, PyTable};
+
+use hashring_lab::engine::change::Change;
+use hashring_lab::engine::scenario::{Scenario, PARAMS};
+use hashring_lab::engine::sim::Simulation;
+
+use crate::columns::{locate_array, moved_batch, moved_schema, moves_array};
+use crate::keys::{arrow_keys, python_keys, string_array, PythonKeys};
+use crate::params::{assemble, link_of, nodes_text, option_pairs, CLUSTER_OPTIONS, OPTIONS};
+use crate::{Failure, KeyColumnError, StepError};
+
+/// Each cluster's number, the key of the per-thread simulations.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// Simulations a thread keeps, most recent last: a migration list needs two clusters, a
+/// sweep over changes a few more.
+const KEPT_PER_THREAD: usize = 8;
+
+thread_local! {
+    static BUILT: RefCell<Vec<(u64, Rc<Simulation>)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// A cluster: an algorithm over servers, as `hashring-lab` builds it from its flags or a
+/// system's config, and the changes applied since. Immutable: a change makes a new cluster.
+#[pyclass(frozen, module = "hashring_lab")]
+pub(crate) struct Cluster {
+    id: u64,
+    /// The scenario, as the page's parameters (every one, defaults included).
+    pairs: Vec<(String, String)>,
+    /// Changes applied since, in the command line's `--step` syntax.
+    steps: Vec<String>,
+    /// What the config said that the cluster leaves out (backups, replicas, …).
+    notes: Vec<String>,
+}
+
+impl Cluster {
+    pub(crate) fn new_checked(
+        pairs: Vec<(String, String)>,
+        steps: Vec<String>,
+        notes: Vec<String>,
+    ) -> Result<Cluster, Failure> {
+        let cluster = Cluster {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            pairs,
+            steps,
+            notes,
+        };
+        cluster.simulation()?;
+        Ok(cluster)
+    }
+
+    /// This thread's simulation of the cluster, built on first use.
+    pub(crate) fn simulation(&self) -> Result<Rc<Simulation>, Failure> {
+        if let Some(sim) = built(self.id) {
+            return Ok(sim);
+        }
+        let sim = Rc::new(self.build()?);
+        BUILT.with_borrow_mut(|kept| {
+            if kept.len() == KEPT_PER_THREAD {
+                kept.remove(0);
+            }
+            kept.push((self.id, Rc::clone(&sim)));
+        });
+        Ok(sim)
+    }
+
+    fn build(&self) -> Result<Simulation, Failure> {
+        let scenario =
+            Scenario::from_pairs(self.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                .map_err(|e| Failure::Scenario(e.to_string()))?;
+        let mut sim = Simulation::new(&scenario).map_err(|e| Failure::Scenario(e.to_string()))?;
+        for step in &self.steps {
+            let change = Change::parse(step).map_err(|e| Failure::Step(e.to_string()))?;
+            sim.apply(&change)
+                .map_err(|e| Failure::Step(format!("step {step}: {e}")))?;
+        }
+        Ok(sim)
+    }
+
+    fn with_step(&self, step: String) -> Result<Cluster, Failure> {
+        let mut steps = self.steps.clone();
+        steps.push(step);
+        Cluster::new_checked(self.pairs.clone(), steps, self.notes.clone())
+    }
+
+    fn scenario(&self) -> Result<Scenario, Failure> {
+        Ok(self.simulation()?.scenario())
+    }
+}
+
+impl Drop for Cluster {
+    fn drop(&mut self) {
+        // Only this thread's copy can be let go; other threads' age out.
+        let id = self.id;
+        let _ = BUILT.try_with(|b| {
+            if let Ok(mut kept) = b.try_borrow_mut() {
+                kept.retain(|(k, _)| *k != id);
+            }
+        });
+    }
+}
+
+/// The simulation this thread built for cluster `id`, if it still keeps it.
+pub(crate) fn built(id: u64) -> Option<Rc<Simulation>> {
+    BUILT.with_borrow(|kept| {
+        kept.iter()
+            .find(|(k, _)| *k == id)
+            .map(|(_, sim)| Rc::clone(sim))
+    })
+}
+
+#[pymethods]
+impl Cluster {
+    /// A cluster of `algo` over `nodes`, with the page's other parameters by name (`hash`,
+    /// `vnodes`, `label`, `down`, `probes`, `table`, `pg_num`, `c`, `slotmap`, `tokens`,
+    /// `seed`).
+    #[new]
+    #[pyo3(signature = (algo="ring", nodes=None, **options))]
+    fn py_new(
+        py: Python<'_>,
+        algo: &str,
+        nodes: Option<&Bound<'_, PyAny>>,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Cluster> {
+        let mut given = option_pairs(options, &[&OPTIONS[..], &CLUSTER_OPTIONS[..]].concat())?;
+        given.push(("algo", algo.to_owned()));
+        if let Some(nodes) = nodes.filter(|n| !n.is_none()) {
+            given.push(("nodes", nodes_text(nodes)?));
+        }
+        py.detach(|| {
+            let pairs = assemble(given, None)?;
+            Cluster::new_checked(pairs, Vec::new(), Vec::new())
+        })
+        .map_err(PyErr::from)
+    }
+
+    /// The cluster a system's config describes: an nginx `upstream`, an HAProxy `backend`,
+    /// a twemproxy pool, an Envoy cluster, Redis Cluster's `CLUSTER NODES`/`SHARDS`,
+    /// Cassandra's `nodetool ring` or a Ceph CRUSH map (`crushtool -d`); the parameters the
+    /// config does not set by name (`hash`, `vnodes`, `label`, `probes`, `table`, `pg_num`,
+    /// `c`, `seed`).
+    #[staticmethod]
+    #[pyo3(signature = (text, **options))]
+    fn from_config(
+        py: Python<'_>,
+        text: &str,
+        options: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Cluster> {
+        let given = option_pairs(options, &OPTIONS)?;
+        let text = text.to_owned();
+        py.detach(move || {
+            let imported = hashring_lab::cli::read_config_text(&text).map_err(Failure::Config)?;
+            let mut notes: Vec<String> = imported
+                .backups
+                .iter()
+                .map(|b| format!("backup server {b} (the hash places keys on the primary servers; backups serve only when none is up)"))
+                .collect();
+            notes.extend(imported.left_out.iter().map(ToString::to_string));
+            let pairs = assemble(given, Some(imported))?;
+            Cluster::new_checked(pairs, Vec::new(), notes)
+        })
+        .map_err(PyErr::from)
+    }
+
+    /// The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query alone);
+    /// the link's other parameters (tour, language, …) are not the cluster's.
+    #[staticmethod]
+    fn from_link(py: Python<'_>, link: &str) -> PyResult<Cluster> {
+        let query = link.split_once('?').map_or(link, |(_, q)| q);
+        let query = query.split_once('#').map_or(query, |(q, _)| q);
+        let mut given: Vec<(&'static str, String)> = Vec::new();
+        for (name, value) in hashring_lab::host::query_pairs(query) {
+            if let Some(known) = PARAMS.iter().find(|p| **p == name && name != "keys") {
+                given.push((known, value));
+            }
+        }
+        py.detach(|| {
+            let pairs = assemble(given, None)?;
+            Cluster::new_checked(pairs, Vec::new(), Vec::new())
+        })
+        .map_err(PyErr::from)
+    }
+
+    /// The cluster after one change, in the command line's `--step` syntax: `add:NAME[*W]`,
+    /// `remove:NAME`, `fail:NAME`, `recover:NAME`, `weight:NAME*W`, `vnodes:N`, `algo:NAME`,
+    /// `hash:NAME`.
+    fn step(&self, py: Python<'_>, change: &str) -> PyResult<Cluster> {
+        if change.starts_with("keys:") {
+            return Err(StepError::new_err(
+                "keys: a cluster places the keys it is given; give them to locate or moved",
+            ));
+        }
+        let change = change.to_owned();
+        py.detach(|| self.with_step(change)).map_err(PyErr::from)
+    }
+
+    /// The cluster with server `name` added (weight `weight`).
+    #[pyo3(signature = (name, weight=1.0))]
+    fn add(&self, py: Python<'_>, name: &str, weight: f64) -> PyResult<Cluster> {
+        match weight {
+            1.0 => self.step(py, &format!("add:{name}")),
+            _ => self.step(py, &format!("add:{name}*{weight}")),
+        }
+    }
+
+    /// The cluster without server `name`.
+    fn remove(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
+        self.step(py, &format!("remove:{name}"))
+    }
+
+    /// The cluster with server `name` failed (down): its keys go elsewhere.
+    fn fail(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
+        self.step(py, &format!("fail:{name}"))
+    }
+
+    /// The cluster with failed server `name` back up.
+    fn recover(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
+        self.step(py, &format!("recover:{name}"))
+    }
+
+    /// Each key's owner: a `str` for a `str` (None when no server is up), a list for a list,
+    /// and for an Arrow column (pyarrow, Polars, DuckDB) a pyarrow string column of the
+    /// same length — chunked when the keys were.
+    fn locate<'py>(
+        &self,
+        py: Python<'py>,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        match python_keys(keys)? {
+            Some(PythonKeys::One(key)) => {
+                let owners = py.detach(|| locate_array(self, &*string_array(&[Some(key)])))?;
+                let owners = owners.as_string::<i32>();
+                Ok(owners
+                    .is_valid(0)
+                    .then(|| owners.value(0).to_owned())
+                    .into_pyobject(py)?)
+            }
+            Some(PythonKeys::Many(list)) => {
+                let owners = py.detach(|| locate_array(self, &*string_array(&list)))?;
+                let owners = owners.as_string::<i32>();
+                let out: Vec<Option<&str>> = owners.iter().collect();
+                Ok(out.into_pyobject(py)?)
+            }
+            None => match arrow_keys(keys)? {
+                AnyArray::Array(array) => {
+                    let (array, _) = array.into_inner();
+                    let owners = py.detach(|| locate_array(self, &*array))?;
+                    py.import("pyarrow")?
+                        .getattr("array")?
+                        .call1((PyArray::from_array_ref(owners),))
+                }
+                AnyArray::Stream(stream) => {
+                    let chunks = stream.into_chunked_array()?;
+                    let out = py.detach(|| {
+                        chunks
+                            .chunks()
+                            .iter()
+                            .map(|c| locate_array(self, &**c))
+                            .collect::<Result<Vec<_>, _>>()
+                    })?;
+                    let field = Arc::new(Field::new("owner", DataType::Utf8, true));
+                    PyChunkedArray::try_new(out, field)?.into_pyarrow(py)
+                }
+            },
+        }
+    }
+
+    /// How the algorithm found `key`'s owner, in its own steps (`hashring-lab locate`'s
+    /// explanation).
+    fn explain(&self, key: &str) -> PyResult<String> {
+        let sim = self.simulation()?;
+        let e = sim
+            .explain(key)
+            .map_err(|e| KeyColumnError::new_err(e.to_string()))?;
+        Ok(hashring_lab::words::explain(&hashring_lab::i18n::EN, &sim, key, &e).sentence)
+    }
+
+    /// Where each key moves to `after`, row by row: a pyarrow struct column `(from, to)` of
+    /// the keys' length, null where the key stays (what SQL's `hashring_moves` returns).
+    fn moves<'py>(
+        &self,
+        py: Python<'py>,
+        after: &Cluster,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (array, _) = match arrow_keys(keys)? {
+            AnyArray::Array(array) => array.into_inner(),
+            AnyArray::Stream(_) => {
+                return Err(KeyColumnError::new_err(
+                    "moves takes one Arrow array (combine a chunked column's chunks first)",
+                ))
+            }
+        };
+        let out = py.detach(|| moves_array(self, after, &*array))?;
+        py.import("pyarrow")?
+            .getattr("array")?
+            .call1((PyArray::from_array_ref(out),))
+    }
+
+    /// The migration list from this cluster to `after` over `keys`: a pyarrow Table of
+    /// `key, from, to` for the keys whose owner changes, in the keys' order — the rows of
+    /// `hashring-lab simulate --moved` (a null `from`/`to`: no server up; null keys are
+    /// left out).
+    pub(crate) fn moved<'py>(
+        &self,
+        py: Python<'py>,
+        after: &Cluster,
+        keys: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let chunks: Vec<ArrayRef> = match python_keys(keys)? {
+            Some(PythonKeys::One(key)) => vec![string_array(&[Some(key)])],
+            Some(PythonKeys::Many(list)) => vec![string_array(&list)],
+            None => arrow_keys(keys)?.into_chunked_array()?.into_inner().0,
+        };
+        let batches = py.detach(|| {
+            chunks
+                .iter()
+                .map(|c| moved_batch(self, after, &**c))
+                .collect::<Result<Vec<_>, _>>()
+        })?;
+        PyTable::try_new(batches, moved_schema())?.into_pyarrow(py)
+    }
+
+    /// The algorithm's id (`nginx`, `ketama`, `ring`, …).
+    #[getter]
+    fn algorithm(&self) -> PyResult<String> {
+        Ok(self.scenario()?.settings.algo.name().to_owned())
+    }
+
+    /// The servers in list order: (name, weight, up).
+    #[getter]
+    fn servers(&self) -> PyResult<Vec<(String, f64, bool)>> {
+        let sim = self.simulation()?;
+        Ok(sim
+            .servers()
+            .iter()
+            .map(|s| (s.name.clone(), s.weight, s.up))
+            .collect())
+    }
+
+    /// The page's link query for this cluster (`?algo=…`): the page's address followed by it
+    /// opens the cluster in the page.
+    #[getter]
+    fn link(&self) -> PyResult<String> {
+        Ok(link_of(self.scenario()?))
+    }
+
+    /// What the config said that the cluster leaves out (backup servers, replicas, …).
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.notes.clone()
+    }
+
+    /// The changes applied since the cluster was made, in `--step` syntax.
+    #[getter]
+    fn steps(&self) -> Vec<String> {
+        self.steps.clone()
+    }
+
+    /// The parameters and steps, for pickling (a Spark executor rebuilds the cluster).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
+        let py = slf.py();
+        let me = slf.get();
+        let restore = py.import("hashring_lab._native")?.getattr("_restore")?;
+        let args = (me.pairs.clone(), me.steps.clone(), me.notes.clone());
+        PyTuple::new(py, [restore, args.into_pyobject(py)?.into_any()])
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let sim = self.simulation()?;
+        Ok(format!(
+            "Cluster(algo={:?}, servers={}, steps={:?}, link={:?})",
+            sim.settings().algo.name(),
+            sim.servers().len(),
+            self.steps,
+            link_of(sim.scenario())
+        ))
+    }
+}

@@ -1,0 +1,178 @@
+//! Owners and migration lists as Arrow columns: each key's owner, the keys that move
+//! (`key, from, to`), and row by row where each key moves (a struct, null where it stays).
+
+use std::rc::Rc;
+use std::sync::Arc;
+
+use arrow_array::builder::StringBuilder;
+use arrow_array::{Array, ArrayRef, RecordBatch};
+use arrow_schema::{DataType, Field, Schema};
+
+use hashring_lab::engine::ring::{ServerId, NO_OWNER};
+use hashring_lab::engine::sim::Simulation;
+
+use crate::cluster::Cluster;
+use crate::keys::for_each_key;
+use crate::Failure;
+
+/// Server names by id, for one simulation.
+pub(crate) fn names_by_id(sim: &Simulation) -> Vec<Option<String>> {
+    let mut names = Vec::new();
+    for s in sim.servers() {
+        let at = usize::from(s.id);
+        if names.len() <= at {
+            names.resize(at + 1, None);
+        }
+        names[at] = Some(s.name.clone());
+    }
+    names
+}
+
+/// The owner's name of `key`, None when no server is up.
+pub(crate) fn owner<'a>(
+    sim: &Simulation,
+    names: &'a [Option<String>],
+    key: &str,
+) -> Result<Option<&'a str>, Failure> {
+    let (_, id): (u32, ServerId) = sim
+        .lookup(key)
+        .map_err(|e| Failure::Keys(format!("key {}: {e}", hashring_lab::text::quote(key))))?;
+    if id == NO_OWNER {
+        return Ok(None);
+    }
+    Ok(names.get(usize::from(id)).and_then(|n| n.as_deref()))
+}
+
+/// Refuses what cannot be placed key by key.
+pub(crate) fn check_per_key(sim: &Simulation) -> Result<(), Failure> {
+    if sim.settings().algo.depends_on_key_set() {
+        return Err(Failure::Keys(format!(
+            "{} places each key by the keys before it (capacities and arrival order), not key by key; use `hashring-lab simulate` with the whole key set",
+            sim.settings().algo.name()
+        )));
+    }
+    Ok(())
+}
+
+/// Each key's owner, as a string column (null for a null key or when no server is up).
+pub(crate) fn locate_array(cluster: &Cluster, keys: &dyn Array) -> Result<ArrayRef, Failure> {
+    let sim = cluster.simulation()?;
+    check_per_key(&sim)?;
+    let names = names_by_id(&sim);
+    let mut out = StringBuilder::with_capacity(keys.len(), keys.len() * 8);
+    for_each_key(keys, &mut |key| {
+        match key.map(|k| owner(&sim, &names, k)).transpose()?.flatten() {
+            Some(name) => out.append_value(name),
+            None => out.append_null(),
+        }
+        Ok(())
+    })?;
+    Ok(Arc::new(out.finish()))
+}
+
+/// The migration list's columns.
+pub(crate) fn moved_schema() -> Arc<Schema> {
+    Arc::new(Schema::new(vec![
+        Field::new("key", DataType::Utf8, false),
+        Field::new("from", DataType::Utf8, true),
+        Field::new("to", DataType::Utf8, true),
+    ]))
+}
+
+/// Two clusters' simulations on this thread, with their servers' names: a key's owner in
+/// each.
+pub(crate) struct Transition {
+    before: (Rc<Simulation>, Vec<Option<String>>),
+    after: (Rc<Simulation>, Vec<Option<String>>),
+}
+
+impl Transition {
+    fn of(before: &Cluster, after: &Cluster) -> Result<Transition, Failure> {
+        let side = |c: &Cluster| -> Result<_, Failure> {
+            let sim = c.simulation()?;
+            check_per_key(&sim)?;
+            let names = names_by_id(&sim);
+            Ok((sim, names))
+        };
+        Ok(Transition {
+            before: side(before)?,
+            after: side(after)?,
+        })
+    }
+
+    /// `key`'s owner before and after (None: no server up).
+    fn owners(&self, key: &str) -> Result<(Option<&str>, Option<&str>), Failure> {
+        Ok((
+            owner(&self.before.0, &self.before.1, key)?,
+            owner(&self.after.0, &self.after.1, key)?,
+        ))
+    }
+}
+
+/// The keys whose owner differs between `before` and `after`: key, from, to (null: no
+/// server up), in the keys' order; null keys are left out.
+pub(crate) fn moved_batch(
+    before: &Cluster,
+    after: &Cluster,
+    keys: &dyn Array,
+) -> Result<RecordBatch, Failure> {
+    let change = Transition::of(before, after)?;
+    let mut key_out = StringBuilder::new();
+    let mut from_out = StringBuilder::new();
+    let mut to_out = StringBuilder::new();
+    for_each_key(keys, &mut |key| {
+        let Some(key) = key else { return Ok(()) };
+        let (from, to) = change.owners(key)?;
+        if from != to {
+            key_out.append_value(key);
+            from_out.append_option(from);
+            to_out.append_option(to);
+        }
+        Ok(())
+    })?;
+    let columns: Vec<ArrayRef> = vec![
+        Arc::new(key_out.finish()),
+        Arc::new(from_out.finish()),
+        Arc::new(to_out.finish()),
+    ];
+    RecordBatch::try_new(moved_schema(), columns).map_err(|e| Failure::Keys(e.to_string()))
+}
+
+/// Row by row, where each key moves from `before` to `after`: a struct `(from, to)` for a
+/// key whose owner changes, null for one that stays (and for a null key) — the migration
+/// list in a column of the keys' length, as SQL's scalar functions return it.
+pub(crate) fn moves_array(
+    before: &Cluster,
+    after: &Cluster,
+    keys: &dyn Array,
+) -> Result<ArrayRef, Failure> {
+    let change = Transition::of(before, after)?;
+    let mut from_out = StringBuilder::new();
+    let mut to_out = StringBuilder::new();
+    let mut moved = arrow_buffer::BooleanBufferBuilder::new(keys.len());
+    for_each_key(keys, &mut |key| {
+        let pair = match key {
+            Some(key) => Some(change.owners(key)?),
+            None => None,
+        };
+        match pair {
+            Some((from, to)) if from != to => {
+                from_out.append_option(from);
+                to_out.append_option(to);
+                moved.append(true);
+            }
+            _ => {
+                from_out.append_null();
+                to_out.append_null();
+                moved.append(false);
+            }
+        }
+        Ok(())
+    })?;
+    let fields = moved_schema().fields()[1..].to_vec();
+    let children: Vec<ArrayRef> = vec![Arc::new(from_out.finish()), Arc::new(to_out.finish())];
+    let validity = arrow_buffer::NullBuffer::new(moved.finish());
+    arrow_array::StructArray::try_new(fields.into(), children, Some(validity))
+        .map(|a| Arc::new(a) as ArrayRef)
+        .map_err(|e| Failure::Keys(e.to_string()))
+}

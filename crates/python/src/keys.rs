@@ -1,0 +1,115 @@
+//! Keys from Python: one `str`, a list of them, or an Arrow column of any text, binary or
+//! integer type (each key handed on as text, without a Python object per key).
+
+use std::sync::Arc;
+
+use arrow_array::cast::AsArray;
+use arrow_array::types::{
+    Int16Type, Int32Type, Int64Type, Int8Type, UInt16Type, UInt32Type, UInt64Type, UInt8Type,
+};
+use arrow_array::{Array, ArrayRef};
+use arrow_schema::DataType;
+use pyo3::prelude::*;
+use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3_arrow::input::AnyArray;
+
+use crate::params::text_of;
+use crate::{Failure, KeyColumnError};
+
+/// One key column's keys, each as text (or None for a null), to `each`; integers are
+/// placed as their decimal text, binary keys must be UTF-8.
+pub(crate) fn for_each_key(
+    array: &dyn Array,
+    each: &mut dyn FnMut(Option<&str>) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    macro_rules! integers {
+        ($t:ty) => {{
+            let mut buffer = itoa::Buffer::new();
+            for v in array.as_primitive::<$t>().iter() {
+                each(v.map(|v| buffer.format(v)))?;
+            }
+            Ok(())
+        }};
+    }
+    let bytes = |key: Option<&[u8]>, each: &mut dyn FnMut(Option<&str>) -> Result<(), Failure>| {
+        let text = key
+            .map(|b| {
+                std::str::from_utf8(b).map_err(|_| {
+                    Failure::Keys(
+                        "a binary key is not UTF-8 text; keys are placed as text".to_owned(),
+                    )
+                })
+            })
+            .transpose()?;
+        each(text)
+    };
+    match array.data_type() {
+        DataType::Utf8 => array.as_string::<i32>().iter().try_for_each(each),
+        DataType::LargeUtf8 => array.as_string::<i64>().iter().try_for_each(each),
+        DataType::Utf8View => array.as_string_view().iter().try_for_each(each),
+        DataType::Binary => array.as_binary::<i32>().iter().try_for_each(|k| bytes(k, each)),
+        DataType::LargeBinary => array.as_binary::<i64>().iter().try_for_each(|k| bytes(k, each)),
+        DataType::BinaryView => array.as_binary_view().iter().try_for_each(|k| bytes(k, each)),
+        DataType::Int8 => integers!(Int8Type),
+        DataType::Int16 => integers!(Int16Type),
+        DataType::Int32 => integers!(Int32Type),
+        DataType::Int64 => integers!(Int64Type),
+        DataType::UInt8 => integers!(UInt8Type),
+        DataType::UInt16 => integers!(UInt16Type),
+        DataType::UInt32 => integers!(UInt32Type),
+        DataType::UInt64 => integers!(UInt64Type),
+        DataType::Dictionary(_, _) => {
+            let dictionary = array.as_any_dictionary();
+            let plain = arrow_select::take::take(dictionary.values(), dictionary.keys(), None)
+                .map_err(|e| Failure::Keys(e.to_string()))?;
+            for_each_key(&plain, each)
+        }
+        DataType::Null => (0..array.len()).try_for_each(|_| each(None)),
+        other => Err(Failure::Keys(format!(
+            "the key column is {other}; keys are text (string, large_string, string_view), binary holding UTF-8, or integers (placed as their decimal text)"
+        ))),
+    }
+}
+
+/// Keys given as Python text: one `str`, or a list or tuple of them (None allowed).
+pub(crate) enum PythonKeys {
+    One(String),
+    Many(Vec<Option<String>>),
+}
+
+pub(crate) fn python_keys(keys: &Bound<'_, PyAny>) -> PyResult<Option<PythonKeys>> {
+    if let Ok(s) = keys.cast::<PyString>() {
+        return Ok(Some(PythonKeys::One(s.extract::<String>()?)));
+    }
+    if keys.is_instance_of::<PyList>() || keys.is_instance_of::<PyTuple>() {
+        let mut out = Vec::new();
+        for item in keys.try_iter()? {
+            let item = item?;
+            out.push(if item.is_none() {
+                None
+            } else {
+                Some(text_of(&item).map_err(|_| KeyColumnError::new_err("a key is not text"))?)
+            });
+        }
+        return Ok(Some(PythonKeys::Many(out)));
+    }
+    Ok(None)
+}
+
+/// Arrow keys: one array, or a stream of them (a chunked array, a Polars series).
+pub(crate) fn arrow_keys(keys: &Bound<'_, PyAny>) -> PyResult<AnyArray> {
+    keys.extract::<AnyArray>().map_err(|_| {
+        KeyColumnError::new_err(format!(
+            "keys: give a str, a list of str, or an Arrow column (pyarrow, Polars, DuckDB); got {}",
+            keys.get_type()
+                .name()
+                .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+        ))
+    })
+}
+
+pub(crate) fn string_array(keys: &[Option<String>]) -> ArrayRef {
+    Arc::new(arrow_array::StringArray::from_iter(
+        keys.iter().map(|k| k.as_deref()),
+    ))
+}
