@@ -264,14 +264,12 @@ impl Cluster {
                         .call1((PyArray::from_array_ref(owners),))
                 }
                 AnyArray::Stream(stream) => {
-                    let chunks = stream.into_chunked_array()?;
-                    let out = py.detach(|| {
-                        chunks
-                            .chunks()
-                            .iter()
-                            .map(|c| locate_array(self, &**c))
-                            .collect::<Result<Vec<_>, _>>()
-                    })?;
+                    // A batch at a time: each is let go once placed.
+                    let mut out = Vec::new();
+                    for chunk in stream.into_reader()? {
+                        let chunk = chunk.map_err(|e| KeyColumnError::new_err(e.to_string()))?;
+                        out.push(py.detach(|| locate_array(self, &*chunk))?);
+                    }
                     let field = Arc::new(Field::new("owner", DataType::Utf8, true));
                     PyChunkedArray::try_new(out, field)?.into_pyarrow(py)
                 }
@@ -321,17 +319,21 @@ impl Cluster {
         after: &Cluster,
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let chunks: Vec<ArrayRef> = match python_keys(keys)? {
-            Some(PythonKeys::One(key)) => vec![string_array(&[Some(key)])],
-            Some(PythonKeys::Many(list)) => vec![string_array(&list)],
-            None => arrow_keys(keys)?.into_chunked_array()?.into_inner().0,
-        };
-        let batches = py.detach(|| {
-            chunks
-                .iter()
-                .map(|c| moved_batch(self, after, &**c))
-                .collect::<Result<Vec<_>, _>>()
-        })?;
+        let reader: Box<dyn Iterator<Item = Result<ArrayRef, arrow_schema::ArrowError>>> =
+            match python_keys(keys)? {
+                Some(PythonKeys::One(key)) => {
+                    Box::new(std::iter::once(Ok(string_array(&[Some(key)]))))
+                }
+                Some(PythonKeys::Many(list)) => Box::new(std::iter::once(Ok(string_array(&list)))),
+                // A stream (a Parquet dataset's scanner, a DuckDB relation) is read a batch at a
+                // time: only the moved rows are kept, never the whole keyspace.
+                None => arrow_keys(keys)?.into_reader()?,
+            };
+        let mut batches = Vec::new();
+        for chunk in reader {
+            let chunk = chunk.map_err(|e| KeyColumnError::new_err(e.to_string()))?;
+            batches.push(py.detach(|| moved_batch(self, after, &*chunk))?);
+        }
         PyTable::try_new(batches, moved_schema())?.into_pyarrow(py)
     }
 

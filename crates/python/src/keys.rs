@@ -65,6 +65,15 @@ pub(crate) fn for_each_key(
             for_each_key(&plain, each)
         }
         DataType::Null => (0..array.len()).try_for_each(|_| each(None)),
+        // A one-column table or record batch (a stream of them, from DuckDB or a Parquet
+        // reader) stands for its column.
+        DataType::Struct(fields) if fields.len() == 1 && array.null_count() == 0 => {
+            for_each_key(array.as_struct().column(0), each)
+        }
+        DataType::Struct(fields) => Err(Failure::Keys(format!(
+            "the keys are a table of {} columns; give the key column (e.g. table.column(\"key\"))",
+            fields.len()
+        ))),
         other => Err(Failure::Keys(format!(
             "the key column is {other}; keys are text (string, large_string, string_view), binary holding UTF-8, or integers (placed as their decimal text)"
         ))),

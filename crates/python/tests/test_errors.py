@@ -170,3 +170,11 @@ def test_an_unrecognised_config_lists_every_reader():
         hl.Cluster.from_config("hello\n")
     for reader in ("nginx", "HAProxy", "twemproxy", "Envoy", "CLUSTER NODES", "CLUSTER SHARDS", "nodetool ring", "CRUSH map"):
         assert reader in str(raised.value), reader
+
+
+def test_a_one_column_table_stands_for_its_column():
+    c = hl.Cluster("ring", "A,B,C")
+    keys = [f"k{i}" for i in range(100)]
+    want = c.locate(keys)
+    assert c.locate(pa.table({"key": keys})).to_pylist() == want
+    assert c.locate(pa.record_batch({"key": keys})).to_pylist() == want

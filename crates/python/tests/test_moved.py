@@ -134,3 +134,21 @@ def test_duckdb_takes_a_cluster_per_row():
         "SELECT hashring_moves(x, y, k) FROM (VALUES ('a', 'b', 'k1'), ('a', 'a', 'k1')) t(x, y, k)"
     ).fetchall()
     assert moves == [({"from": a.locate("k1"), "to": b.locate("k1")},), (None,)]
+
+
+def test_a_stream_of_batches_is_read_a_batch_at_a_time(keyspace, nginx_case):
+    """A stream — a Parquet file read batch by batch, a DuckDB relation — gives the same list
+    as the whole column: the package reads it through the C stream interface a batch at a
+    time and keeps only the moved rows. A one-column table or batch stands for its column."""
+    before, after, want = nginx_case
+    file = pq.ParquetFile(keyspace / "keys.parquet")
+    reader = pa.RecordBatchReader.from_batches(
+        file.schema_arrow, file.iter_batches(batch_size=65_536, columns=["key"])
+    )
+    assert rows(hl.moved(before, after, reader)) == want
+    duckdb = pytest.importorskip("duckdb")
+    relation = duckdb.connect().sql(f"SELECT key FROM read_parquet('{keyspace / 'keys.parquet'}')")
+    assert rows(hl.moved(before, after, relation)) == want
+    two = pa.table({"key": ["a"], "other": [1]})
+    with pytest.raises(hl.KeyColumnError, match="2 columns; give the key column"):
+        hl.moved(before, after, two)
