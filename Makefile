@@ -25,7 +25,8 @@ setup-test:
 # The page is rebuilt only when something it is built from changed: an unchanged tree skips
 # Trunk's wasm-bindgen and wasm-opt passes (~20 s). `trunk build` replaces dist/ as a whole,
 # so a build that stopped half-way leaves the old index.html and the next run builds again.
-PAGE_INPUTS := $(shell find src static crates -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
+# The Python package (crates/python) is not built into the page: its changes do not count.
+PAGE_INPUTS := $(shell find src static crates/short-md5 crates/plotters-canvas -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
 	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/short_names.py tools/csp_hashes.py \
 	target/tools/wasm.env target/tools/page.env
 
