@@ -37,7 +37,7 @@ pub enum TourId {
     Java,
     /// Seed 004: CARP.
     Carp,
-    /// Seed 002: Redis Cluster's hash slots.
+    /// Seed 002: Redis Cluster's hash slots, then Ceph's placement groups beside them.
     Slots,
     /// Seed 000 §6: the stale-data defect.
     Stale,
@@ -250,6 +250,14 @@ const SLOTS: &[(&str, &str)] = &[
     ("nodes", "node-7000,node-7001,node-7002"),
     ("keys", "user:{i}:0..10000"),
 ];
+/// Ceph beside Redis's slots: three OSDs, a pool of 256 placement groups (enough for each
+/// OSD's share to come out near its weight's), the slots step's keys.
+const CEPH: &[(&str, &str)] = &[
+    ("algo", "ceph"),
+    ("pg_num", "256"),
+    ("nodes", "osd.0,osd.1,osd.2"),
+    ("keys", "user:{i}:0..10000"),
+];
 /// Four upstream servers, twenty thousand keys: the same cluster in four real systems.
 const NGINX4: &[(&str, &str)] = &[
     ("algo", "nginx"),
@@ -363,6 +371,7 @@ impl Tour {
                 Step::new(Lookup).load(SLOTS).lookup("{user1}.following"),
                 Step::new(Lookup).lookup("{user1}.followers"),
                 Step::new(Load).change(Change::add("node-7003")).predicted(),
+                Step::new(Ring).load(CEPH).change(Change::add("osd.3")),
             ],
             TourId::Stale => vec![
                 Step::new(Store)
@@ -839,6 +848,41 @@ mod tests {
         assert_eq!(a.slot, Some(8106));
         assert_eq!(b.slot, Some(8106));
         assert_eq!(a.owner(), b.owner());
+    }
+
+    /// The slots tour's Ceph step says osd.3 "wins about a quarter of the groups": the
+    /// groups of the keys that moved, each wholly to osd.3, number about 256 / 4.
+    #[test]
+    fn ceph_moves_whole_placement_groups_about_a_quarter_of_them() {
+        use crate::engine::algorithms::ceph;
+        let tour = Tour::get(TourId::Slots);
+        let plan = tour.plan(4);
+        let mut sim = Simulation::new(&plan.scenario).unwrap();
+        let before = sim.owners().to_vec();
+        for c in &plan.changes {
+            sim.apply(c).unwrap();
+        }
+        let scenario = sim.scenario();
+        let groups = |moved: bool| {
+            let mut set = std::collections::BTreeSet::new();
+            for (i, (a, b)) in before.iter().zip(sim.owners()).enumerate() {
+                if (a != b) == moved {
+                    let id = sim.keys().ids[i];
+                    let name = scenario.settings.keys.name(id, scenario.settings.seed);
+                    set.insert(ceph::pg_of(&name, 256));
+                }
+            }
+            set
+        };
+        let (moved, stayed) = (groups(true), groups(false));
+        assert!(moved.is_disjoint(&stayed), "a group moves whole");
+        assert!(
+            (54..=74).contains(&moved.len()),
+            "{} of 256 groups",
+            moved.len()
+        );
+        let f = facts(TourId::Slots, 4);
+        assert_eq!(f.moved_to, ["osd.3"]);
     }
 
     #[test]

@@ -101,6 +101,7 @@ pub fn picture_hint(w: &Words, how: &How) -> &'static str {
         How::BestScore { .. } => 2,
         How::Modulo { .. } => 3,
         How::TableCell { .. } => 4,
+        How::PlacementGroup { .. } => 5,
         _ => return "",
     };
     w.pic_hints[kind]
@@ -470,7 +471,6 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 (w.explain_cell)(digest_name(sim), key, *cell, *size, &name(e.owner))
             }
         }
-        #[cfg(not(target_arch = "wasm32"))]
         How::PlacementGroup {
             hash: ps,
             pg,
@@ -518,7 +518,6 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
     };
     let scores: &[(ServerId, Score)] = match &e.how {
         How::BestScore { scores, .. } => scores,
-        #[cfg(not(target_arch = "wasm32"))]
         How::PlacementGroup { draws, .. } => draws,
         _ => &[],
     };
@@ -552,9 +551,7 @@ pub fn score_text(w: &Words, score: &Score) -> String {
         } => (w.weighted_score)(*score, *hash, *weight),
         Score::Digest(d) => d.iter().map(|b| format!("{b:02x}")).collect(),
         // 2²⁸·log2(u) / weight: shown as ln(u) / weight.
-        #[cfg(not(target_arch = "wasm32"))]
         Score::Straw2(i64::MIN) => "—".into(),
-        #[cfg(not(target_arch = "wasm32"))]
         Score::Straw2(d) => Fixed(
             *d as f64 * std::f64::consts::LN_2 / f64::from(1u32 << 28),
             4,
@@ -580,10 +577,17 @@ pub fn modulo_sum(value: u32, n: usize, before: Option<usize>) -> String {
     }
 }
 
-/// Maglev's arithmetic for a key's cell: `h mod 65,537 = 1,234`.
-pub fn cell_sum(cell: u32, size: u32) -> String {
+/// The arithmetic for a key's cell: Maglev's `h mod 65,537 = 1,234`, a Ceph placement
+/// group's `stable_mod(h, 12) = 5` (`h & 15`, folded onto the first half when that is
+/// past the last group).
+pub fn cell_sum(cell: u32, size: u32, group: bool) -> String {
+    let (open, close) = if group {
+        ("stable_mod(h, ", ")")
+    } else {
+        ("h mod ", "")
+    };
     format!(
-        "h mod {} = {}",
+        "{open}{}{close} = {}",
         group_thousands(u64::from(size)),
         group_thousands(u64::from(cell))
     )

@@ -195,7 +195,6 @@ pub enum How {
     /// Ceph: the object's name hash, its placement group (`ceph_stable_mod` onto `pg_num`),
     /// and CRUSH's straw2 draws for the group: every OSD's draw in the last try (the
     /// highest won), after the OSDs that won earlier tries but are out.
-    #[cfg(not(target_arch = "wasm32"))]
     PlacementGroup {
         /// `ceph_str_hash_rjenkins` of the name.
         hash: u32,
@@ -286,7 +285,6 @@ pub enum Score {
     /// CARP: the MD5 digest of `server + key`, compared as 16 bytes.
     Digest([u8; 16]),
     /// Ceph's straw2: `2⁴⁴·log2(u / 2¹⁶)` over the 16.16 CRUSH weight (the highest wins).
-    #[cfg(not(target_arch = "wasm32"))]
     Straw2(i64),
 }
 

@@ -304,6 +304,16 @@ pub fn parse_probes(text: &str) -> Result<u32, Problem> {
     }
 }
 
+/// The table size a link without one means: a Ceph pool's default `pg_num` (32), else the
+/// page's Maglev table (251).
+pub fn default_table(algo: Algorithm) -> u32 {
+    if algo.spec().knobs.pg_num {
+        super::algorithms::ceph::DEFAULT_PG_NUM
+    } else {
+        super::algorithms::maglev::PAGE_TABLE
+    }
+}
+
 /// What the table size is called under `algo`: Ceph's `pg_num`, else `table`.
 pub fn table_name(algo: Algorithm) -> &'static str {
     if algo.spec().knobs.pg_num {
@@ -492,6 +502,9 @@ impl Scenario {
                 errors.push(e);
             }
         }
+        if !pairs.iter().any(|p| matches!(p.0, "table" | "pg_num")) {
+            s.settings.table = default_table(s.settings.algo);
+        }
         // `down` names servers, so it is read after `nodes`, wherever it stands.
         if let Some(value) = down.filter(|v| !v.trim().is_empty()) {
             match name_list(value, Field::Down) {
@@ -662,7 +675,7 @@ impl Scenario {
         if s.probes != ds.probes {
             put(out, "probes", &s.probes.to_string())?;
         }
-        if s.table != ds.table {
+        if s.table != default_table(s.algo) {
             put(out, table_name(s.algo), &s.table.to_string())?;
         }
         if s.c != ds.c {

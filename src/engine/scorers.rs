@@ -23,7 +23,6 @@ impl Score {
             Score::Digest(d) => {
                 u64::from_be_bytes([d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7]])
             }
-            #[cfg(not(target_arch = "wasm32"))]
             Score::Straw2(d) => (*d as u64) ^ (1 << 63),
         };
         match best {
@@ -40,7 +39,6 @@ impl Score {
                 a.partial_cmp(b)
             }
             (Score::Digest(a), Score::Digest(b)) => a.partial_cmp(b),
-            #[cfg(not(target_arch = "wasm32"))]
             (Score::Straw2(a), Score::Straw2(b)) => a.partial_cmp(b),
             _ => None,
         };

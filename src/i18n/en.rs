@@ -116,6 +116,7 @@ pub static WORDS: Words = Words {
         "On the picture, each server's score for a followed key is a bar; the winner's is marked.",
         "On the picture, a followed key's hash mod the number of servers points at the server with that number.",
         "On the picture, the cell of the lookup table a followed key's hash picks is outlined; the servers filled the cells, each in the order of its own permutation.",
+        "On the picture, each cell is a placement group in the colour of the OSD CRUSH gave it; the group a followed key's name hashes to is outlined.",
     ],
     pic_told: "{0}: {1}",
     zoom: "Zoom",
@@ -239,7 +240,6 @@ pub static WORDS: Words = Words {
             "ingress-nginx upstream-hash-by",
             "ingress-nginx's upstream-hash-by (OpenResty's lua-resty-balancer): it looks like nginx and is not — each server's chain of 160 × weight points starts from the finalized CRC32 of its name, and a key goes to the largest point at or below crc32(key), the first point when it is below them all, with no wrap. As lua-resty-balancer's own test says.",
         ),
-        #[cfg(not(target_arch = "wasm32"))]
         "ceph" => (
             "Ceph CRUSH (straw2)",
             "Ceph: an object's name hashes (rjenkins) to one of pg_num placement groups (ceph_stable_mod), and CRUSH's straw2 gives each group an OSD: every OSD draws ln(u) / weight, the highest wins; an OSD that is down (out) is drawn again. Only the groups of a changed OSD move. Bit for bit osdmaptool 16.2.",
@@ -321,10 +321,10 @@ pub static WORDS: Words = Words {
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("{k} probes of \"{key}\"; the nearest, at 0x{probe:08x}, reaches {label}'s point at 0x{at:08x} (distance {distance}) → {server}")
     },
-    #[cfg(not(target_arch = "wasm32"))]
     explain_pg: |key, hash, pg, pg_num, rejected, server, replicas| {
-        let again = if rejected.is_empty() { String::new() } else { format!(" ({rejected} won but is out: drawn again with r + 1)") };
-        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2: every OSD draws ln(u) / weight, the highest wins{again} → {server} (the primary; replicas on {replicas}, pool size 3)")
+        let again = if rejected.is_empty() { String::new() } else { format!("; {rejected} won but is out: drawn again with r + 1") };
+        let acting = if replicas.is_empty() { server.to_string() } else { format!("{server}, {replicas}") };
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2 (every OSD draws ln(u) / weight, the highest wins{again}) gives the acting set [{acting}] of a pool of 3 → primary {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")
@@ -540,11 +540,12 @@ pub static WORDS: Words = Words {
             ],
         },
         TourWords {
-            title: "Redis Cluster's 16,384 hash slots",
+            title: "Hash slots: Redis Cluster's 16,384, Ceph's placement groups",
             steps: &[
                 |f| format!("Redis Cluster: a key's slot is CRC16(key) mod 16384, and each master serves ranges of slots. {{user1}}.following has a hash tag, so only \"user1\" is hashed: slot {}, served by {}.", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("{{user1}}.followers has the same tag, so it lands in the same slot {} on the same master, {}: multi-key commands find both keys on one node.", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("Add a fourth master: resharding moves whole slots — a quarter of the 16,384 — to node-7003, and with them {} keys ({}), all to {}.", f.moved, f.moved_pct, f.moved_to.join(", ")),
+                |f| format!("Ceph has the same two levels but computes the second: an object's name hashes (rjenkins) to one of the pool's 256 placement groups — the cells — and CRUSH's straw2 draws each group's OSD from the OSDs and their weights, so there is no slot table to store or reshard by hand. Add osd.3: it wins about a quarter of the groups, and {} keys ({}; ideal {}) move, all to {}.", f.moved, f.moved_pct, f.ideal_pct, f.moved_to.join(", ")),
             ],
         },
         TourWords {

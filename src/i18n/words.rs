@@ -223,8 +223,8 @@ pub struct Words {
     /// forwarded past a full server (`{1}`).
     pub pic_forwarded: &'static str,
     /// How to read a followed key's walk on the picture, by the walk's kind: hops over
-    /// buckets, probes, scores, `h mod N`, a table cell.
-    pub pic_hints: [&'static str; 5],
+    /// buckets, probes, scores, `h mod N`, a table cell, a placement group.
+    pub pic_hints: [&'static str; 6],
     /// A tour's telling of a picture: the algorithm {0}, then the picture's words {1}.
     pub pic_told: &'static str,
     /// The zoom buttons' group.
@@ -346,7 +346,6 @@ pub struct Words {
     pub explain_cell: fn(&str, &str, u32, u32, &str) -> String,
     /// Ceph: key, its name hash, its placement group, pg_num, the out OSDs that won a
     /// try (joined, may be empty), the OSD, the replicas' OSDs (joined).
-    #[cfg(not(target_arch = "wasm32"))]
     pub explain_pg: fn(&str, u32, u32, u32, &str, &str, &str) -> String,
     /// Anchor, Memento, Dx: algorithm, digest name, key, digest, buckets visited (a removed
     /// one marked ✗), the bucket, server.

@@ -112,6 +112,7 @@ pub static WORDS: Words = Words {
         "图上，每台服务器给被跟踪的键打的分是一根柱条；胜者的柱条有标记。",
         "图上，被跟踪的键的哈希值对服务器数取模，指向该编号的服务器。",
         "图上框出被跟踪的键的哈希值选中的查找表格子；各服务器按自己的排列顺序填满了这些格子。",
+        "图上每个格子是一个归置组，颜色是 CRUSH 分给它的 OSD 的颜色；框出被跟踪的键的名称哈希到的那个组。",
     ],
     pic_told: "{0}：{1}",
     zoom: "缩放",
@@ -235,7 +236,6 @@ pub static WORDS: Words = Words {
             "ingress-nginx 一致性哈希",
             "ingress-nginx 的 upstream-hash-by（OpenResty 的 lua-resty-balancer）：看起来像 nginx，其实不同——每台服务器 160 × 权重 个点的链从它名称的 CRC32 终值开始；键取不大于 crc32(键) 的最大点，比所有点都小时取第一个点，不绕回。与 lua-resty-balancer 自带测试一致。",
         ),
-        #[cfg(not(target_arch = "wasm32"))]
         "ceph" => (
             "Ceph CRUSH（straw2）",
             "Ceph：对象名经 rjenkins 哈希落入 pg_num 个归置组之一（ceph_stable_mod），CRUSH 的 straw2 再为每个组选 OSD：每个 OSD 抽签 ln(u) / 权重，最大者胜出；宕机（移出集群）的 OSD 被选中时重抽。只有变动 OSD 的组会迁移。与 osdmaptool 16.2 逐位一致。",
@@ -317,10 +317,10 @@ pub static WORDS: Words = Words {
     explain_probes: |k, key, probe, label, at, distance, server| {
         format!("\"{key}\" 探测 {k} 次；最近的一次位于 0x{probe:08x}，到达 {label} 位于 0x{at:08x} 的点（距离 {distance}） → {server}")
     },
-    #[cfg(not(target_arch = "wasm32"))]
     explain_pg: |key, hash, pg, pg_num, rejected, server, replicas| {
         let again = if rejected.is_empty() { String::new() } else { format!("（{rejected} 抽中但已移出集群，以 r + 1 重抽）") };
-        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2：每个 OSD 抽签 ln(u) / 权重，最大者胜出{again} → {server}（主 OSD；副本在 {replicas}，存储池副本数 3）")
+        let acting = if replicas.is_empty() { server.to_string() } else { format!("{server}, {replicas}") };
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2（每个 OSD 抽签 ln(u) / 权重，最大者胜出{again}）给出副本数为 3 的存储池的活动集 [{acting}] → 主 OSD {server}")
     },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
@@ -521,11 +521,12 @@ pub static WORDS: Words = Words {
             ],
         },
         TourWords {
-            title: "Redis Cluster 的 16,384 个哈希槽",
+            title: "哈希槽：Redis Cluster 的 16,384 个，Ceph 的归置组",
             steps: &[
                 |f| format!("Redis Cluster：键的槽号是 CRC16(key) mod 16384，每个主节点负责若干段槽。{{user1}}.following 带有哈希标签，所以只对 \"user1\" 求哈希：槽 {}，由 {} 负责。", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("{{user1}}.followers 带有相同的标签，所以落在同一个槽 {}、同一个主节点 {} 上：多键命令能在一个节点上找到这两个键。", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("添加第四个主节点：重新分片按整段迁移槽 —— 16,384 个槽中的四分之一 —— 迁往 node-7003，随之迁移 {} 个键（{}），全部迁往 {}。", f.moved, f.moved_pct, f.moved_to.join("、")),
+                |f| format!("Ceph 同样分两级，但第二级是算出来的：对象名经 rjenkins 哈希落入存储池 256 个归置组（图中的格子）之一，CRUSH 的 straw2 再按各 OSD 及其权重为每个组抽签选出 OSD——没有要保存、要手工重新分片的槽表。添加 osd.3：它赢得约四分之一的组，{} 个键（{}；理想 {}）迁移，全部迁往 {}。", f.moved, f.moved_pct, f.ideal_pct, f.moved_to.join("、")),
             ],
         },
         TourWords {

@@ -57,6 +57,8 @@ pub enum Walk<'a> {
         size: u32,
         /// The cell's server.
         owner: ServerId,
+        /// A Ceph placement group (its number by `ceph_stable_mod`, not `h mod M`).
+        group: bool,
     },
     /// mod-N: the key's hash `value` and the live servers; `value mod live.len()` indexes
     /// them.
@@ -102,13 +104,14 @@ impl<'a> Walk<'a> {
                 cell: *cell,
                 size: *size,
                 owner: e.owner,
+                group: false,
             },
             // A placement group is a cell of the table of pg_num groups.
-            #[cfg(not(target_arch = "wasm32"))]
             How::PlacementGroup { pg, pg_num, .. } => Walk::Cell {
                 cell: *pg,
                 size: *pg_num,
                 owner: e.owner,
+                group: true,
             },
             How::Modulo { value, live } => Walk::Modulo {
                 value: *value,
@@ -156,7 +159,6 @@ pub fn score_bars(scores: &[(ServerId, Score)]) -> Vec<(ServerId, f64)> {
         Score::Hash(h) => f64::from(h),
         Score::Weighted { score, .. } => score,
         Score::Digest(d) => f64::from(u32::from_be_bytes([d[0], d[1], d[2], d[3]])),
-        #[cfg(not(target_arch = "wasm32"))]
         Score::Straw2(d) => d.wrapping_sub(i64::MIN) as f64,
     };
     let top = scores.iter().map(|(_, s)| value(s)).fold(0.0, f64::max);
@@ -309,7 +311,9 @@ mod tests {
                         assert!(bars.iter().all(|b| (0.0..=1.0).contains(&b.1)));
                     }
                     Walk::Modulo { live, .. } => assert_eq!(live.len(), 7),
-                    Walk::Cell { cell, size, owner } => {
+                    Walk::Cell {
+                        cell, size, owner, ..
+                    } => {
                         // The cell drawn is the ring's (the table's cells are its arcs):
                         // the server holding its end holds the key.
                         let end = ((u64::from(cell + 1) << 32) / u64::from(size) - 1) as u32;

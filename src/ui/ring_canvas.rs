@@ -68,7 +68,23 @@ pub fn draw_static(
         let marks = visible_points(ring, from, span);
         // Maglev's points are cell ends, not servers' points: its cells are the picture.
         let cells = state.sim.settings().algo.shape() == Shape::TableCells;
-        if !cells && marks.iter().map(|r| r.len()).sum::<usize>() <= 600 {
+        let shown = marks.iter().map(|r| r.len()).sum::<usize>();
+        if cells && shown <= 128 {
+            // Few cells in view (Ceph's placement groups, a zoomed Maglev table): a gap
+            // across the band at each cell's end, so that each reads as one cell of its
+            // server's colour — the picture's middle level, between keys and servers.
+            ctx.begin_path();
+            for i in marks.into_iter().flatten() {
+                let at = ring.points()[i].position;
+                let (x0, y0) = g.point(at, g.radius - s.band / 2.0);
+                let (x1, y1) = g.point(at, g.radius + s.band / 2.0);
+                ctx.move_to(x0, y0);
+                ctx.line_to(x1, y1);
+            }
+            ctx.set_line_width(1.5);
+            ctx.set_stroke_style_str(p.background);
+            ctx.stroke();
+        } else if !cells && shown <= 600 {
             for i in marks.into_iter().flatten() {
                 let point = ring.points()[i];
                 let (x, y) = g.point(point.position, g.radius);
@@ -814,7 +830,9 @@ pub fn walk_sum(state: &PageState, walk: Walk) -> String {
         Walk::Modulo { value, live } => {
             modulo_sum(value, live.len(), state.last.as_ref().map(|l| l.up_before))
         }
-        Walk::Cell { cell, size, .. } => cell_sum(cell, size),
+        Walk::Cell {
+            cell, size, group, ..
+        } => cell_sum(cell, size, group),
         _ => String::new(),
     }
 }
@@ -851,7 +869,10 @@ fn draw_walk(
         Walk::Modulo { .. } | Walk::Cell { .. } => {
             // The arithmetic, under the centre's words: mod-N's sum, Maglev's table entry
             // (its cell, outlined on the ring, where the key's pin already points).
-            if let Walk::Cell { cell, size, owner } = walk {
+            if let Walk::Cell {
+                cell, size, owner, ..
+            } = walk
+            {
                 let (from, to) = (
                     ((u64::from(cell) << 32) / u64::from(size)) as u32,
                     ((u64::from(cell + 1) << 32) / u64::from(size)) as u32,

@@ -20,7 +20,7 @@ after(async () => { await browser?.context.close(); await server?.close(); });
  * shows in every language (server and hash names, formulas, file types). */
 const ALLOWED = new Set(['hashring', 'lab', 'english', 'xxh3', 'murmur64a', 'seed', 'fnv', 'hutool',
   'java', 'string', 'md5', 'crc16', 'identity', 'mod', 'carp', 'hrw', 'redis', 'cluster', 'png', 'csv',
-  'json', 'key', 'user', 'page', 'esc', 'space', 'maglev', 'jumpback', 'binomial', 'memento', 'anchor', 'bounded', 'flip', 'power', 'dx']);
+  'json', 'key', 'user', 'page', 'esc', 'space', 'maglev', 'jumpback', 'binomial', 'memento', 'anchor', 'bounded', 'flip', 'power', 'dx', 'crush', 'straw2']);
 const latinWords = (text) => (text.match(/[A-Za-z][A-Za-z0-9_]{2,}/g) || [])
   .filter((w) => !ALLOWED.has(w.toLowerCase()));
 /** Algorithm ids (the menu's values) are names in every language: a registered algorithm

@@ -15,10 +15,6 @@ export const dist = process.env.HASHRING_DIST || path.join(root, 'dist');
 export const shots = path.join(root, 'target', 'e2e');
 
 /** Runs the command line (the debug build `cargo test` left, else through cargo); its stdout. */
-/** The algorithms the command line has and the page does not (yet): Ceph, whose page build
- * does not fit the page's byte budget (docs/REAL-SYSTEMS.md, "Not yet"). */
-export const COMMAND_LINE_ONLY = ['ceph'];
-
 export function cli(args) {
   const bin = path.join(root, 'target', 'debug', 'hashring-lab');
   return (existsSync(bin)
@@ -256,7 +252,7 @@ export const tourSettled = ([tour, step]) => {
     && !document.querySelector('.summary progress') && t.querySelector('.narration').textContent.trim().length > 0;
 };
 
-export const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 3, stale: 4, survivors: 4, decides: 7 };
+export const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 4, stale: 4, survivors: 4, decides: 7 };
 
 /** Every number written in `text` (with thousands separators), as strings. */
 const numbers = (text) => (text.match(/\d[\d,]*(\.\d+)?%?/g) || []).map((n) => n.replace(/[,.]$/, ''));

@@ -18,8 +18,6 @@ import hashring_lab as hl
 from conftest import ROOT
 from test_agreement import PER_KEY, cli_owners, random_scenario
 
-COMMAND_LINE_ONLY = {"ceph"}
-
 
 def page_owners(links: list[str]) -> list[dict]:
     if not (ROOT / "dist" / "index.html").exists() or not (ROOT / "node_modules" / "playwright-core").exists():
@@ -35,8 +33,6 @@ def page_owners(links: list[str]) -> list[dict]:
 def test_the_page_places_keys_as_the_package_and_the_command_line():
     cases = []
     for algo in PER_KEY:
-        if algo in COMMAND_LINE_ONLY:
-            continue
         rng = random.Random(f"page-{algo}")
         while True:
             names, nodes, down, params, keys, _ = random_scenario(algo, rng)
@@ -50,7 +46,7 @@ def test_the_page_places_keys_as_the_package_and_the_command_line():
         query = cluster.link[1:] + "&" + urllib.parse.urlencode({"keys": "list:" + ",".join(keys)})
         cases.append((algo, cluster, nodes, down, params, keys, query))
     answers = page_owners([c[-1] for c in cases])
-    assert len(answers) == len(cases) == len(PER_KEY) - len(COMMAND_LINE_ONLY)
+    assert len(answers) == len(cases) == len(PER_KEY)
     for (algo, cluster, nodes, down, params, keys, _), page in zip(cases, answers):
         package = cluster.locate(keys)
         assert [page.get(k) for k in keys] == package, algo

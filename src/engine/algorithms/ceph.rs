@@ -19,11 +19,8 @@
 //! Choices: the pool is pool 1 and `pgp_num = pg_num`; a server named `osd.N` is OSD `N`,
 //! any other name gets a fixed id from its name's hash (so a change never renumbers the
 //! others). Its shape is the table's cells: each placement group a cell of the circle, in
-//! its OSD's colour, a key inside its group's cell.
-//!
-//! The command line's only, for now: in the page's build it would cost 6.0 KB gzip against
-//! the 365 B left in the page's budget, so this module, its registry line and its words are
-//! `#[cfg(not(target_arch = "wasm32"))]` (docs/REAL-SYSTEMS.md, "Not yet").
+//! its OSD's colour (with a gap between cells while few are in view), a key inside its
+//! group's cell.
 
 use std::rc::Rc;
 

@@ -13,9 +13,6 @@ pub mod binomial;
 pub mod bounded;
 pub mod carp;
 pub mod cassandra;
-// Ceph is the command line's until the page has room for it (its page build would cost
-// 6.0 KB gzip, measured, against 365 B left in the page's budget): see the module's docs.
-#[cfg(not(target_arch = "wasm32"))]
 pub mod ceph;
 pub mod dx;
 pub mod envoy_maglev;
@@ -42,25 +39,8 @@ pub mod twemproxy;
 pub use super::spec::{weighted_vnodes, Algorithm, LabelTemplate, Shape, Spec};
 
 impl Algorithm {
-    /// Every algorithm, in the order the page lists them (the command line's, with Ceph).
-    #[cfg(not(target_arch = "wasm32"))]
-    pub const ALL: &'static [Algorithm] = &{
-        let mut all = [Algorithm::RING; Algorithm::ON_PAGE.len() + 1];
-        let mut i = 0;
-        while i < Algorithm::ON_PAGE.len() {
-            all[i] = Algorithm::ON_PAGE[i];
-            i += 1;
-        }
-        all[i] = Algorithm::of(&ceph::SPEC);
-        all
-    };
-
     /// Every algorithm, in the order the page lists them.
-    #[cfg(target_arch = "wasm32")]
-    pub const ALL: &'static [Algorithm] = &Algorithm::ON_PAGE;
-
-    /// The algorithms the page has, in its order.
-    const ON_PAGE: [Algorithm; 26] = [
+    pub const ALL: &'static [Algorithm] = &[
         Algorithm::RING,
         Algorithm::MODN,
         Algorithm::RENDEZVOUS,
@@ -87,6 +67,7 @@ impl Algorithm {
         Algorithm::of(&groupcache::SPEC),
         Algorithm::of(&ingress_nginx::SPEC),
         Algorithm::of(&twemproxy::SPEC),
+        Algorithm::of(&ceph::SPEC),
     ];
 
     /// Consistent-hash ring with virtual nodes (seeds 000–003).
