@@ -418,7 +418,8 @@ fn bring_into_view(node: &NodeRef) {
     }
 }
 
-/// The page.
+/// The page: yew's two reducers (the scenario's [`PageState`] and the reader's [`Screen`]),
+/// the hooks that keep the page in step with the browser, and [`Page`]'s views.
 #[component]
 pub fn App() -> Html {
     let link = use_memo((), |_| Link::read(&url_pairs()));
@@ -426,74 +427,119 @@ pub fn App() -> Html {
         let link = link.clone();
         use_reducer(move || Store(initial_state(&link)))
     };
-    // What the reader has chosen, opened or turned on: one value, one pure reducer.
-    let screen = {
-        let view = link.view;
-        use_reducer(move || {
-            let lang = view.lang.unwrap_or_else(|| {
-                let tags = browser_languages();
-                Lang::from_preferences(tags.iter().map(String::as_str))
-            });
-            ScreenStore(Screen::from_view(&view, lang))
-        })
-    };
-    let on_screen = {
-        let dispatcher = screen.dispatcher();
-        Callback::from(move |a: ScreenAction| dispatcher.dispatch(a))
-    };
-    let toggle = |f: Flag| on_screen.reform(move |()| ScreenAction::Toggle(f));
-    let set = |f: Flag, on: bool| on_screen.reform(move |()| ScreenAction::Set(f, on));
+    let (screen, on_screen) = use_screen(link.view);
     let s = screen.0;
-    let lang = s.lang;
+    let state = &store.0;
     let system = use_memo((), |_| system_theme());
-    let embed = link.view.embed;
-    let toggle_marks = toggle(Flag::Marks);
     // The tour's printable handout, while it is made and once it is.
     let handout = use_state(|| None::<handout::Handout>);
-    let frozen_ms = link.freeze_ms;
-    let state = &store.0;
-    // Below the fold (the panel: the tables, the settings, the share and export cards) is
-    // rendered once the ring has shown the link's scenario, in the task after the frame
-    // that paints it: the first screen's ring does not wait for what is under it.
-    {
-        let below_fold = set(Flag::BelowFold, true);
-        let opening = state
-            .pending
-            .as_ref()
-            .is_some_and(|p| matches!(p.goal, crate::state::Goal::Open(_)));
-        use_effect_with(opening || s.below_fold, move |&wait| {
-            let frame = (!wait).then(|| {
-                gloo_render::request_animation_frame(move |_| {
-                    gloo_timers::callback::Timeout::new(0, move || below_fold.emit(())).forget();
-                })
-            });
-            move || drop(frame)
-        });
-    }
-    // One callback for the page's lifetime, so views whose state did not change do not
-    // re-render while stepped work advances.
-    let dispatch = {
-        let dispatcher = store.dispatcher();
-        (*use_memo((), move |_| {
-            Callback::from(move |a: Action| dispatcher.dispatch(a))
-        }))
-        .clone()
-    };
+    use_below_fold(state, s.below_fold, &on_screen);
+    let dispatch = use_dispatch(&store);
     let tour = use_tour(link.view.tour, state, &dispatch);
     let params = View {
-        lang: Some(lang),
+        lang: Some(s.lang),
         tour: tour.position,
         theme: s.theme,
         present: s.present,
-        embed,
+        embed: link.view.embed,
         compare: s.compare,
         notes: link.view.notes,
     };
     notes::use_tour_channel(link.view.notes || s.notes_opened, tour.position, &tour.go);
     let shown = use_shown_scenario(state);
     use_url_sync(state.version, &shown, params);
-    host_bridge::use_host_bridge(state, &dispatch, &tour.go, tour.position, lang.words());
+    let w = s.lang.words();
+    host_bridge::use_host_bridge(state, &dispatch, &tour.go, tour.position, w);
     use_stepper(state, &dispatch);
+    use_key_shortcuts(&dispatch, &tour, &on_screen, link.view.notes);
+    let theme = s.theme.unwrap_or(*system);
+    handout::use_handout(&handout, state, tour.position, w, &tour.go);
+    handout::use_print_when_done(&handout);
+    use_theme_attribute(theme);
+    let error_ref = use_notice_in_view(state);
+    let page = Page {
+        w,
+        s,
+        state,
+        dispatch,
+        on_screen,
+        tour: &tour,
+        theme,
+        links: Links::of(&shown, params),
+        scenario: &shown.0,
+        handout: &handout,
+        error_ref,
+        frozen_ms: link.freeze_ms,
+        notes_window: link.view.notes,
+        embed: link.view.embed,
+        too_long: shown.1.is_none(),
+    };
+    let look = Look {
+        lang: s.lang,
+        theme,
+        present: s.present,
+    };
+    html! {
+        <ContextProvider<Look> context={look}>{page.view()}</ContextProvider<Look>>
+    }
+}
+
+/// The reader's choices as yew's reducer, started from the link's view (the language from
+/// the browser's when the link names none), and the callback that changes them.
+#[hook]
+fn use_screen(view: View) -> (UseReducerHandle<ScreenStore>, Callback<ScreenAction>) {
+    let screen = use_reducer(move || {
+        let lang = view.lang.unwrap_or_else(|| {
+            let tags = browser_languages();
+            Lang::from_preferences(tags.iter().map(String::as_str))
+        });
+        ScreenStore(Screen::from_view(&view, lang))
+    });
+    let dispatcher = screen.dispatcher();
+    let on_screen = Callback::from(move |a: ScreenAction| dispatcher.dispatch(a));
+    (screen, on_screen)
+}
+
+/// Below the fold (the panel: the tables, the settings, the share and export cards) is
+/// rendered once the ring has shown the link's scenario, in the task after the frame that
+/// paints it: the first screen's ring does not wait for what is under it.
+#[hook]
+fn use_below_fold(state: &PageState, shown: bool, on_screen: &Callback<ScreenAction>) {
+    let below_fold = on_screen.reform(|()| ScreenAction::Set(Flag::BelowFold, true));
+    let opening = state
+        .pending
+        .as_ref()
+        .is_some_and(|p| matches!(p.goal, crate::state::Goal::Open(_)));
+    use_effect_with(opening || shown, move |&wait| {
+        let frame = (!wait).then(|| {
+            gloo_render::request_animation_frame(move |_| {
+                gloo_timers::callback::Timeout::new(0, move || below_fold.emit(())).forget();
+            })
+        });
+        move || drop(frame)
+    });
+}
+
+/// One callback for the page's lifetime, so views whose state did not change do not
+/// re-render while stepped work advances.
+#[hook]
+fn use_dispatch(store: &UseReducerHandle<Store>) -> Callback<Action> {
+    let dispatcher = store.dispatcher();
+    (*use_memo((), move |_| {
+        Callback::from(move |a: Action| dispatcher.dispatch(a))
+    }))
+    .clone()
+}
+
+/// The keyboard's shortcuts, each to the action, the view change or the tour step it
+/// stands for.
+#[hook]
+fn use_key_shortcuts(
+    dispatch: &Callback<Action>,
+    tour: &TourControl,
+    on_screen: &Callback<ScreenAction>,
+    notes_window: bool,
+) {
     let on_key = {
         let (dispatch, tour_step, on_screen) =
             (dispatch.clone(), tour.step.clone(), on_screen.clone());
@@ -516,15 +562,12 @@ pub fn App() -> Html {
             }
         })
     };
-    use_shortcuts(&on_key, tour.position.is_some(), link.view.notes);
-    let theme = s.theme.unwrap_or(*system);
-    handout::use_handout(&handout, state, tour.position, lang.words(), &tour.go);
-    handout::use_print_when_done(&handout);
-    let look = Look {
-        lang,
-        theme,
-        present: s.present,
-    };
+    use_shortcuts(&on_key, tour.position.is_some(), notes_window);
+}
+
+/// The document's `data-theme`, which the page's CSS reads.
+#[hook]
+fn use_theme_attribute(theme: Theme) {
     use_effect_with(theme, |theme| {
         let root = web_sys::window()
             .and_then(|w| w.document())
@@ -533,103 +576,15 @@ pub fn App() -> Html {
             let _ = root.set_attribute("data-theme", theme.name());
         }
     });
-    let w = lang.words();
-    let summary = state.status_line(w);
-    let toggle_play = toggle(Flag::Playing);
-    let set_speed = on_screen.reform(ScreenAction::Speed);
-    let on_lang = {
-        let on_screen = on_screen.clone();
-        Callback::from(move |e: Event| {
-            let value = e
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value();
-            if let Some(l) = Lang::from_code(&value) {
-                on_screen.emit(ScreenAction::Lang(l));
-            }
-        })
-    };
-    let toggle_theme = on_screen.reform(move |_: MouseEvent| {
-        ScreenAction::Theme(match theme {
-            Theme::Dark => Theme::Light,
-            Theme::Light => Theme::Dark,
-        })
-    });
-    let focus = tour.position.map(|p| Tour::get(p.tour).step(p.step).focus);
-    let focused = |f: Focus| focus == Some(f);
-    // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
-    let sweep_tour = tour.position.is_some_and(|p| p.tour == TourId::Sweep);
-    let scenario = &shown.0;
-    // Longer than a browser opens: offered as a scenario file instead (the links are empty).
-    let too_long = shown.1.is_none();
-    // The address of this scenario shown another way (the animation clock left out).
-    let link_to = |view: View| {
-        let Some(scenario_query) = &shown.1 else {
-            return String::new();
-        };
-        let mut set = view.pairs();
-        set.push(("freeze", None));
-        address(&link::with_page_params(scenario_query.clone(), &set, &[]))
-    };
-    let full_page = link_to(View {
-        embed: false,
-        ..params
-    });
-    let embed_link = link_to(View {
-        embed: true,
-        ..params
-    });
-    // Phones in the room, and the notes window, open the plain view, not presentation mode.
-    let plain = View {
-        present: false,
-        embed: false,
-        ..params
-    };
-    let phone_link = link_to(plain);
-    let open_notes = {
-        let (notes_opened, url) = (
-            set(Flag::NotesOpened, true),
-            link_to(View {
-                notes: true,
-                ..plain
-            }),
-        );
-        Callback::from(move |()| {
-            notes_opened.emit(());
-            if let Some(window) = web_sys::window() {
-                let _ = window.open_with_url_and_target_and_features(
-                    &url,
-                    "hashring-lab-notes",
-                    "popup,width=960,height=720",
-                );
-            }
-        })
-    };
-    let title = (w.embed_title)(
-        words::algorithm_title(w, scenario.settings.algo),
-        scenario.nodes.len(),
-        &words::group_thousands(scenario.settings.keys.len() as u64),
-    );
-    let classes = classes!(
-        "app",
-        embed.then_some("embed"),
-        (embed && tour.position.is_some()).then_some("touring"),
-        s.present.then_some("present")
-    );
-    let status = html! {
-        <p class="summary" role="status" aria-live="polite">
-            if let Some((_, done, total)) = state.progress() {
-                <span class="working">{summary}</span>
-                <progress max={total.to_string()} value={done.to_string()}></progress>
-            } else {
-                {summary}
-            }
-        </p>
-    };
+}
+
+/// Where the notice is drawn, brought into view each time one is said (`said` counts them,
+/// the same refusal again too) and on the first render when the link has one.
+#[hook]
+fn use_notice_in_view(state: &PageState) -> NodeRef {
     let error_ref = use_node_ref();
     {
         let error_ref = error_ref.clone();
-        // Each notice said (`said` counts them, the same refusal again too), and the link's
-        // notice on the first render.
         use_effect_with(
             (state.said, state.notice().is_some()),
             move |&(_, shown)| {
@@ -639,30 +594,181 @@ pub fn App() -> Html {
             },
         );
     }
-    let error = state.notice().map(|error| html! {
-        <p class="error" role="alert" ref={error_ref.clone()}>
-            {words::notice(w, error)}
-            <button class="link" onclick={dispatch.reform(|_| Action::DismissError)}>{w.dismiss}</button>
-        </p>
-    });
-    let tour_panel = tour.position.map(|position| {
+    error_ref
+}
+
+/// The scenario's addresses in the other views (the animation clock left out); all empty
+/// when the scenario is longer than a browser opens (it is offered as a file instead).
+struct Links {
+    /// The full page, for an embed's "open" link and the share card.
+    full_page: String,
+    /// The embed, for the share card's code.
+    embed: String,
+    /// The plain view phones in the room open (the QR code): not presentation mode.
+    phone: String,
+    /// The speaker-notes window.
+    notes: String,
+}
+
+impl Links {
+    fn of(shown: &(Rc<Scenario>, Option<String>), params: View) -> Links {
+        let link_to = |view: View| {
+            let Some(scenario_query) = &shown.1 else {
+                return String::new();
+            };
+            let mut set = view.pairs();
+            set.push(("freeze", None));
+            address(&link::with_page_params(scenario_query.clone(), &set, &[]))
+        };
+        let plain = View {
+            present: false,
+            embed: false,
+            ..params
+        };
+        Links {
+            full_page: link_to(View {
+                embed: false,
+                ..params
+            }),
+            embed: link_to(View {
+                embed: true,
+                ..params
+            }),
+            phone: link_to(plain),
+            notes: link_to(View {
+                notes: true,
+                ..plain
+            }),
+        }
+    }
+}
+
+/// What the page's views are drawn from, once per render.
+struct Page<'a> {
+    w: &'static crate::i18n::Words,
+    s: Screen,
+    state: &'a PageState,
+    dispatch: Callback<Action>,
+    on_screen: Callback<ScreenAction>,
+    tour: &'a TourControl,
+    theme: Theme,
+    links: Links,
+    scenario: &'a Rc<Scenario>,
+    handout: &'a UseStateHandle<Option<handout::Handout>>,
+    error_ref: NodeRef,
+    frozen_ms: Option<f64>,
+    notes_window: bool,
+    embed: bool,
+    /// The scenario is longer than a browser opens (offered as a file; the links empty).
+    too_long: bool,
+}
+
+impl Page<'_> {
+    /// `f` set to `on` by a click (or any event).
+    fn set(&self, f: Flag, on: bool) -> Callback<()> {
+        self.on_screen.reform(move |()| ScreenAction::Set(f, on))
+    }
+
+    fn toggle(&self, f: Flag) -> Callback<()> {
+        self.on_screen.reform(move |()| ScreenAction::Toggle(f))
+    }
+
+    /// Whether a tour step points at `f`.
+    fn focused(&self, f: Focus) -> bool {
+        self.tour
+            .position
+            .map(|p| Tour::get(p.tour).step(p.step).focus)
+            == Some(f)
+    }
+
+    /// The speaker-notes window, the embed or the full page.
+    fn view(&self) -> Html {
+        if self.notes_window {
+            let picker = tour_picker(
+                self.w,
+                &TourPickerProps {
+                    position: self.tour.position,
+                    on_open: self.tour.open.clone(),
+                },
+            );
+            return html! {
+                <div class={classes!("app", "notes", self.s.present.then_some("present"))}>
+                    {notes::notes_view(self.w, self.tour.position, self.tour_panel(), picker, self.error())}
+                </div>
+            };
+        }
+        if self.embed {
+            return self.embed();
+        }
+        self.full()
+    }
+
+    fn classes(&self) -> Classes {
+        let embed = self.embed;
+        classes!(
+            "app",
+            embed.then_some("embed"),
+            (embed && self.tour.position.is_some()).then_some("touring"),
+            self.s.present.then_some("present")
+        )
+    }
+
+    /// The status line: what the last change did, or the work under way.
+    fn status(&self) -> Html {
+        let summary = self.state.status_line(self.w);
+        html! {
+            <p class="summary" role="status" aria-live="polite">
+                if let Some((_, done, total)) = self.state.progress() {
+                    <span class="working">{summary}</span>
+                    <progress max={total.to_string()} value={done.to_string()}></progress>
+                } else {
+                    {summary}
+                }
+            </p>
+        }
+    }
+
+    fn error(&self) -> Option<Html> {
+        self.state.notice().map(|error| html! {
+            <p class="error" role="alert" ref={self.error_ref.clone()}>
+                {words::notice(self.w, error)}
+                <button class="link" onclick={self.dispatch.reform(|_| Action::DismissError)}>{self.w.dismiss}</button>
+            </p>
+        })
+    }
+
+    fn tour_panel(&self) -> Option<Html> {
+        let position = self.tour.position?;
         // The guess belongs to the predicted step: the next one while asking, this one
         // while revealing.
         let about = Tour::get(position.tour)
             .prediction_at(position.step)
             .and_then(|_| position.moved(1))
             .unwrap_or(position);
-        let on_guess = on_screen.reform(move |g: Option<u64>| ScreenAction::Guess(about, g));
+        let handout = self.handout.clone();
         let props = TourPanelProps {
-            state: state.clone(),
+            state: self.state.clone(),
             position,
-            on_step: tour.step.clone(),
-            on_open: tour.open.clone(),
-            guess: s.guess_for(about),
-            on_guess,
-            on_notes: (!link.view.notes && !too_long).then(|| open_notes.clone()),
-            on_print: (!link.view.notes).then(|| {
-                let handout = handout.clone();
+            on_step: self.tour.step.clone(),
+            on_open: self.tour.open.clone(),
+            guess: self.s.guess_for(about),
+            on_guess: self
+                .on_screen
+                .reform(move |g: Option<u64>| ScreenAction::Guess(about, g)),
+            on_notes: (!self.notes_window && !self.too_long).then(|| {
+                let (opened, url) = (self.set(Flag::NotesOpened, true), self.links.notes.clone());
+                Callback::from(move |()| {
+                    opened.emit(());
+                    if let Some(window) = web_sys::window() {
+                        let _ = window.open_with_url_and_target_and_features(
+                            &url,
+                            "hashring-lab-notes",
+                            "popup,width=960,height=720",
+                        );
+                    }
+                })
+            }),
+            on_print: (!self.notes_window).then(|| {
                 Callback::from(move |()| {
                     handout.set(Some(handout::Handout {
                         tour: position.tour,
@@ -672,180 +778,223 @@ pub fn App() -> Html {
                 })
             }),
         };
-        tour_panel(w, &props)
-    });
-    let beside = |f: Focus| focused(f) && !s.compare;
-    let lookup = lookup_box(
-        w,
-        &ControlProps {
-            state: state.clone(),
-            on_action: dispatch.clone(),
-            focused: focused(Focus::Lookup),
-            compact: false,
-        },
-    );
-    let servers = server_controls(
-        w,
-        theme.palette(),
-        &ControlProps {
-            state: state.clone(),
-            on_action: dispatch.clone(),
-            focused: focused(Focus::Table),
-            compact: false,
-        },
-    );
-    let store = tour
-        .position
-        .and_then(|p| Tour::get(p.tour).store_at(p.step))
-        .map(|store| store_panel(w, &store, focused(Focus::Store)));
-    let sweeps = state.sim.settings().algo.balance_follows_vnodes();
-    let sweep_beside = (sweep_tour && sweeps).then(|| {
-        html! {
-            <SweepPanel scenario={Rc::clone(scenario)} auto_run=true focused={focused(Focus::Sweep)} />
-        }
-    });
-    let ring = html! {
-        <RingView state={state.clone()} playing={s.playing} speed={s.speed} zoom_request={s.zoom} frozen_ms={frozen_ms} show_moved={s.marks}
-            on_pin={dispatch.reform(Action::Lookup)} />
-    };
-    if link.view.notes {
-        let picker = tour_picker(
-            w,
-            &TourPickerProps {
-                position: tour.position,
-                on_open: tour.open.clone(),
-            },
-        );
-        return html! {
-            <ContextProvider<Look> context={look}>
-            <div class={classes!("app", "notes", s.present.then_some("present"))}>
-                {notes::notes_view(w, tour.position, tour_panel, picker, error)}
-            </div>
-            </ContextProvider<Look>>
-        };
+        Some(tour_panel(self.w, &props))
     }
-    if embed {
-        // A frame in a documentation page: the ring, worded buttons, and one line that
-        // always says what moved; from 720×460 up, the readout, the load chart and the
-        // table (folded) beside it. Nothing scrolls inside the frame.
-        return html! {
-            <ContextProvider<Look> context={look}>
-            <div class={classes}>
+
+    fn ring(&self) -> Html {
+        let s = &self.s;
+        html! {
+            <RingView state={self.state.clone()} playing={s.playing} speed={s.speed} zoom_request={s.zoom} frozen_ms={self.frozen_ms} show_moved={s.marks}
+                on_pin={self.dispatch.reform(Action::Lookup)} />
+        }
+    }
+
+    fn readout(&self) -> Html {
+        let toggle_marks = self.toggle(Flag::Marks);
+        readout_card(
+            self.w,
+            self.theme.palette(),
+            self.state,
+            self.focused(Focus::Readout),
+            (self.s.marks, &toggle_marks),
+        )
+    }
+
+    fn load(&self) -> Html {
+        load_chart(
+            self.w,
+            self.theme.palette(),
+            &ViewProps {
+                state: self.state.clone(),
+                focused: self.focused(Focus::Load),
+            },
+        )
+    }
+
+    fn servers(&self, compact: bool) -> Html {
+        server_controls(
+            self.w,
+            self.theme.palette(),
+            &self.controls(Focus::Table, compact),
+        )
+    }
+
+    fn controls(&self, focus: Focus, compact: bool) -> ControlProps {
+        ControlProps {
+            state: self.state.clone(),
+            on_action: self.dispatch.clone(),
+            focused: self.focused(focus),
+            compact,
+        }
+    }
+
+    /// A frame in a documentation page: the ring, worded buttons, and one line that always
+    /// says what moved; from 720×460 up, the readout, the load chart and the table (folded)
+    /// beside it. Nothing scrolls inside the frame.
+    fn embed(&self) -> Html {
+        let (w, s, dispatch) = (self.w, &self.s, &self.dispatch);
+        html! {
+            <div class={self.classes()}>
                 <main class="layout">
-                    <section class={classes!("stage", focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
-                        {ring}
-                        {moved_short(w, state)}
+                    <section class={classes!("stage", self.focused(Focus::Ring).then_some("focus"))} aria-label={w.ring_section}>
+                        {self.ring()}
+                        {moved_short(w, self.state)}
                         <div class="embed-bar">
                             <button type="button" class="primary" title={w.add_server_hint} aria-label={w.add_server}
                                 onclick={dispatch.reform(|_| Action::AddServer(String::new()))}>{"+ "}<span class="word">{w.add_server}</span><span class="short">{w.add_short}</span></button>
                             <button type="button" title={w.remove_server_hint} aria-label={w.remove_server}
                                 onclick={dispatch.reform(|_| Action::RemoveLast)}>{"− "}<span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
                             <button type="button" class="play" aria-pressed={s.playing.to_string()} title={w.play_hint}
-                                onclick={toggle_play.reform(|_| ())}>{ if s.playing { w.pause } else { w.play } }</button>
-                            <a class="open-full" href={full_page} target="_blank" rel="noopener">
+                                onclick={self.toggle(Flag::Playing).reform(|_| ())}>{ if s.playing { w.pause } else { w.play } }</button>
+                            <a class="open-full" href={self.links.full_page.clone()} target="_blank" rel="noopener">
                                 <span class="word">{w.open_full}</span><span class="short">{w.open_full_short}</span></a>
                         </div>
-                        {status}
+                        {self.status()}
                     </section>
                     <aside class="panel">
-                        {for tour_panel}
-                        {for error}
-                        {readout_card(w, theme.palette(), state, focused(Focus::Readout), (s.marks, &toggle_marks))}
-                        {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
+                        {for self.tour_panel()}
+                        {for self.error()}
+                        {self.readout()}
+                        {self.load()}
                         <details class="card folded">
                             <summary><h2>{w.keys_per_server}</h2></summary>
-                            {server_controls(w, theme.palette(), &ControlProps { state: state.clone(), on_action: dispatch.clone(), focused: focused(Focus::Table), compact: true })}
+                            {self.servers(true)}
                         </details>
                     </aside>
                 </main>
             </div>
-            </ContextProvider<Look>>
-        };
+        }
     }
-    html! {
-        <ContextProvider<Look> context={look}>
-        <div class={classes}>
+
+    fn header(&self) -> Html {
+        let (w, s, theme) = (self.w, &self.s, self.theme);
+        let on_lang = {
+            let on_screen = self.on_screen.clone();
+            Callback::from(move |e: Event| {
+                let value = e
+                    .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                    .value();
+                if let Some(l) = Lang::from_code(&value) {
+                    on_screen.emit(ScreenAction::Lang(l));
+                }
+            })
+        };
+        let toggle_theme = self.on_screen.reform(move |_: MouseEvent| {
+            ScreenAction::Theme(match theme {
+                Theme::Dark => Theme::Light,
+                Theme::Light => Theme::Dark,
+            })
+        });
+        html! {
             <header class="top">
                 <h1>{"hashring-lab"}</h1>
                 <p class="tagline">{w.tagline}</p>
                 <div class="header-tools">
                     <button type="button" class="compare-button" aria-pressed={s.compare.to_string()}
-                        onclick={toggle(Flag::Compare).reform(|_| ())}>
+                        onclick={self.toggle(Flag::Compare).reform(|_| ())}>
                         { if s.compare { w.back_to_ring } else { w.compare_view } }
                     </button>
-                    {tour_picker(w, &TourPickerProps { position: tour.position, on_open: tour.open.clone() })}
+                    {tour_picker(w, &TourPickerProps { position: self.tour.position, on_open: self.tour.open.clone() })}
                     <button type="button" class="theme" onclick={toggle_theme}>
                         { if theme == Theme::Dark { w.to_light } else { w.to_dark } }
                     </button>
                     <button type="button" class="present-button" aria-pressed={s.present.to_string()} title={w.present_hint}
-                        onclick={toggle(Flag::Present).reform(|_| ())}>{ if s.present { w.end_present } else { w.present } }</button>
+                        onclick={self.toggle(Flag::Present).reform(|_| ())}>{ if s.present { w.end_present } else { w.present } }</button>
                     if s.present {
                         <button type="button" class="qr-button" title={w.qr_hint}
-                            onclick={set(Flag::Qr, true).reform(|_| ())}>{w.qr_code}</button>
+                            onclick={self.set(Flag::Qr, true).reform(|_| ())}>{w.qr_code}</button>
                     }
                     <button type="button" class="help-button" title={w.shortcuts} aria-label={w.shortcuts}
-                        onclick={set(Flag::Help, true).reform(|_| ())}>{"?"}</button>
+                        onclick={self.set(Flag::Help, true).reform(|_| ())}>{"?"}</button>
                     <label class="lang">
                         <span class="visually-hidden">{w.language}</span>
                         <select id="lang" onchange={on_lang} aria-label={w.language}>
                             { for Lang::ALL.iter().map(|l| html! {
-                                <option value={l.code()} lang={l.code()} selected={*l == lang}>{l.native_name()}</option>
+                                <option value={l.code()} lang={l.code()} selected={*l == s.lang}>{l.native_name()}</option>
                             }) }
                         </select>
                     </label>
                 </div>
             </header>
-            <main class={classes!("layout", s.compare.then_some("compare-layout"))}>
-                if s.compare {
-                    <CompareView scenario={Scenario::clone(scenario)} />
-                } else {
-                    // The stage answers "what moved?" on one screen: the ring, and beside it
-                    // the changes to make, what happened, the from → to table and the load.
-                    // A tour step's subject (the lookup, the table, the stored values, the
-                    // sweep) comes beside the ring too, under the narration.
-                    <section class="stage" aria-label={w.ring_section}>
-                        <div class={classes!("ring-col", focused(Focus::Ring).then_some("focus"))}>{ring}</div>
-                        <div class="side">
-                            {for tour_panel}
-                            {for store}
-                            {for sweep_beside}
-                            if beside(Focus::Lookup) { {lookup.clone()} }
-                            if beside(Focus::Table) { {servers.clone()} }
-                            {server_actions(w, state, &dispatch)}
-                            {status}
-                            {for error.clone()}
-                            {readout_card(w, theme.palette(), state, focused(Focus::Readout), (s.marks, &toggle_marks))}
-                            {load_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: focused(Focus::Load) })}
-                        </div>
-                    </section>
+        }
+    }
+
+    /// The full page: the header, the stage (the ring and, beside it, what the reader came
+    /// for) or the compare view, the panel below the fold, and the dialogs.
+    fn full(&self) -> Html {
+        let (w, s, state) = (self.w, &self.s, self.state);
+        let beside = |f: Focus| self.focused(f) && !s.compare;
+        let lookup = lookup_box(w, &self.controls(Focus::Lookup, false));
+        let store = self
+            .tour
+            .position
+            .and_then(|p| Tour::get(p.tour).store_at(p.step))
+            .map(|store| store_panel(w, &store, self.focused(Focus::Store)));
+        let sweeps = state.sim.settings().algo.balance_follows_vnodes();
+        // The sweep tour shows the sweep first, and keeps it (and its curve) through its steps.
+        let sweep_tour = self.tour.position.is_some_and(|p| p.tour == TourId::Sweep);
+        let sweep_beside = (sweep_tour && sweeps).then(|| html! {
+            <SweepPanel scenario={Rc::clone(self.scenario)} auto_run=true focused={self.focused(Focus::Sweep)} />
+        });
+        let title = (w.embed_title)(
+            words::algorithm_title(w, self.scenario.settings.algo),
+            self.scenario.nodes.len(),
+            &words::group_thousands(self.scenario.settings.keys.len() as u64),
+        );
+        html! {
+            <div class={self.classes()}>
+                {self.header()}
+                <main class={classes!("layout", s.compare.then_some("compare-layout"))}>
+                    if s.compare {
+                        <CompareView scenario={Scenario::clone(self.scenario)} />
+                    } else {
+                        // The stage answers "what moved?" on one screen: the ring, and beside
+                        // it the changes to make, what happened, the from → to table and the
+                        // load. A tour step's subject (the lookup, the table, the stored
+                        // values, the sweep) comes beside the ring too, under the narration.
+                        <section class="stage" aria-label={w.ring_section}>
+                            <div class={classes!("ring-col", self.focused(Focus::Ring).then_some("focus"))}>{self.ring()}</div>
+                            <div class="side">
+                                {for self.tour_panel()}
+                                {for store}
+                                {for sweep_beside}
+                                if beside(Focus::Lookup) { {lookup.clone()} }
+                                if beside(Focus::Table) { {self.servers(false)} }
+                                {server_actions(w, state, &self.dispatch)}
+                                {self.status()}
+                                {for self.error()}
+                                {self.readout()}
+                                {self.load()}
+                            </div>
+                        </section>
+                    }
+                    <div class="panel">
+                        if s.below_fold {
+                        if s.compare { {for self.error()} }
+                        if !beside(Focus::Lookup) { {lookup} }
+                        if !beside(Focus::Table) { {self.servers(false)} }
+                        {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: self.dispatch.clone(), playing: s.playing,
+                            on_toggle_play: self.toggle(Flag::Playing), speed: s.speed, on_speed: self.on_screen.reform(ScreenAction::Speed) })}
+                        {share_chart(w, self.theme.palette(), &ViewProps { state: state.clone(), focused: false })}
+                        if sweeps && !sweep_tour {
+                            <SweepPanel scenario={Rc::clone(self.scenario)} />
+                        }
+                        <ShareCard link={self.links.full_page.clone()} embed_link={self.links.embed.clone()} title={title} too_long={self.too_long}
+                            on_qr={self.set(Flag::Qr, true)} />
+                        <ExportCard state={state.clone()} on_action={self.dispatch.clone()} />
+                        }
+                    </div>
+                </main>
+                if s.help {
+                    {shortcuts_dialog(w, self.set(Flag::Help, false))}
                 }
-                <div class="panel">
-                    if s.below_fold {
-                    if s.compare { {for error} }
-                    if !beside(Focus::Lookup) { {lookup} }
-                    if !beside(Focus::Table) { {servers} }
-                    {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: dispatch.clone(), playing: s.playing,
-                        on_toggle_play: toggle_play, speed: s.speed, on_speed: set_speed })}
-                    {share_chart(w, theme.palette(), &ViewProps { state: state.clone(), focused: false })}
-                    if sweeps && !sweep_tour {
-                        <SweepPanel scenario={Rc::clone(scenario)} />
-                    }
-                    <ShareCard link={full_page.clone()} embed_link={embed_link} title={title} too_long={too_long}
-                        on_qr={set(Flag::Qr, true)} />
-                    <ExportCard state={state.clone()} on_action={dispatch.clone()} />
-                    }
-                </div>
-            </main>
-            if s.help {
-                {shortcuts_dialog(w, set(Flag::Help, false))}
-            }
-            if let Some(h) = handout.as_ref().filter(|h| h.is_done()) {
-                {handout::handout_view(w, h)}
-            }
-            if s.qr {
-                {qr_dialog(w, &phone_link, set(Flag::Qr, false))}
-            }
-        </div>
-        </ContextProvider<Look>>
+                if let Some(h) = self.handout.as_ref().filter(|h| h.is_done()) {
+                    {handout::handout_view(w, h)}
+                }
+                if s.qr {
+                    {qr_dialog(w, &self.links.phone, self.set(Flag::Qr, false))}
+                }
+            </div>
+        }
     }
 }
