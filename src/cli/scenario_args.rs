@@ -243,3 +243,60 @@ pub fn read_config_text(text: &str) -> Result<Imported, String> {
         Some(format) => import::read_as(text, format).map_err(|e| e.to_string()),
     }
 }
+
+/// A config pasted in the page and the same text given to the command line's `--config`
+/// become the same scenario — for every reader the page has. Both read the text once, into
+/// the typed `Imported`, and apply it by the one
+/// `Imported::apply`; the command line's flags here are the page's defaults.
+#[cfg(test)]
+mod paste_equals_command_line {
+    use std::rc::Rc;
+
+    use crate::engine::import::{read_config, ConfigFormat};
+    use crate::engine::scenario::Scenario;
+    use crate::state::{Action, Notice, PageState};
+
+    fn lines_after(file: &str, prefix: &str) -> String {
+        file.lines()
+            .filter_map(|l| l.strip_prefix(prefix))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    }
+
+    #[test]
+    fn every_page_reader_gives_the_command_lines_scenario() {
+        let nodes = include_str!("../../tests/reference/redis-cluster.txt");
+        let ring = include_str!("../../tests/reference/cassandra-ring.txt");
+        let configs = [
+            "upstream u {\n  hash $uri consistent;\n  server a:80 weight=3;\n  server b:80 down;\n  server c:80 backup;\n}\n".to_owned(),
+            "backend pool\n  balance uri\n  hash-type consistent\n  server s1 10.0.0.1:80 weight 2 check\n  server s2 10.0.0.2:80 disabled\n  server s3 10.0.0.3:80\n".to_owned(),
+            "alpha:\n  hash: fnv1a_64\n  distribution: ketama\n  servers:\n   - 127.0.0.1:22131:1 alpha\n   - 127.0.0.1:22132:3 beta\n".to_owned(),
+            lines_after(nodes, "node "),
+            lines_after(ring, "ring "),
+        ];
+        let mut formats = Vec::new();
+        for text in &configs {
+            formats.push(ConfigFormat::of(text).unwrap());
+            let page = PageState::new(&Scenario::default()).unwrap();
+            let pasted = page.reduce(Action::PasteConfig(Rc::new(read_config(text).unwrap())));
+            let mut page = pasted;
+            while page.pending.is_some() {
+                page = page.reduce(Action::Continue);
+            }
+            assert_eq!(
+                page.notice().filter(|n| matches!(n, Notice::Refused(_))),
+                None
+            );
+            let table = crate::engine::algorithms::maglev::PAGE_TABLE.to_string();
+            let imported = super::read_config_text(text).unwrap();
+            let command_line =
+                super::assemble(&[], None, Some(table.as_str()), Some(imported)).unwrap();
+            assert_eq!(page.sim.scenario(), command_line, "{text}");
+        }
+        // Every format the page reads is among them (the others it refuses, naming the
+        // command line).
+        formats.sort_by_key(|f| format!("{f:?}"));
+        formats.dedup();
+        assert_eq!(formats.len(), 5, "{formats:?}");
+    }
+}
