@@ -181,7 +181,7 @@ pub fn assemble(
             .map_err(|e| format!("--config: {e}"))?;
     }
     if !table_given && scenario.settings.algo.spec().knobs.pg_num {
-        scenario.settings.table = crate::engine::algorithms::ceph::DEFAULT_PG_NUM;
+        scenario.settings.table = crate::engine::scenario::default_table(scenario.settings.algo);
     }
     Ok(scenario)
 }

@@ -64,9 +64,8 @@ fn gf_mul(x: u8, y: u8) -> u8 {
     z
 }
 
-/// The Reed–Solomon error-correction codewords of `data`: the remainder of its division by
-/// the generator polynomial of `degree` (leading term dropped).
-fn reed_solomon(data: &[u8], degree: usize) -> Vec<u8> {
+/// The Reed–Solomon generator polynomial of `degree` (leading term dropped).
+fn rs_divisor(degree: usize) -> Vec<u8> {
     let mut divisor = vec![0u8; degree];
     divisor[degree - 1] = 1;
     let mut root = 1u8;
@@ -76,11 +75,17 @@ fn reed_solomon(data: &[u8], degree: usize) -> Vec<u8> {
         }
         root = gf_mul(root, 2);
     }
-    let mut rem = vec![0u8; degree];
+    divisor
+}
+
+/// The Reed–Solomon error-correction codewords of `data`: the remainder of its division by
+/// the generator polynomial `divisor`.
+fn reed_solomon(data: &[u8], divisor: &[u8]) -> Vec<u8> {
+    let mut rem = vec![0u8; divisor.len()];
     for &b in data {
         let factor = b ^ rem.remove(0);
         rem.push(0);
-        for (r, &d) in rem.iter_mut().zip(&divisor) {
+        for (r, &d) in rem.iter_mut().zip(divisor) {
             *r ^= gf_mul(d, factor);
         }
     }
@@ -385,13 +390,14 @@ fn encode(data: &[u8]) -> Option<Symbol> {
     let raw = raw_modules(version) / 8;
     let short = blocks - raw % blocks;
     let short_len = raw / blocks;
+    let divisor = rs_divisor(ecc);
     let mut rows = Vec::with_capacity(blocks);
     let mut k = 0;
     for i in 0..blocks {
         let len = short_len - ecc + usize::from(i >= short);
         let mut row = words[k..k + len].to_vec();
         k += len;
-        let check = reed_solomon(&row, ecc);
+        let check = reed_solomon(&row, &divisor);
         if i < short {
             row.push(0);
         }

@@ -464,6 +464,7 @@ pub fn App() -> Html {
         dispatch,
         on_screen,
         tour: &tour,
+        focus: tour.position.map(|p| Tour::get(p.tour).step(p.step).focus),
         theme,
         links: Links::of(&shown, params),
         scenario: &shown.0,
@@ -651,6 +652,8 @@ struct Page<'a> {
     dispatch: Callback<Action>,
     on_screen: Callback<ScreenAction>,
     tour: &'a TourControl,
+    /// What the tour's step points at (its tour read once a render).
+    focus: Option<Focus>,
     theme: Theme,
     links: Links,
     scenario: &'a Rc<Scenario>,
@@ -675,10 +678,7 @@ impl Page<'_> {
 
     /// Whether a tour step points at `f`.
     fn focused(&self, f: Focus) -> bool {
-        self.tour
-            .position
-            .map(|p| Tour::get(p.tour).step(p.step).focus)
-            == Some(f)
+        self.focus == Some(f)
     }
 
     /// The speaker-notes window, the embed or the full page.
