@@ -131,6 +131,11 @@ impl Config {
         self.servers_up(true)
     }
 
+    /// The servers that are down, as the placements see them.
+    pub fn down(&self) -> Vec<LiveServer> {
+        self.servers_up(false)
+    }
+
     /// The servers that are up (or down), as the placements see them.
     fn servers_up(&self, up: bool) -> Vec<LiveServer> {
         self.servers

@@ -337,6 +337,11 @@ pub trait TableFill {
     /// takes part).
     fn progress(&self) -> (usize, usize);
 
+    /// What claiming one cell costs, in the work's units of about 10 ns (a Maglev cell a few
+    /// probes of a permutation, a Ceph placement group a straw2 draw per OSD): the page
+    /// steps a table whose whole fill would cost more than a step allows.
+    fn cell_cost(&self) -> usize;
+
     /// True when every cell has its server (at once for no servers: the table stays empty).
     fn is_full(&self) -> bool;
 

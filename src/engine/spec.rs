@@ -165,7 +165,8 @@ pub enum Memory {
 }
 
 /// A lookup table's fill, empty, over the live servers under the settings.
-pub type TableFillOf = fn(&[LiveServer], &Params<'_>) -> Box<dyn TableFill>;
+/// A table's fill over the live servers and, beside them, the ones that are down.
+pub type TableFillOf = fn(&[LiveServer], &[LiveServer], &Params<'_>) -> Box<dyn TableFill>;
 
 /// A placement made from a ring of the scenario's vnodes, the settings and the live count.
 pub type OverRing = fn(Ring, &Params<'_>, usize) -> Rc<dyn Placement>;

@@ -6,6 +6,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use super::algorithms::bounded::Bounded;
+use super::algorithms::maglev::CELL_COST;
 use super::config::Config;
 use super::contract::TableFill;
 use super::keys::{KeySet, KeySpec};
@@ -241,10 +242,8 @@ pub(super) struct Arrivals {
 
 /// The vnodes of a ring this large are hashed in steps rather than at once.
 pub(super) const STEPPED_VNODES: usize = 20_000;
-/// Maglev tables of this many cells or more are filled in steps.
+/// Tables whose fill costs as much as this many Maglev cells or more are filled in steps.
 pub(super) const STEPPED_TABLE: usize = 100_000;
-/// Cost of claiming one Maglev cell (a few probes of its permutation).
-pub(super) const CELL_COST: usize = 2;
 
 /// Rendering a vnode label and hashing it (the per-key costs are the registry's,
 /// [`super::spec`]; the units are the same).
@@ -269,9 +268,11 @@ impl Work {
             0
         };
         let table_fill = s.algo.spec().table_fill;
-        let placement = if let Some(fill) = table_fill.filter(|_| s.table as usize >= STEPPED_TABLE)
-        {
-            PlacementWork::Table(fill(&live, &s.params()))
+        let stepped_fill = table_fill
+            .map(|fill| fill(&live, &next.down(), &s.params()))
+            .filter(|f| f.progress().1 * f.cell_cost() >= STEPPED_TABLE * CELL_COST);
+        let placement = if let Some(fill) = stepped_fill {
+            PlacementWork::Table(fill)
         } else if total >= STEPPED_VNODES && s.algo.spec().over_ring.is_some() {
             // Catch the usual label errors (the identity hash wants numbers) now, while
             // nothing has started; a later label can still fail, and ends the work then.
@@ -478,9 +479,10 @@ impl Work {
             return 0;
         };
         if !fill.is_full() {
-            let cells = (budget / CELL_COST).max(1);
+            let cost = fill.cell_cost();
+            let cells = (budget / cost).max(1);
             fill.claim(cells);
-            return cells * CELL_COST;
+            return cells * cost;
         }
         let (_, size) = fill.progress();
         self.placement = PlacementWork::Ready(fill.finish());
@@ -618,7 +620,7 @@ impl Work {
             PlacementWork::Vnodes { points, total, .. } => total - points.len(),
             PlacementWork::Table(fill) => {
                 let (filled, size) = fill.progress();
-                (size - filled) * CELL_COST / VNODE_COST + size * SORT_COST / VNODE_COST
+                (size - filled) * fill.cell_cost() / VNODE_COST + size * SORT_COST / VNODE_COST
             }
             PlacementWork::Deferred(entries) => entries * SORT_COST / VNODE_COST,
             PlacementWork::Ready(_) => 0,

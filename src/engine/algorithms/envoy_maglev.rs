@@ -61,7 +61,7 @@ fn key_digest(_: HashFn, key: &str) -> u64 {
 
 /// Envoy's fill over the live servers: hosts sorted by name, each with its XXH64
 /// permutation and its share of the weight (weighted rounds), keys looked up by XXH64.
-fn fill(live: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
+fn fill(live: &[LiveServer], _down: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
     let mut hosts: Vec<&LiveServer> = live.iter().collect();
     crate::engine::order::sort_by(&mut hosts, |a, b| a.name.cmp(&b.name));
     let servers: Vec<(ServerId, u64, u64)> = hosts
@@ -82,7 +82,7 @@ fn fill(live: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
-    Ok(filled(fill(&b.live, &b.params)))
+    Ok(filled(fill(&b.live, &b.down, &b.params)))
 }
 
 #[cfg(test)]
@@ -106,7 +106,7 @@ mod tests {
             table: size,
             ..Settings::default()
         };
-        let mut fill = fill(&live, &settings.params());
+        let mut fill = fill(&live, &[], &settings.params());
         fill.claim(usize::MAX);
         let placement = fill.finish();
         let ring = placement.ring().unwrap();

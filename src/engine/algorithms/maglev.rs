@@ -69,14 +69,17 @@ pub fn check(c: &Check<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
+/// Cost of claiming one Maglev cell (a few probes of its permutation), in the work's units.
+pub const CELL_COST: usize = 2;
+
 /// The paper's fill over the live servers in list order, empty.
-fn fill(live: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
+fn fill(live: &[LiveServer], _down: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
     let servers: Vec<(ServerId, &str)> = live.iter().map(|s| (s.id, s.name.as_str())).collect();
     Box::new(MaglevFill::new(&servers, p.table, p.hash))
 }
 
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
-    Ok(filled(fill(&b.live, &b.params)))
+    Ok(filled(fill(&b.live, &b.down, &b.params)))
 }
 
 /// The placement over a table filled to the end at once.
@@ -269,6 +272,10 @@ impl TableFill for MaglevFill {
 
     fn progress(&self) -> (usize, usize) {
         (self.filled, self.table.len())
+    }
+
+    fn cell_cost(&self) -> usize {
+        CELL_COST
     }
 
     fn is_full(&self) -> bool {
