@@ -294,13 +294,10 @@ struct CephFill(Ceph);
 
 impl TableFill for CephFill {
     fn claim(&mut self, cells: usize) {
+        // No group is placed while no OSD is in (the table stays empty).
+        let (claimed, groups) = self.progress();
         let ceph = &mut self.0;
-        let end = ceph
-            .table
-            .len()
-            .saturating_add(cells)
-            .min(ceph.pg_num as usize);
-        for pg in ceph.table.len()..end {
+        for pg in claimed..claimed.saturating_add(cells).min(groups) {
             let primary = ceph.primary(Ceph::seed(pg as u32));
             ceph.table.push(primary);
         }
