@@ -55,6 +55,11 @@ pub struct BarCanvasProps {
     pub label: AttrValue,
     /// CSS class (sets the aspect ratio).
     pub class: AttrValue,
+    /// Whether to draw now. On the page's first screen the load chart waits until the
+    /// ring has shown the link's scenario: plotters' first text alone costs that frame
+    /// ~10 ms (docs/PERFORMANCE.md, the first paint).
+    #[prop_or(true)]
+    pub draw: bool,
 }
 
 /// A plotters bar chart on a HiDPI canvas.
@@ -73,8 +78,9 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                 props.unit,
                 look.theme,
                 look.present,
+                props.draw,
             ),
-            move |(bars, reference, unit, theme, _)| {
+            move |(bars, reference, unit, theme, _, draw_now)| {
                 let (bars, reference, unit, palette) = (
                     bars.clone(),
                     f64::from_bits(*reference),
@@ -99,12 +105,14 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                         );
                     }
                 };
-                draw();
                 // Drawn in the canvas's pixels: a resized window (dragged, a phone turned, a
                 // projector's full screen) draws it again for its new size, else the browser
                 // stretches the old picture.
-                let listener = web_sys::window()
-                    .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| draw()));
+                let listener = draw_now.then(|| {
+                    draw();
+                    web_sys::window()
+                        .map(|w| gloo_events::EventListener::new(&w, "resize", move |_| draw()))
+                });
                 move || drop(listener)
             },
         );
@@ -112,8 +120,9 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
     html! { <canvas ref={canvas} class={props.class.clone()} role="img" aria-label={props.label.clone()} /> }
 }
 
-/// Keys per server, with the previous counts as ghosts, and the balance figures.
-pub fn load_chart(w: &'static Words, p: &Palette, props: &ViewProps) -> Html {
+/// Keys per server, with the previous counts as ghosts, and the balance figures; the bars
+/// are drawn once `ring_shown` (the figures at once).
+pub fn load_chart(w: &'static Words, p: &Palette, props: &ViewProps, ring_shown: bool) -> Html {
     let state = &props.state;
     let mut bars: Vec<LoadBar> = state
         .sim
@@ -155,7 +164,7 @@ pub fn load_chart(w: &'static Words, p: &Palette, props: &ViewProps) -> Html {
         <section class={classes!("card", "chart", props.focused.then_some("focus"))}>
             <h2>{w.load_heading}</h2>
             <BarCanvas bars={bars} reference={stats.mean} unit={Unit::Count} class="load"
-                label={w.load_chart_label} />
+                label={w.load_chart_label} draw={ring_shown} />
             <dl class="figures">
                 <div><dt>{w.mean}</dt><dd>{crate::words::mean(stats.mean)}</dd></div>
                 <div><dt>{w.stddev}</dt><dd class="stddev">{crate::words::grouped(stats.stddev, 1)}</dd></div>

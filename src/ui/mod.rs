@@ -49,15 +49,103 @@ pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourP
 
 /// Mounts the app on the page's body, in place of the static shell that index.html paints
 /// before the wasm has run (taken away in the same task as the first render: no frame
-/// shows neither).
+/// shows neither). The link is read here, once, and its first state computed once.
+///
+/// When the link asks for the plain page and its scenario is placed at once (not in steps),
+/// the ring is drawn into the shell first and the app is mounted after the frame that shows
+/// it: the ring with its data is on screen before the app's first render and layout
+/// (docs/PERFORMANCE.md, "The first paint: the ring before the app").
 pub fn start() {
-    if let Some(shell) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id("shell"))
-    {
+    let link = Link::read(&url_pairs());
+    let state = initial_state(&link);
+    let first = Rc::new(First { link, state });
+    if draw_in_shell(&first) {
+        let frame = gloo_render::request_animation_frame(move |_| {
+            gloo_timers::callback::Timeout::new(0, move || mount(first)).forget();
+        });
+        std::mem::forget(frame);
+    } else {
+        mount(first);
+    }
+}
+
+fn mount(first: Rc<First>) {
+    if let Some(shell) = shell() {
         shell.remove();
     }
-    yew::Renderer::<App>::new().render();
+    yew::Renderer::<App>::with_props(AppProps { first }).render();
+    link_icon();
+}
+
+/// Gives the page its icon (copied beside index.html by Trunk, relative like every asset),
+/// in place of the empty one index.html starts with.
+fn link_icon() {
+    let icon = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("link[rel=icon]").ok().flatten());
+    if let Some(icon) = icon {
+        let _ = icon.set_attribute("href", "favicon.svg");
+    }
+}
+
+fn shell() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.get_element_by_id("shell")
+}
+
+/// Draws the link's ring into the shell, in place of its empty track, when the link asks
+/// for the plain page (no tour, comparison, notes, embed or presentation: each lays the
+/// page out otherwise or shows another scenario) and its scenario is placed at once.
+/// Returns whether it did.
+fn draw_in_shell(first: &First) -> bool {
+    let view = first.link.view;
+    let plain = view.tour.is_none() && !view.compare && !view.notes && !view.embed && !view.present;
+    if !plain || first.state.pending.is_some() {
+        return false;
+    }
+    let Some(track) = shell().and_then(|s| s.query_selector(".shell-ring").ok().flatten()) else {
+        return false;
+    };
+    let Some(canvas) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.create_element("canvas").ok())
+        .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+    else {
+        return false;
+    };
+    canvas.set_class_name("ring");
+    let _ = canvas.set_attribute("aria-hidden", "true");
+    if track.replace_with_with_node_1(&canvas).is_err() {
+        return false;
+    }
+    let look = Look {
+        lang: view.lang.unwrap_or_else(preferred_lang),
+        theme: view.theme.unwrap_or_else(system_theme),
+        present: false,
+    };
+    ring_view::draw_first(&canvas, &first.state, look);
+    true
+}
+
+/// What the page starts from: its link, read once, and the state it asks for.
+pub struct First {
+    link: Link,
+    state: PageState,
+}
+
+/// Props of [`App`].
+pub struct AppProps {
+    first: Rc<First>,
+}
+
+impl Properties for AppProps {
+    type Builder = ();
+    fn builder() -> Self::Builder {}
+}
+
+impl PartialEq for AppProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.first, &other.first)
+    }
 }
 
 /// What the reader has chosen, opened or turned on, as yew's reducer.
@@ -133,6 +221,12 @@ fn initial_state(link: &Link) -> PageState {
 fn default_state() -> PageState {
     PageState::new(&Scenario::default())
         .unwrap_or_else(|e| panic!("the default scenario always builds: {e}"))
+}
+
+/// The page's language when the link names none: the first of the browser's that it has.
+fn preferred_lang() -> Lang {
+    let tags = browser_languages();
+    Lang::from_preferences(tags.iter().map(String::as_str))
 }
 
 /// The browser's preferred languages, most preferred first.
@@ -421,11 +515,11 @@ fn bring_into_view(node: &NodeRef) {
 /// The page: yew's two reducers (the scenario's [`PageState`] and the reader's [`Screen`]),
 /// the hooks that keep the page in step with the browser, and [`Page`]'s views.
 #[component]
-pub fn App() -> Html {
-    let link = use_memo((), |_| Link::read(&url_pairs()));
+pub fn App(props: &AppProps) -> Html {
+    let link = &props.first.link;
     let store = {
-        let link = link.clone();
-        use_reducer(move || Store(initial_state(&link)))
+        let first = Rc::clone(&props.first);
+        use_reducer(move || Store(first.state.clone()))
     };
     let (screen, on_screen) = use_screen(link.view);
     let s = screen.0;
@@ -490,11 +584,10 @@ pub fn App() -> Html {
 #[hook]
 fn use_screen(view: View) -> (UseReducerHandle<ScreenStore>, Callback<ScreenAction>) {
     let screen = use_reducer(move || {
-        let lang = view.lang.unwrap_or_else(|| {
-            let tags = browser_languages();
-            Lang::from_preferences(tags.iter().map(String::as_str))
-        });
-        ScreenStore(Screen::from_view(&view, lang))
+        ScreenStore(Screen::from_view(
+            &view,
+            view.lang.unwrap_or_else(preferred_lang),
+        ))
     });
     let dispatcher = screen.dispatcher();
     let on_screen = Callback::from(move |a: ScreenAction| dispatcher.dispatch(a));
@@ -808,6 +901,7 @@ impl Page<'_> {
                 state: self.state.clone(),
                 focused: self.focused(Focus::Load),
             },
+            self.s.below_fold,
         )
     }
 

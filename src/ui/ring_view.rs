@@ -62,6 +62,10 @@ struct Layers {
     /// Whether the overlay moved in its last frame, and when it was last drawn (ms).
     overlay_moving: bool,
     overlay_at: f64,
+    /// Whether the overlay has anything on it. A blank overlay with nothing to draw is not
+    /// touched: the page's first frame then neither creates its context nor uploads it
+    /// (measured: 2–4 ms of that frame, tests/perf/first_paint.mjs).
+    overlay_drawn: bool,
 }
 
 /// What moves, and the clock's inputs.
@@ -156,19 +160,49 @@ impl Renderer {
 
     /// Follows the canvases' size.
     fn fit(&mut self, canvas: &HtmlCanvasElement, overlay: &HtmlCanvasElement) {
-        let dpr = web_sys::window()
-            .map_or(1.0, |w| w.device_pixel_ratio())
-            .max(1.0);
-        let width = f64::from(canvas.client_width()).max(200.0);
-        let height = f64::from(canvas.client_height()).max(200.0);
-        if (width, height, dpr) != self.layers.size {
-            self.layers.size = (width, height, dpr);
+        let size = display_size(canvas);
+        if size != self.layers.size {
+            self.layers.size = size;
             for c in [canvas, overlay] {
-                c.set_width((width * dpr) as u32);
-                c.set_height((height * dpr) as u32);
+                set_backing_size(c, size);
             }
             self.layers.static_dirty = true;
+            // Resizing a canvas clears it.
+            self.layers.overlay_drawn = false;
         }
+    }
+
+    /// Draws the static layer of `state` into `canvas` (sized already) and records on the
+    /// canvas what it shows.
+    fn draw_static_layer(&self, canvas: &HtmlCanvasElement, state: &PageState) {
+        let (_, _, dpr) = self.layers.size;
+        let (g, s) = self.geometry();
+        let started = now_ms();
+        if let Some(ctx) = context(canvas) {
+            let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
+            let key_labels = draw_static(
+                &ctx,
+                &g,
+                &s,
+                state,
+                self.look.lang.words(),
+                self.look.theme.palette(),
+            );
+            let _ = canvas.set_attribute("data-key-labels", &key_labels_record(&key_labels));
+        }
+        let _ = canvas.set_attribute("data-version", &state.version.to_string());
+        let _ = canvas.set_attribute("data-zoom", &Fixed(self.viewport.zoom, 3).to_string());
+        // Where the key dots sit (centre and radius, CSS pixels), for tests that click one.
+        let keys_at = format!(
+            "{},{},{}",
+            Fixed(g.cx, 1),
+            Fixed(g.cy, 1),
+            Fixed(scene::key_radius(&g, &s), 1)
+        );
+        let _ = canvas.set_attribute("data-keys-circle", &keys_at);
+        record_drawn(canvas, state);
+        // How long the static layer took, for the page measurement.
+        let _ = canvas.set_attribute("data-drawn-ms", &Fixed(now_ms() - started, 1).to_string());
     }
 
     /// One animation frame at time `now` (ms); false once nothing is left to draw (the loop
@@ -188,33 +222,7 @@ impl Renderer {
         let (w, h, dpr) = self.layers.size;
         let (g, s) = self.geometry();
         if self.layers.static_dirty {
-            let started = now_ms();
-            if let Some(ctx) = context(&canvas) {
-                let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
-                let key_labels = draw_static(
-                    &ctx,
-                    &g,
-                    &s,
-                    &state,
-                    self.look.lang.words(),
-                    self.look.theme.palette(),
-                );
-                let _ = canvas.set_attribute("data-key-labels", &key_labels_record(&key_labels));
-            }
-            let _ = canvas.set_attribute("data-version", &state.version.to_string());
-            let _ = canvas.set_attribute("data-zoom", &Fixed(self.viewport.zoom, 3).to_string());
-            // Where the key dots sit (centre and radius, CSS pixels), for tests that click one.
-            let keys_at = format!(
-                "{},{},{}",
-                Fixed(g.cx, 1),
-                Fixed(g.cy, 1),
-                Fixed(scene::key_radius(&g, &s), 1)
-            );
-            let _ = canvas.set_attribute("data-keys-circle", &keys_at);
-            record_drawn(&canvas, &state);
-            // How long the static layer took, for the page measurement.
-            let _ =
-                canvas.set_attribute("data-drawn-ms", &Fixed(now_ms() - started, 1).to_string());
+            self.draw_static_layer(&canvas, &state);
             self.layers.static_dirty = false;
             self.layers.overlay_dirty = true;
         }
@@ -239,12 +247,17 @@ impl Renderer {
         }
         self.layers.overlay_dirty = false;
         self.layers.overlay_at = now;
+        let draws = animating || marks;
+        if !draws && !self.layers.overlay_drawn {
+            return false;
+        }
         let Some(ctx) = context(&overlay) else {
             return false;
         };
         let _ = ctx.set_transform(dpr, 0.0, 0.0, dpr, 0.0, 0.0);
         ctx.clear_rect(0.0, 0.0, w, h);
-        if animating || marks {
+        self.layers.overlay_drawn = draws;
+        if draws {
             let moving = Overlay {
                 clock,
                 moved: &self.motion.moved,
@@ -311,6 +324,35 @@ impl Renderer {
         // The overlay shows the last state's frame: draw it (or clear it) for this one.
         self.layers.overlay_dirty = true;
     }
+}
+
+/// A canvas's size on screen: CSS width and height (at least 200 px each) and the device
+/// pixel ratio.
+fn display_size(canvas: &HtmlCanvasElement) -> (f64, f64, f64) {
+    let dpr = web_sys::window()
+        .map_or(1.0, |w| w.device_pixel_ratio())
+        .max(1.0);
+    let width = f64::from(canvas.client_width()).max(200.0);
+    let height = f64::from(canvas.client_height()).max(200.0);
+    (width, height, dpr)
+}
+
+fn set_backing_size(canvas: &HtmlCanvasElement, (width, height, dpr): (f64, f64, f64)) {
+    canvas.set_width((width * dpr) as u32);
+    canvas.set_height((height * dpr) as u32);
+}
+
+/// Draws the ring of `state` into `canvas` exactly as the ring view's first frame will
+/// (the static layer at the default view, in `look`), before the app exists: the page's
+/// shell shows the link's ring while the rest of the page is built (ui::start).
+pub fn draw_first(canvas: &HtmlCanvasElement, state: &PageState, look: Look) {
+    let mut renderer = Renderer {
+        look,
+        ..Renderer::default()
+    };
+    renderer.layers.size = display_size(canvas);
+    set_backing_size(canvas, renderer.layers.size);
+    renderer.draw_static_layer(canvas, state);
 }
 
 fn context(canvas: &HtmlCanvasElement) -> Option<CanvasRenderingContext2d> {

@@ -130,3 +130,54 @@ test('the static shell paints the header and the ring\'s empty track before the 
     }
   }
 });
+
+test('a plain link\'s ring is drawn into the shell before the app mounts, pixel for pixel the ring the app then draws', async () => {
+  const cases = [
+    [1440, 900, '?nodes=A,B,C,D&keys=0..1000&theme=dark'],
+    [1280, 720, '?algo=ring&nodes=10.0.0.1:80,10.0.0.2:80,10.0.0.3:80&vnodes=40&keys=key-0..200&theme=light&lang=zh-CN'],
+    [390, 844, '?algo=maglev&nodes=A,B,C&keys=0..5000'],
+  ];
+  for (const [width, height, query] of cases) {
+    const b = await openBrowser({ width, height });
+    try {
+      const { page } = b;
+      // What the shell's canvas showed, read the moment it records the link's ring, and
+      // whether the app existed then.
+      await page.addInitScript(() => {
+        new MutationObserver((_, seen) => {
+          const c = document.querySelector('#shell canvas.ring[data-drawn-loaded="1"]');
+          if (!c) return;
+          seen.disconnect();
+          window.shellRing = { png: c.toDataURL(), size: [c.width, c.height], app: document.querySelectorAll('.app:not(.shell)').length,
+            keys: c.dataset.drawnKeys, servers: c.dataset.drawnServers };
+        }).observe(document, { subtree: true, childList: true, attributes: true });
+      });
+      await page.goto(`${server.origin}/${query}`);
+      await ready(page);
+      const shell = await page.evaluate(() => window.shellRing);
+      assert.ok(shell, `${query}: the shell drew the ring`);
+      assert.equal(shell.app, 0, 'drawn before the app mounted');
+      const app = await page.$eval('canvas.ring', (c) => ({ png: c.toDataURL(), size: [c.width, c.height], keys: c.dataset.drawnKeys, servers: c.dataset.drawnServers }));
+      assert.deepEqual(shell.size, app.size, `${query}: the same canvas size`);
+      assert.equal(shell.keys, app.keys);
+      assert.equal(shell.servers, app.servers);
+      assert.ok(shell.png === app.png, `${query}: the shell's ring and the app's are the same picture`);
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      await b.context.close();
+    }
+  }
+  // A tour (another scenario, another layout) keeps the shell's empty track.
+  const b = await openBrowser({ width: 1280, height: 720 });
+  try {
+    await b.page.addInitScript(() => {
+      new MutationObserver(() => { if (document.querySelector('#shell canvas')) window.shellCanvas = true; })
+        .observe(document, { subtree: true, childList: true });
+    });
+    await b.page.goto(`${server.origin}/?tour=ring&step=1`);
+    await ready(b.page);
+    assert.equal(await b.page.evaluate(() => !!window.shellCanvas), false, 'no ring drawn into the shell for a tour');
+  } finally {
+    await b.context.close();
+  }
+});
