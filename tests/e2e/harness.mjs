@@ -58,7 +58,8 @@ export async function serveDist(dir = dist, { only } = {}) {
   return { origin: `http://127.0.0.1:${port}`, outside, close: () => new Promise((ok) => server.close(ok)) };
 }
 
-const FLAGS = ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+// CHROMIUM_FLAGS adds flags for a measurement (e.g. --js-flags=--no-wasm-lazy-compilation).
+const FLAGS = [...(process.env.CHROMIUM_FLAGS?.split(" ") ?? []), '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
   '--disable-quic', '--no-first-run', '--disable-background-networking',
   '--disable-component-update', '--disable-sync'];
 
