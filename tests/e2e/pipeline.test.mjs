@@ -148,7 +148,7 @@ test('a plain link\'s ring is drawn into the shell before the app mounts, pixel 
           const c = document.querySelector('#shell canvas.ring[data-drawn-loaded="1"]');
           if (!c) return;
           seen.disconnect();
-          window.shellRing = { png: c.toDataURL(), size: [c.width, c.height], app: document.querySelectorAll('.app:not(.shell)').length,
+          window.shellRing = { png: c.toDataURL(), size: [c.width, c.height], top: c.getBoundingClientRect().top, app: document.querySelectorAll('.app:not(.shell)').length,
             keys: c.dataset.drawnKeys, servers: c.dataset.drawnServers };
         }).observe(document, { subtree: true, childList: true, attributes: true });
       });
@@ -157,8 +157,10 @@ test('a plain link\'s ring is drawn into the shell before the app mounts, pixel 
       const shell = await page.evaluate(() => window.shellRing);
       assert.ok(shell, `${query}: the shell drew the ring`);
       assert.equal(shell.app, 0, 'drawn before the app mounted');
-      const app = await page.$eval('canvas.ring', (c) => ({ png: c.toDataURL(), size: [c.width, c.height], keys: c.dataset.drawnKeys, servers: c.dataset.drawnServers }));
+      const app = await page.$eval('canvas.ring', (c) => ({ png: c.toDataURL(), size: [c.width, c.height], top: c.getBoundingClientRect().top,
+        keys: c.dataset.drawnKeys, servers: c.dataset.drawnServers }));
       assert.deepEqual(shell.size, app.size, `${query}: the same canvas size`);
+      assert.ok(Math.abs(shell.top - app.top) <= 2, `${query}: the ring stays in place when the app takes over (top ${shell.top} → ${app.top})`);
       assert.equal(shell.keys, app.keys);
       assert.equal(shell.servers, app.servers);
       assert.ok(shell.png === app.png, `${query}: the shell's ring and the app's are the same picture`);
