@@ -56,7 +56,7 @@ serve: setup-build
 lint:
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins -- -D warnings
+	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
 
 # The Python package has no Rust tests (pytest tests it, below).
 test-native:

@@ -56,9 +56,7 @@ pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourP
 /// it: the ring with its data is on screen before the app's first render and layout
 /// (docs/PERFORMANCE.md, "The first paint: the ring before the app").
 pub fn start() {
-    let link = Link::read(&url_pairs());
-    let state = initial_state(&link);
-    let first = Rc::new(First { link, state });
+    let first = Rc::new(First::of_page());
     if draw_in_shell(&first) {
         let frame = gloo_render::request_animation_frame(move |_| {
             gloo_timers::callback::Timeout::new(0, move || mount(first)).forget();
@@ -132,9 +130,26 @@ pub struct First {
     state: PageState,
 }
 
-/// Props of [`App`].
+impl First {
+    /// The page's own link (its address's query) and its first state.
+    fn of_page() -> First {
+        let link = Link::read(&url_pairs());
+        let state = initial_state(&link);
+        First { link, state }
+    }
+}
+
+/// Props of [`App`]. The default reads the page's link (what a test mounting the app gets).
 pub struct AppProps {
     first: Rc<First>,
+}
+
+impl Default for AppProps {
+    fn default() -> Self {
+        AppProps {
+            first: Rc::new(First::of_page()),
+        }
+    }
 }
 
 impl Properties for AppProps {
