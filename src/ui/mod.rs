@@ -78,16 +78,14 @@ fn mount(first: Rc<First>) {
 /// Gives the page its icon (copied beside index.html by Trunk, relative like every asset),
 /// in place of the empty one index.html starts with.
 fn link_icon() {
-    let icon = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.query_selector("link[rel=icon]").ok().flatten());
+    let icon = tools::document().and_then(|d| d.query_selector("link[rel=icon]").ok().flatten());
     if let Some(icon) = icon {
         let _ = icon.set_attribute("href", "favicon.svg");
     }
 }
 
 fn shell() -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.get_element_by_id("shell")
+    tools::document()?.get_element_by_id("shell")
 }
 
 /// Draws the link's ring into the shell, in place of its empty track, when the link asks
@@ -103,8 +101,7 @@ fn draw_in_shell(first: &First) -> bool {
     let Some(track) = shell().and_then(|s| s.query_selector(".shell-ring").ok().flatten()) else {
         return false;
     };
-    let Some(canvas) = web_sys::window()
-        .and_then(|w| w.document())
+    let Some(canvas) = tools::document()
         .and_then(|d| d.create_element("canvas").ok())
         .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
     else {

@@ -60,7 +60,8 @@ fn export_csv(
     });
 }
 
-fn document() -> Option<web_sys::Document> {
+/// The page's document.
+pub(super) fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }
 
