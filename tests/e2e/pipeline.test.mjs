@@ -131,6 +131,58 @@ test('the static shell paints the header and the ring\'s empty track before the 
   }
 });
 
+// tools/wasm_early.py: the wasm's compilation starts with its first bytes, not after its
+// last (an integrity hash on the fetch would hold the response back until the whole body
+// was in), and a server that labels the wasm application/octet-stream still gets a page.
+test('the wasm is compiled while it downloads, and a server without application/wasm still serves the page', async () => {
+  const { createServer } = await import('node:http');
+  const { readFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { dist } = await import('./harness.mjs');
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+  const serve = (wasmType) => createServer(async (req, res) => {
+    let file = new URL(req.url, 'http://x').pathname.slice(1) || 'index.html';
+    if (!/^[\w.-]+$/.test(file)) { res.writeHead(404).end(); return; }
+    let body;
+    try { body = readFileSync(path.join(dist, file)); } catch { res.writeHead(404).end(); return; }
+    const ext = path.extname(file);
+    res.writeHead(200, { 'content-type': ext === '.wasm' ? wasmType : types[ext] || 'application/octet-stream', 'content-length': body.length });
+    if (ext !== '.wasm' || wasmType !== 'application/wasm') { res.end(body); return; }
+    // Half the wasm now, the rest once the test has seen its compilation begin.
+    res.write(body.subarray(0, body.length >> 1));
+    await held;
+    res.end(body.subarray(body.length >> 1));
+  });
+  for (const wasmType of ['application/wasm', 'application/octet-stream']) {
+    const host = serve(wasmType);
+    await new Promise((ok) => host.listen(0, '127.0.0.1', ok));
+    const b = await openBrowser({ width: 1280, height: 720 });
+    try {
+      await b.page.addInitScript(() => {
+        const streaming = WebAssembly.compileStreaming;
+        WebAssembly.compileStreaming = function (...args) { window.compileStarted = true; return streaming.apply(this, args); };
+      });
+      await b.page.goto(`http://127.0.0.1:${host.address().port}/?nodes=A,B,C&keys=0..300`, { waitUntil: 'commit' });
+      if (wasmType === 'application/wasm') {
+        // Half the bytes are in: the compilation has already been handed the stream.
+        await b.page.waitForFunction(() => window.compileStarted === true, null, { timeout: 15000 });
+        release();
+      }
+      await ready(b.page);
+      assert.equal(await b.page.$eval('canvas.ring', (c) => c.dataset.drawnKeys), '300');
+      assert.equal(await b.page.evaluate(() => window.compileStarted === true), wasmType === 'application/wasm',
+        'compiled from the stream only when the server says application/wasm');
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      release();
+      await b.context.close();
+      await new Promise((ok) => host.close(ok));
+    }
+  }
+});
+
 test('a plain link\'s ring is drawn into the shell before the app mounts, pixel for pixel the ring the app then draws', async () => {
   const cases = [
     [1440, 900, '?nodes=A,B,C,D&keys=0..1000&theme=dark'],
