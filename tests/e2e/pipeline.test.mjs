@@ -189,6 +189,9 @@ test('a plain link\'s ring is drawn into the shell before the app mounts, pixel 
     [1280, 720, '?algo=ring&nodes=10.0.0.1:80,10.0.0.2:80,10.0.0.3:80&vnodes=40&keys=key-0..200&theme=light&lang=zh-CN'],
     [390, 844, '?algo=maglev&nodes=A,B,C&keys=0..5000'],
     [820, 1180, '?nodes=A,B,C&keys=0..2000&lang=en'],
+    // 601–739 px: English wrapped the app's header to a second row (the ring moved 34 px).
+    [640, 900, '?nodes=A,B,C&keys=0..2000&lang=en'],
+    [601, 800, '?nodes=A,B,C&keys=0..2000&lang=en&theme=light'],
   ];
   for (const [width, height, query] of cases) {
     const b = await openBrowser({ width, height });
