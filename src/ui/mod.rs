@@ -113,26 +113,36 @@ fn draw_in_shell(first: &First) -> bool {
         return false;
     }
     let look = Look {
-        lang: view.lang.unwrap_or_else(preferred_lang),
-        theme: view.theme.unwrap_or_else(system_theme),
+        lang: first.lang,
+        theme: view.theme.unwrap_or(first.system_theme),
         present: false,
     };
     ring_view::draw_first(&canvas, &first.state, look);
     true
 }
 
-/// What the page starts from: its link, read once, and the state it asks for.
+/// What the page starts from, each read or computed once: its link, the state it asks for,
+/// the language (the link's, else the browser's) and the system's theme. The ring drawn
+/// into the shell and the app's first frame start from the same values.
 pub struct First {
     link: Link,
     state: PageState,
+    lang: Lang,
+    system_theme: Theme,
 }
 
 impl First {
-    /// The page's own link (its address's query) and its first state.
+    /// The page's own link (its address's query) and what follows from it.
     fn of_page() -> First {
         let link = Link::read(&url_pairs());
         let state = initial_state(&link);
-        First { link, state }
+        let lang = link.view.lang.unwrap_or_else(preferred_lang);
+        First {
+            link,
+            state,
+            lang,
+            system_theme: system_theme(),
+        }
     }
 }
 
@@ -533,10 +543,9 @@ pub fn App(props: &AppProps) -> Html {
         let first = Rc::clone(&props.first);
         use_reducer(move || Store(first.state.clone()))
     };
-    let (screen, on_screen) = use_screen(link.view);
+    let (screen, on_screen) = use_screen(link.view, props.first.lang);
     let s = screen.0;
     let state = &store.0;
-    let system = use_memo((), |_| system_theme());
     // The tour's printable handout, while it is made and once it is.
     let handout = use_state(|| None::<handout::Handout>);
     use_below_fold(state, s.below_fold, &on_screen);
@@ -558,7 +567,7 @@ pub fn App(props: &AppProps) -> Html {
     host_bridge::use_host_bridge(state, &dispatch, &tour.go, tour.position, w);
     use_stepper(state, &dispatch);
     use_key_shortcuts(&dispatch, &tour, &on_screen, link.view.notes);
-    let theme = s.theme.unwrap_or(*system);
+    let theme = s.theme.unwrap_or(props.first.system_theme);
     handout::use_handout(&handout, state, tour.position, w, &tour.go);
     handout::use_print_when_done(&handout);
     use_theme_attribute(theme);
@@ -591,16 +600,11 @@ pub fn App(props: &AppProps) -> Html {
     }
 }
 
-/// The reader's choices as yew's reducer, started from the link's view (the language from
-/// the browser's when the link names none), and the callback that changes them.
+/// The reader's choices as yew's reducer, started from the link's view in the page's first
+/// language ([`First`]), and the callback that changes them.
 #[hook]
-fn use_screen(view: View) -> (UseReducerHandle<ScreenStore>, Callback<ScreenAction>) {
-    let screen = use_reducer(move || {
-        ScreenStore(Screen::from_view(
-            &view,
-            view.lang.unwrap_or_else(preferred_lang),
-        ))
-    });
+fn use_screen(view: View, lang: Lang) -> (UseReducerHandle<ScreenStore>, Callback<ScreenAction>) {
+    let screen = use_reducer(move || ScreenStore(Screen::from_view(&view, lang)));
     let dispatcher = screen.dispatcher();
     let on_screen = Callback::from(move |a: ScreenAction| dispatcher.dispatch(a));
     (screen, on_screen)
