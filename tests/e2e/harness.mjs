@@ -22,7 +22,8 @@ export function cli(args) {
     : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root, maxBuffer: 1 << 30 })).toString();
 }
 
-const types = {
+/** Content types by file extension, as a static server sends them. */
+export const types = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
 };

@@ -138,10 +138,9 @@ test('the wasm is compiled while it downloads, and a server without application/
   const { createServer } = await import('node:http');
   const { readFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const { dist } = await import('./harness.mjs');
+  const { dist, types } = await import('./harness.mjs');
   let release;
   const held = new Promise((ok) => { release = ok; });
-  const types = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
   const serve = (wasmType) => createServer(async (req, res) => {
     let file = new URL(req.url, 'http://x').pathname.slice(1) || 'index.html';
     if (!/^[\w.-]+$/.test(file)) { res.writeHead(404).end(); return; }
