@@ -16,19 +16,11 @@ import { readFileSync, writeFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import binaryen from 'binaryen';
+import { FEATURES, FEATURE_FLAGS } from './wasm_features.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const staging = process.env.TRUNK_STAGING_DIR || process.argv[2] || 'dist';
 const wasmPath = path.join(staging, readFileSync(path.join(staging, 'index.html'), 'utf8').match(/\.\/([A-Za-z0-9._-]+_bg\.wasm)/)[1]);
-
-// The features the page is built with (index.html's wasm-opt parameters and binaryen's
-// defaults): the module is read and written with exactly these, so nothing newer (say, a
-// compact import encoding browsers do not read) can slip into the output.
-const F = binaryen.Features;
-const FEATURES = F.MutableGlobals | F.SignExt | F.NontrappingFPToInt | F.BulkMemory
-  | F.BulkMemoryOpt | F.CallIndirectOverlong | F.ReferenceTypes | F.Multivalue | F.SIMD128;
-const FEATURE_FLAGS = ['--enable-simd', '--enable-bulk-memory', '--enable-nontrapping-float-to-int',
-  '--enable-sign-ext', '--enable-mutable-globals', '--enable-reference-types', '--enable-multivalue'];
 
 /** An unsigned LEB128 at `i`: [value, next index]. */
 function leb(bytes, i) {
@@ -65,6 +57,7 @@ function bodySizes(bytes) {
 const before = readFileSync(wasmPath);
 const sizes = bodySizes(before);
 const module = binaryen.readBinary(before);
+// Read and written with the page's own features (tools/wasm_features.mjs).
 module.setFeatures(FEATURES);
 const functions = [];
 for (let k = 0; k < module.getNumFunctions(); k++) {

@@ -12,6 +12,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, write
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import binaryen from 'binaryen';
+import { FEATURES } from '../../tools/wasm_features.mjs';
 import { serveDist, openBrowser, closeBrowsers, dist as defaultDist } from '../e2e/harness.mjs';
 
 const arg = (name, fallback) => {
@@ -27,10 +28,7 @@ const small = mkdtempSync(path.join(tmpdir(), 'smaller-module-'));
 cpSync(dist, small, { recursive: true });
 const wasmName = readdirSync(small).find((f) => f.endsWith('_bg.wasm'));
 const module = binaryen.readBinary(readFileSync(path.join(dist, wasmName)));
-// The page's own features (tools/order_functions.mjs), so nothing newer is written.
-const F = binaryen.Features;
-module.setFeatures(F.MutableGlobals | F.SignExt | F.NontrappingFPToInt | F.BulkMemory
-  | F.BulkMemoryOpt | F.CallIndirectOverlong | F.ReferenceTypes | F.Multivalue | F.SIMD128);
+module.setFeatures(FEATURES);
 const defined = [];
 for (let k = 0; k < module.getNumFunctions(); k++) {
   const f = binaryen.getFunctionInfo(module.getFunctionByIndex(k));
