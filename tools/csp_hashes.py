@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Trunk post_build hook: put the SHA-256 of every inline <script> into the page's CSP.
+"""Trunk post_build hook: put the SHA-256 of every inline <script> and <style> into the CSP.
 
-index.html carries `'sha256-INLINE-SCRIPTS'` in its Content-Security-Policy; Trunk adds an
-inline module script that loads the wasm. We replace the placeholder with that script's
-exact hash, so the page runs under `script-src 'self'` without 'unsafe-inline'.
+index.html carries `'sha256-INLINE-SCRIPTS'` and `'sha256-INLINE-STYLES'` in its
+Content-Security-Policy; Trunk adds an inline module script that loads the wasm, the hooks
+before this one an early wasm fetch (tools/wasm_early.py) and the page's CSS
+(tools/inline_css.py). We replace each placeholder with those elements' exact hashes, so the
+page runs under `script-src 'self'` and `style-src 'self'` without 'unsafe-inline'.
 """
 import base64
 import hashlib
@@ -14,13 +16,23 @@ import sys
 staging = os.environ.get("TRUNK_STAGING_DIR") or (sys.argv[1] if len(sys.argv) > 1 else "dist")
 path = os.path.join(staging, "index.html")
 html = open(path, encoding="utf-8").read()
-scripts = re.findall(r"<script(?![^>]*\bsrc=)[^>]*>(.*?)</script>", html, flags=re.S)
-hashes = " ".join(
-    "'sha256-%s'" % base64.b64encode(hashlib.sha256(s.encode("utf-8")).digest()).decode()
-    for s in scripts
-)
-if "'sha256-INLINE-SCRIPTS'" not in html:
-    sys.exit("csp_hashes: index.html has no 'sha256-INLINE-SCRIPTS' placeholder")
-html = html.replace("'sha256-INLINE-SCRIPTS'", hashes or "")
+
+
+def hashes(tag):
+    """The CSP source expressions for the contents of every inline `tag` element."""
+    bodies = re.findall(r"<%s(?![^>]*\bsrc=)[^>]*>(.*?)</%s>" % (tag, tag), html, flags=re.S)
+    return len(bodies), " ".join(
+        "'sha256-%s'" % base64.b64encode(hashlib.sha256(b.encode("utf-8")).digest()).decode()
+        for b in bodies
+    )
+
+
+counts = []
+for tag, placeholder in (("script", "'sha256-INLINE-SCRIPTS'"), ("style", "'sha256-INLINE-STYLES'")):
+    if placeholder not in html:
+        sys.exit(f"csp_hashes: index.html has no {placeholder} placeholder")
+    n, sources = hashes(tag)
+    html = html.replace(placeholder, sources)
+    counts.append(f"{n} inline {tag}(s)")
 open(path, "w", encoding="utf-8").write(html)
-print(f"csp_hashes: {len(scripts)} inline script(s) hashed into the CSP")
+print(f"csp_hashes: {' and '.join(counts)} hashed into the CSP")

@@ -68,10 +68,44 @@ test('the page is at most 330 KB gzip, and its loader names what it loads', asyn
   const { dist } = await import('./harness.mjs');
   const html = readFileSync(path.join(dist, 'index.html'), 'utf8');
   const assets = ['index.html', ...new Set([...html.matchAll(/\.\/([A-Za-z0-9._-]+\.(?:wasm|js|css))/g)].map((m) => m[1]))];
-  assert.ok(assets.some((f) => f.endsWith('.wasm')) && assets.some((f) => f.endsWith('.js')) && assets.some((f) => f.endsWith('.css')), assets.join());
+  assert.ok(assets.some((f) => f.endsWith('.wasm')) && assets.some((f) => f.endsWith('.js')), assets.join());
+  // The CSS is inside index.html (tools/inline_css.py), counted with it.
+  assert.ok(!assets.some((f) => f.endsWith('.css')) && /<style>(?:(?!<\/style>)[^])*\.shell-ring/.test(html), 'the stylesheet is inline');
   const sizes = assets.map((f) => [f, gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length]);
   const total = sizes.reduce((a, [, n]) => a + n, 0);
   assert.ok(total <= 330 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
+});
+
+// The shell paints with the HTML's own bytes: a stylesheet link would hold the first frame
+// until a second response came back (tools/inline_css.py; docs/PERFORMANCE.md, issue 29's
+// third session). The CSS is inline, allowed by its hash in the page's CSP, and applied.
+test('the page\'s CSS arrives inside index.html, allowed by the CSP, and no stylesheet is requested', async () => {
+  const b = await openBrowser({ width: 1280, height: 720 });
+  try {
+    const { page } = b;
+    const requested = [];
+    page.on('request', (r) => requested.push(new URL(r.url()).pathname));
+    await page.addInitScript(() => {
+      window.__refused = [];
+      document.addEventListener('securitypolicyviolation', (e) => window.__refused.push(`${e.violatedDirective} ${e.blockedURI}`));
+    });
+    await page.goto(`${server.origin}/?theme=light`, { waitUntil: 'domcontentloaded' });
+    const shell = await page.evaluate(() => ({
+      sheets: [...document.styleSheets].map((s) => s.ownerNode.tagName),
+      background: getComputedStyle(document.body).backgroundColor,
+      csp: document.querySelector('meta[http-equiv=Content-Security-Policy]').content.match(/style-src ([^;]*)/)[1],
+    }));
+    assert.deepEqual(shell.sheets, ['STYLE']);
+    assert.match(shell.csp, /^'self' 'sha256-[A-Za-z0-9+/]{43}='$/);
+    // The light theme's --bg, so the rules applied (an unstyled body is transparent).
+    assert.equal(shell.background, 'rgb(244, 246, 250)');
+    await ready(page);
+    assert.deepEqual(requested.filter((p) => p.endsWith('.css')), []);
+    assert.deepEqual(await page.evaluate(() => window.__refused), []);
+    assert.deepEqual(b.problems.console, []);
+  } finally {
+    await b.context.close();
+  }
 });
 
 test('the static shell paints the header and the ring\'s empty track before the wasm is instantiated, and the app takes its place', async () => {
