@@ -27,7 +27,7 @@ setup-test:
 # so a build that stopped half-way leaves the old index.html and the next run builds again.
 # The Python package (crates/python) is not built into the page: its changes do not count.
 PAGE_INPUTS := $(shell find src static crates/short-md5 crates/plotters-canvas -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
-	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/order_functions.mjs tools/wasm_features.mjs tools/short_names.py tools/wasm_early.py tools/inline_css.py tools/csp_hashes.py \
+	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/order_functions.mjs tools/wasm_features.mjs tools/short_names.py tools/wasm_early.py tools/inline_assets.py tools/csp_hashes.py \
 	target/tools/wasm.env target/tools/page.env
 
 target/tools/wasm.env target/tools/page.env:

@@ -2,9 +2,9 @@
 """Trunk post_build hook: put the SHA-256 of every inline <script> and <style> into the CSP.
 
 index.html carries `'sha256-INLINE-SCRIPTS'` and `'sha256-INLINE-STYLES'` in its
-Content-Security-Policy; Trunk adds an inline module script that loads the wasm, the hooks
-before this one an early wasm fetch (tools/wasm_early.py) and the page's CSS
-(tools/inline_css.py). We replace each placeholder with those elements' exact hashes, so the
+Content-Security-Policy; the hooks before this one put inline an early wasm fetch
+(tools/wasm_early.py), the page's CSS and the loader with wasm-bindgen's JS glue
+(tools/inline_assets.py). We replace each placeholder with those elements' exact hashes, so the
 page runs under `script-src 'self'` and `style-src 'self'` without 'unsafe-inline'.
 """
 import base64

@@ -16,12 +16,12 @@ the last byte (a trace: streaming began 4 ms after the download ended, not when 
 The wasm is same-origin (the CSP's connect-src 'self') and its file name carries its content
 hash (Trunk's filehash), so a stale or mixed deployment still cannot pair it with the wrong
 glue; whoever could alter it on the server could alter index.html and its hashes as well.
-The JS glue keeps Trunk's integrity hash (the CSS is inline since tools/inline_css.py).
+The CSS and the JS glue are inline (tools/inline_assets.py), pinned by the CSP's hashes.
 
 A server that does not send `application/wasm` still works: the bytes are then compiled
 from an ArrayBuffer, as wasm-bindgen's own fallback does. Runs after every hook that
-rewrites the wasm (its name is final), before tools/inline_css.py (which replaces the
-stylesheet link this script is put before) and before tools/csp_hashes.py, which
+rewrites the wasm (its name is final), before tools/inline_assets.py (which replaces the
+stylesheet link this script is put before, and the loader) and before tools/csp_hashes.py, which
 hashes this script into the CSP like the loader.
 """
 import os
