@@ -10,7 +10,7 @@
 // - the longest main-thread block (longest task, and the longest gap between animation
 //   frames) while large legal scenarios load and change, per algorithm;
 // - a guided tour's step at 50,000 keys: key press → painted frame, forward and back;
-// - the gzip size of wasm + js + css.
+// - the gzip size of index.html and the wasm (and any js or css) it loads.
 // --quick skips the heavy scenarios (used to measure an older build for comparison);
 // --heavy-only measures only them.
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -130,7 +130,9 @@ function keyToTourFrame(page, key) {
 function frameTimes(page, ms, button) {
   return page.evaluate(async ({ ms, button }) => {
     const times = [];
-    [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === button).click();
+    // Found as clickToFrame finds it: the Add/Remove buttons' words are short on screen
+    // ("+ Add"), their accessible names whole.
+    [...document.querySelectorAll('button')].find((b) => (b.getAttribute('aria-label') || b.textContent.trim()) === button).click();
     const start = performance.now();
     await new Promise((done) => {
       const tick = (t) => { times.push(t); if (t - start < ms) requestAnimationFrame(tick); else done(); };
