@@ -128,7 +128,7 @@ test('the static shell paints the header and the ring\'s empty track before the 
       const shell = await page.evaluate(() => {
         const track = document.querySelector('#shell .shell-ring').getBoundingClientRect();
         const h1 = document.querySelector('#shell h1');
-        return { theme: document.documentElement.dataset.theme, track: [track.width, track.height], title: h1.getBoundingClientRect().height > 0 ? h1.textContent : '',
+        return { theme: document.documentElement.dataset.theme, track: [track.width, track.height], title: h1?.getBoundingClientRect().height > 0 ? h1.textContent : '',
           app: document.querySelectorAll('.app:not(.shell)').length, instantiated: !!window.wasmBindings };
       });
       assert.equal(shell.instantiated, false, 'the wasm has not run');
@@ -217,6 +217,42 @@ test('the wasm is compiled while it downloads, and a server without application/
       release();
       await b.context.close();
       await new Promise((ok) => host.close(ok));
+    }
+  }
+});
+
+// An embed's shell is the app's embed frame (the stage, its one-line summary and a row of
+// buttons, the panel beside it from 549 px): its empty track is where the app then draws
+// the ring. Where the app's summary or buttons wrap to a second row (a narrow stage column:
+// 320×240, 720×460, 800×450 in English), the shell, which has neither words, keeps one row
+// of each, and its track is larger by that much: centred the same, never smaller.
+test('an embed\'s shell puts the ring\'s empty track where the app then draws the ring', async () => {
+  const exact = ['480x360', '560x300', '1000x600', '400x700'];
+  const tworows = ['320x240', '720x460', '800x450'];
+  for (const size of [...exact, ...tworows]) {
+    const [width, height] = size.split('x').map(Number);
+    const b = await openBrowser({ width, height });
+    let release;
+    const held = new Promise((ok) => { release = ok; });
+    try {
+      const { page } = b;
+      await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+      await page.goto(`${server.origin}/?embed=1`, { waitUntil: 'domcontentloaded' });
+      const box = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { cx: r.left + r.width / 2, top: r.top, side: r.width, tall: r.height }; });
+      const shell = await box('#shell .shell-ring');
+      release();
+      await ready(page);
+      const app = await box('canvas.ring');
+      assert.ok(Math.abs(shell.cx - app.cx) <= 2 && Math.abs(shell.top - app.top) <= 2, `${size}: the track's centre line and top ${JSON.stringify(shell)} vs the ring's ${JSON.stringify(app)}`);
+      if (exact.includes(size)) {
+        assert.ok(Math.abs(shell.side - app.side) <= 3 && Math.abs(shell.tall - app.tall) <= 3, `${size}: the track's box ${JSON.stringify(shell)} vs the ring's ${JSON.stringify(app)}`);
+      } else {
+        assert.ok(shell.side >= app.side - 3 && shell.side <= app.side + 50, `${size}: the track ${shell.side} px against the ring's ${app.side} px`);
+      }
+      assert.deepEqual(b.problems.console, []);
+    } finally {
+      release();
+      await b.context.close();
     }
   }
 });
