@@ -58,6 +58,8 @@ def take(name):
 def inline(tag, text):
     if re.search(r"</%s" % tag, text, flags=re.I):
         fail(f"the text contains '</{tag}', which would end the element early")
+    if tag == "script" and "<!--" in text:
+        fail("the script contains '<!--', which can make the HTML parser miss its end")
     return f"<{tag}>{text}</{tag}>" if tag == "style" else f"<{tag} type=module>{text}</{tag}>"
 
 
