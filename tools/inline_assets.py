@@ -55,12 +55,14 @@ def take(name):
     return text
 
 
-def inline(tag, text):
+def inline(opening, text):
+    """`text` as the content of the element `opening` starts (`<style>`, `<script ...>`)."""
+    tag = re.match(r"<(\w+)", opening).group(1)
     if re.search(r"</%s" % tag, text, flags=re.I):
         fail(f"the text contains '</{tag}', which would end the element early")
     if tag == "script" and "<!--" in text:
         fail("the script contains '<!--', which can make the HTML parser miss its end")
-    return f"<{tag}>{text}</{tag}>" if tag == "style" else f"<{tag} type=module>{text}</{tag}>"
+    return f"{opening}{text}</{tag}>"
 
 
 # The stylesheet, in place.
@@ -68,7 +70,7 @@ link = only(r"<link(?=[^>]*\brel=\"?stylesheet\b)[^>]*>", "stylesheet link")
 css = re.search(r"\bhref=\"?\./([A-Za-z0-9._-]+\.css)", link.group(0))
 if not css:
     fail(f"the stylesheet link has no local href: {link.group(0)[:120]}")
-html = html.replace(link.group(0), inline("style", take(css.group(1))), 1)
+html = html.replace(link.group(0), inline("<style>", take(css.group(1))), 1)
 
 # The glue, as the loader's own code, at the end of <body>.
 loader = only(r"<script type=\"?module\"?>(.*?)</script>", "module script")
@@ -93,6 +95,6 @@ code = (
 html = html.replace(loader.group(0), "", 1).replace(glue_name.group(0), "", 1)
 if html.count("</body>") != 1:
     fail("index.html has no single </body>")
-html = html.replace("</body>", inline("script", code) + "</body>")
+html = html.replace("</body>", inline("<script type=module>", code) + "</body>")
 open(path, "w", encoding="utf-8").write(html)
 print(f"inline_assets: {css.group(1)} and {js.group(1)} inlined into index.html")

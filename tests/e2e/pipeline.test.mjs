@@ -113,15 +113,22 @@ test('the page\'s CSS and JS glue arrive inside index.html, allowed by the CSP: 
   }
 });
 
+/** Holds the page's wasm back (the shell stays on screen) until the returned function is
+ * called. */
+async function holdWasm(page) {
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+  return release;
+}
+
 test('the static shell paints the header and the ring\'s empty track before the wasm is instantiated, and the app takes its place', async () => {
   for (const [query, theme] of [['?theme=dark', 'dark'], ['?theme=light', 'light'], ['?embed=1&theme=dark', 'dark']]) {
     const b = await openBrowser({ width: 1280, height: 720 });
     try {
       const { page } = b;
       // The wasm is held back until the shell has been looked at.
-      let release;
-      const held = new Promise((ok) => { release = ok; });
-      await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+      const release = await holdWasm(page);
       await page.goto(`${server.origin}/${query}`, { waitUntil: 'domcontentloaded' });
       await page.waitForFunction(() => document.getElementById('shell'));
       await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
@@ -232,11 +239,10 @@ test('an embed\'s shell puts the ring\'s empty track where the app then draws th
   for (const size of [...exact, ...tworows]) {
     const [width, height] = size.split('x').map(Number);
     const b = await openBrowser({ width, height });
-    let release;
-    const held = new Promise((ok) => { release = ok; });
+    let release = () => {};
     try {
       const { page } = b;
-      await page.route(/_bg\.wasm$/, async (route) => { await held; await route.continue(); });
+      release = await holdWasm(page);
       await page.goto(`${server.origin}/?embed=1`, { waitUntil: 'domcontentloaded' });
       const box = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { cx: r.left + r.width / 2, top: r.top, side: r.width, tall: r.height }; });
       const shell = await box('#shell .shell-ring');
