@@ -382,6 +382,10 @@ pub enum Problem {
         given: String,
         max: u32,
     },
+    PgNumOutOfRange {
+        given: String,
+        max: u32,
+    },
     BalanceOutOfRange {
         given: String,
         max: f64,
@@ -820,6 +824,7 @@ impl Problem {
             P::KeyHasComma { given } => (90, vec![given.to_string()]),
             P::Internal(what) => (91, vec![what.to_string()]),
             P::TableOutOfRange { given, max } => (92, vec![given.to_string(), max.to_string()]),
+            P::PgNumOutOfRange { given, max } => (93, vec![given.to_string(), max.to_string()]),
             // Composed of other words: each language writes these itself. Named one by one,
             // so that a new problem is a compile error until it has its words.
             P::KeyNotNumber { .. }
@@ -833,7 +838,7 @@ impl Problem {
 }
 
 /// The problems' messages in English, by [`Problem::values`]' index.
-pub const EN: [&str; 93] = [
+pub const EN: [&str; 94] = [
     "server names must not be empty",
     "server name {0} is longer than {1} characters",
     "server name {0} contains the invisible or control character {1}; use visible characters only",
@@ -926,7 +931,8 @@ pub const EN: [&str; 93] = [
     "{0} config: no server takes part in the hash",
     "keys: a key in a link cannot hold a comma, got {0}",
     "{0}",
-    "table size (Ceph's pg_num) {0} must be a whole number from 1 to {1}",
+    "Maglev's table size {0} must be a whole number from 1 to {1} (a prime, e.g. 251 or 65537)",
+    "pg_num {0} must be a whole number from 1 to {1} (a Ceph pool's placement groups; Ceph's default is 32)",
 ];
 
 impl fmt::Display for Problem {
@@ -1083,6 +1089,10 @@ pub fn examples() -> Vec<Problem> {
             max: 1_000_003,
         },
         P::TableOutOfRange {
+            given: q("0"),
+            max: 1_000_003,
+        },
+        P::PgNumOutOfRange {
             given: q("0"),
             max: 1_000_003,
         },
@@ -1397,6 +1407,7 @@ pub fn variant_index(p: &Problem) -> usize {
         P::TokenHeldTwice { .. } => 94,
         P::TooManyTokens { .. } => 95,
         P::TableOutOfRange { .. } => 96,
+        P::PgNumOutOfRange { .. } => 97,
     }
 }
 

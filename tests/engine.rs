@@ -691,14 +691,14 @@ fn a_large_table_filled_in_steps_places_keys_as_one_filled_at_once() {
     assert_eq!(tables.len(), 3, "{tables:?}");
     for algo in tables {
         // Maglev's largest table; a Ceph pool's most groups (each costs a draw per OSD).
-        let size = if algo.spec().knobs.pg_num {
-            "65536"
+        let (knob, size) = if algo.spec().knobs.pg_num {
+            ("pg_num", "65536")
         } else {
-            "1000003"
+            ("table", "1000003")
         };
         let scenario = Scenario::from_pairs([
             ("algo", algo.name()),
-            ("table", size),
+            (knob, size),
             ("nodes", "s{i}:0..97,t*2,u*0.5,v*3"),
             ("keys", "0..3000"),
         ])

@@ -163,7 +163,7 @@ def main():
                     words = row.split()
                     acting = ",".join(f"osd.{a}" for a in words[5].strip("[]").split(","))
                     crush_lines.append(f"{words[4]} {acting}")
-            words = [f"table={count << bits}", f"nodes={nodes}"]
+            words = [f"pg_num={count << bits}", f"nodes={nodes}"]
             if out is not None:
                 words.append(f"down=osd.{out}")
             lines.append(f"scenario {name} " + " ".join(words))

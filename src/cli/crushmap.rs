@@ -227,7 +227,7 @@ mod tests {
             .unwrap();
         let recorded = Scenario::from_pairs([("nodes", nodes)]).unwrap().nodes;
         assert_eq!(imported.servers, recorded);
-        let base = Scenario::from_pairs([("table", "12"), ("keys", "0..1")]).unwrap();
+        let base = Scenario::from_pairs([("pg_num", "12"), ("keys", "0..1")]).unwrap();
         let sim = Simulation::new(&imported.apply(base).unwrap()).unwrap();
         let mut checked = 0;
         for line in lines {

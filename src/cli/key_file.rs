@@ -7,8 +7,8 @@
 //! migration list) almost always in order, which a buffered cursor turns into one
 //! sequential read — a key further on is reached by reading on, or by a seek to the start
 //! of its stride and at most `STRIDE − 1` keys read past.
-//! Standard input cannot be read twice: it is copied to a temporary file first, removed
-//! when the run ends. Blank lines are skipped, a trailing `\r` is dropped; the file must not
+//! Standard input, a FIFO or a device cannot be read twice: it is copied to a temporary
+//! file first, removed when the run ends. Blank lines are skipped, a trailing `\r` is dropped; the file must not
 //! change while the run reads it.
 
 use std::fs::File;
@@ -52,39 +52,59 @@ struct Cursor {
 
 impl KeyFile {
     /// Opens `@FILE` (the path after `@`) or `-` (standard input), and checks every key.
+    /// Anything but a regular file (standard input, a FIFO, a device, a socket) can be read
+    /// only once, so it is copied to a temporary file as it is checked, like `-`: a FIFO
+    /// opened a second time would wait for a writer that never comes.
     pub fn open(arg: &str) -> Result<KeyFile, String> {
-        let (path, shown, temporary) = if arg == "-" {
-            let path =
-                std::env::temp_dir().join(format!("hashring-lab-keys-{}", std::process::id()));
-            (path, "-".to_owned(), true)
+        let named = if arg == "-" {
+            None
         } else {
             let name = arg.strip_prefix('@').unwrap_or(arg);
             if name.is_empty() {
                 return Err("--keys @FILE needs a file name after @".to_owned());
             }
-            (PathBuf::from(name), name.to_owned(), false)
+            let file = File::open(name)
+                .map_err(|e| format!("--keys: cannot open {}: {e}", quote(name)))?;
+            let regular = file.metadata().is_ok_and(|m| m.is_file());
+            Some((name, file, regular))
         };
-        let checked = if temporary {
-            // Standard input is checked as it is copied: a bad line stops the copy there
-            // (a gigabyte of zeros is refused at its first 202 bytes, not kept first).
-            File::create(&path)
+        let (path, shown, temporary) = match &named {
+            Some((name, _, true)) => (PathBuf::from(name), (*name).to_owned(), false),
+            once => (
+                std::env::temp_dir().join(format!("hashring-lab-keys-{}", std::process::id())),
+                once.as_ref().map_or("-", |(name, _, _)| name).to_owned(),
+                true,
+            ),
+        };
+        let checked = match named {
+            Some((_, file, true)) => {
+                check(&mut BufReader::with_capacity(1 << 16, file), &shown, None)
+            }
+            // Checked as it is copied: a bad line stops the copy there (a gigabyte of zeros
+            // is refused at its first 202 bytes, not kept first).
+            once => File::create(&path)
                 .map_err(|e| {
                     format!(
-                        "--keys -: cannot keep standard input in {}: {e}",
+                        "--keys {}: cannot keep a copy in {}: {e}",
+                        quote(&shown),
                         path.display()
                     )
                 })
                 .and_then(|copy| {
                     let mut copy = BufWriter::with_capacity(1 << 16, copy);
-                    let checked = check(&mut std::io::stdin().lock(), &shown, Some(&mut copy))?;
-                    copy.flush()
-                        .map_err(|e| format!("--keys -: cannot keep standard input: {e}"))?;
+                    let checked = match once {
+                        Some((_, file, _)) => check(
+                            &mut BufReader::with_capacity(1 << 16, file),
+                            &shown,
+                            Some(&mut copy),
+                        ),
+                        None => check(&mut std::io::stdin().lock(), &shown, Some(&mut copy)),
+                    }?;
+                    copy.flush().map_err(|e| {
+                        format!("--keys {}: cannot keep a copy: {e}", quote(&shown))
+                    })?;
                     Ok(checked)
-                })
-        } else {
-            File::open(&path)
-                .map_err(|e| format!("--keys: cannot open {}: {e}", quote(&shown)))
-                .and_then(|file| check(&mut BufReader::with_capacity(1 << 16, file), &shown, None))
+                }),
         };
         let (starts, count) = match checked {
             Ok(checked) => checked,

@@ -44,11 +44,13 @@ pub(super) struct ScenarioArgs {
     #[arg(long, default_value = "21")]
     probes: String,
     /// Maglev: lookup table size M, a prime up to 1000003 (default 65537, the paper's; the
-    /// page uses 251, small enough to draw cell by cell). Ceph: the pool's placement groups,
-    /// pg_num, any whole number up to the same (default 32, Ceph's osd_pool_default_pg_num;
-    /// also --pg-num).
-    #[arg(long, visible_alias = "pg-num")]
+    /// page uses 251, small enough to draw cell by cell).
+    #[arg(long)]
     table: Option<String>,
+    /// Ceph: the pool's placement groups, any whole number up to 1000003 (default 32,
+    /// Ceph's osd_pool_default_pg_num).
+    #[arg(long = "pg-num", value_name = "PG_NUM", default_value = "32")]
+    pg_num: String,
     /// Bounded loads: balance factor c, 1..=10 (capacity ⌈c · keys / servers⌉).
     #[arg(long, default_value = "1.25")]
     c: String,
@@ -134,6 +136,7 @@ impl ScenarioArgs {
             ("down", self.down.as_str()),
             ("probes", self.probes.as_str()),
             ("c", self.c.as_str()),
+            ("pg_num", self.pg_num.as_str()),
             ("slotmap", self.slotmap.as_str()),
             ("tokens", self.tokens.as_str()),
         ];
@@ -150,9 +153,9 @@ impl ScenarioArgs {
 /// [`read_config_text`] applied over them — as the command line builds it from its flags
 /// and `--config`, and as the Python package builds a `Cluster`.
 ///
-/// A table size not given is Maglev's paper's (65,537); a pool's placement groups, Ceph's
-/// own default (whether the algorithm was asked for or a CRUSH map said Ceph). A `vnodes`
-/// given wins over the config's own count (`nodetool ring`'s).
+/// A table size not given is Maglev's paper's (65,537); a pool's placement groups
+/// (`pg_num`, among `pairs`) are Ceph's own parameter with Ceph's default, 32, whatever the
+/// table. A `vnodes` given wins over the config's own count (`nodetool ring`'s).
 pub fn assemble(
     pairs: &[(&str, &str)],
     vnodes: Option<&str>,
@@ -169,7 +172,6 @@ pub fn assemble(
             imported.vnodes = None;
         }
     }
-    let table_given = table.is_some() || imported.as_ref().is_some_and(|i| i.table.is_some());
     let default_table = crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string();
     let mut all = pairs.to_vec();
     all.push(("vnodes", vnodes.unwrap_or("10")));
@@ -179,9 +181,6 @@ pub fn assemble(
         scenario = imported
             .apply(scenario)
             .map_err(|e| format!("--config: {e}"))?;
-    }
-    if !table_given && scenario.settings.algo.spec().knobs.pg_num {
-        scenario.settings.table = crate::engine::scenario::default_table(scenario.settings.algo);
     }
     Ok(scenario)
 }

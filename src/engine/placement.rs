@@ -59,6 +59,9 @@ pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::
 pub fn key_layout(settings: &Settings) -> (Shape, u32) {
     match settings.algo.shape() {
         Shape::SlotRanges => (Shape::SlotRanges, 0),
+        Shape::TableCells if settings.algo.spec().knobs.pg_num => {
+            (Shape::TableCells, settings.pg_num)
+        }
         Shape::TableCells => (Shape::TableCells, settings.table),
         _ => (Shape::Vnodes, 0),
     }

@@ -94,6 +94,9 @@ pub struct Settings {
     pub probes: u32,
     /// Maglev: the lookup table's size M (a prime).
     pub table: u32,
+    /// Ceph: the pool's placement groups, `pg_num` (Ceph's own parameter, with Ceph's
+    /// default: never Maglev's table, which `compare` runs beside it).
+    pub pg_num: u32,
     /// Bounded loads: the balance factor `c`, 1 to 10.
     pub c: f64,
 }
@@ -107,6 +110,7 @@ impl Settings {
             label: &self.label,
             probes: self.probes,
             table: self.table,
+            pg_num: self.pg_num,
             c: self.c,
             key_count: self.keys.len(),
             seed: self.seed,
@@ -126,6 +130,7 @@ impl Default for Settings {
             seed: 1,
             probes: super::algorithms::multiprobe::DEFAULT_PROBES,
             table: super::algorithms::maglev::PAGE_TABLE,
+            pg_num: super::algorithms::ceph::DEFAULT_PG_NUM,
             c: DEFAULT_BALANCE,
         }
     }
@@ -304,27 +309,8 @@ pub fn parse_probes(text: &str) -> Result<u32, Problem> {
     }
 }
 
-/// The table size a link without one means: a Ceph pool's default `pg_num` (32), else the
-/// page's Maglev table (251).
-pub fn default_table(algo: Algorithm) -> u32 {
-    if algo.spec().knobs.pg_num {
-        super::algorithms::ceph::DEFAULT_PG_NUM
-    } else {
-        super::algorithms::maglev::PAGE_TABLE
-    }
-}
-
-/// What the table size is called under `algo`: Ceph's `pg_num`, else `table`.
-pub fn table_name(algo: Algorithm) -> &'static str {
-    if algo.spec().knobs.pg_num {
-        "pg_num"
-    } else {
-        "table"
-    }
-}
-
-/// Parses the table size (Maglev's M, Ceph's pg_num): a whole number up to 1,000,003.
-/// Maglev's check asks for a prime.
+/// Parses Maglev's table size M: a whole number up to 1,000,003 (Maglev's check asks for a
+/// prime).
 pub fn parse_table(text: &str) -> Result<u32, Problem> {
     use super::algorithms::maglev::MAX_TABLE;
     match text.trim().parse::<u32>() {
@@ -332,6 +318,19 @@ pub fn parse_table(text: &str) -> Result<u32, Problem> {
         _ => Err(Problem::TableOutOfRange {
             given: quote(text),
             max: MAX_TABLE,
+        }),
+    }
+}
+
+/// Parses a Ceph pool's `pg_num`: a whole number from 1 up to 1,000,003 (any, not only a
+/// power of two: `ceph_stable_mod` folds the groups above the last power of two).
+pub fn parse_pg_num(text: &str) -> Result<u32, Problem> {
+    use super::algorithms::ceph::MAX_PG_NUM;
+    match text.trim().parse::<u32>() {
+        Ok(size @ 1..=MAX_PG_NUM) => Ok(size),
+        _ => Err(Problem::PgNumOutOfRange {
+            given: quote(text),
+            max: MAX_PG_NUM,
         }),
     }
 }
@@ -481,7 +480,8 @@ impl Scenario {
                     .map(|k| s.settings.keys = k),
                 "seed" => parse_seed(value).map(|v| s.settings.seed = v),
                 "probes" => parse_probes(value).map(|v| s.settings.probes = v),
-                "table" | "pg_num" => parse_table(value).map(|v| s.settings.table = v),
+                "table" => parse_table(value).map(|v| s.settings.table = v),
+                "pg_num" => parse_pg_num(value).map(|v| s.settings.pg_num = v),
                 "c" => parse_balance(value).map(|v| s.settings.c = v),
                 "slotmap" if value.trim().is_empty() => Ok(()),
                 "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
@@ -501,9 +501,6 @@ impl Scenario {
             if let Err(e) = result {
                 errors.push(e);
             }
-        }
-        if !pairs.iter().any(|p| matches!(p.0, "table" | "pg_num")) {
-            s.settings.table = default_table(s.settings.algo);
         }
         // `down` names servers, so it is read after `nodes`, wherever it stands.
         if let Some(value) = down.filter(|v| !v.trim().is_empty()) {
@@ -587,7 +584,8 @@ impl Scenario {
             ("keys", s.keys.to_string()),
             ("seed", s.seed.to_string()),
             ("probes", s.probes.to_string()),
-            (table_name(s.algo), s.table.to_string()),
+            ("table", s.table.to_string()),
+            ("pg_num", s.pg_num.to_string()),
             ("c", Shortest(s.c).to_string()),
             (
                 "slotmap",
@@ -675,8 +673,11 @@ impl Scenario {
         if s.probes != ds.probes {
             put(out, "probes", &s.probes.to_string())?;
         }
-        if s.table != default_table(s.algo) {
-            put(out, table_name(s.algo), &s.table.to_string())?;
+        if s.table != ds.table {
+            put(out, "table", &s.table.to_string())?;
+        }
+        if s.pg_num != ds.pg_num {
+            put(out, "pg_num", &s.pg_num.to_string())?;
         }
         if s.c != ds.c {
             put(out, "c", &Shortest(s.c).to_string())?;

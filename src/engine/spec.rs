@@ -193,8 +193,10 @@ pub struct Params<'a> {
     pub label: &'a LabelTemplate,
     /// Probes per key.
     pub probes: u32,
-    /// The lookup table's size.
+    /// Maglev's lookup table's size.
     pub table: u32,
+    /// Ceph's placement groups per pool.
+    pub pg_num: u32,
     /// The balance factor `c`.
     pub c: f64,
     /// How many keys the scenario has.

@@ -568,7 +568,7 @@ pub static WORDS: Words = Words {
 
 /// Each problem in Chinese (an exhaustive `match`: a new problem cannot ship without it).
 /// The problems' messages in Chinese, by [`Problem::values`]' index.
-const PROBLEMS: [&str; 93] = [
+const PROBLEMS: [&str; 94] = [
     "服务器名称不能为空",
     "服务器名称 {0} 超过 {1} 个字符",
     "服务器名称 {0} 含有不可见字符或控制字符 {1}；请只用可见字符",
@@ -661,7 +661,8 @@ const PROBLEMS: [&str; 93] = [
     "{0} 配置中没有参与哈希的服务器",
     "键：链接中的键不能含逗号，实际为 {0}",
     "程序内部错误（{0}）",
-    "查找表大小（Ceph 的 pg_num）{0} 必须是 1 到 {1} 之间的整数",
+    "Maglev 查找表大小 {0} 必须是 1 到 {1} 之间的整数（质数，例如 251 或 65537）",
+    "pg_num {0} 必须是 1 到 {1} 之间的整数（Ceph 存储池的归置组数；Ceph 默认 32）",
 ];
 
 fn problem(p: &Problem) -> String {

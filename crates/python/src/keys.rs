@@ -10,10 +10,9 @@ use arrow_array::types::{
 use arrow_array::{Array, ArrayRef};
 use arrow_schema::DataType;
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
-use pyo3_arrow::input::AnyArray;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyList, PyString, PyTuple};
 
-use crate::params::text_of;
+use crate::stream::{arrow_keys_of, ArrowKeys};
 use crate::{Failure, KeyColumnError};
 
 /// One key column's keys, each as text (or None for a null), to `each`; integers are
@@ -80,41 +79,68 @@ pub(crate) fn for_each_key(
     }
 }
 
-/// Keys given as Python text: one `str`, or a list or tuple of them (None allowed).
-pub(crate) enum PythonKeys {
+/// Keys as given: one key, a Python list or tuple of them, or an Arrow column.
+pub(crate) enum Keys {
     One(String),
     Many(Vec<Option<String>>),
+    Arrow(ArrowKeys),
 }
 
-pub(crate) fn python_keys(keys: &Bound<'_, PyAny>) -> PyResult<Option<PythonKeys>> {
-    if let Ok(s) = keys.cast::<PyString>() {
-        return Ok(Some(PythonKeys::One(s.extract::<String>()?)));
-    }
+/// The keys of `keys`: a `str` (or `bytes` holding UTF-8, or an `int`), a list or tuple of
+/// them (None for a null), or an Arrow column (pyarrow, Polars, DuckDB). A Python key follows the Arrow columns' rules: text as it is, UTF-8 bytes as
+/// their text, integers as their decimal text; anything else is refused, never placed
+/// through its `repr` (an object's repr holds its address, so its owner would change from
+/// run to run).
+pub(crate) fn keys_of(keys: &Bound<'_, PyAny>) -> PyResult<Keys> {
     if keys.is_instance_of::<PyList>() || keys.is_instance_of::<PyTuple>() {
         let mut out = Vec::new();
-        for item in keys.try_iter()? {
+        for (at, item) in keys.try_iter()?.enumerate() {
             let item = item?;
             out.push(if item.is_none() {
                 None
             } else {
-                Some(text_of(&item).map_err(|_| KeyColumnError::new_err("a key is not text"))?)
+                Some(
+                    key_text(&item)
+                        .map_err(|why| KeyColumnError::new_err(format!("keys[{at}] {why}")))?,
+                )
             });
         }
-        return Ok(Some(PythonKeys::Many(out)));
+        return Ok(Keys::Many(out));
     }
-    Ok(None)
-}
-
-/// Arrow keys: one array, or a stream of them (a chunked array, a Polars series).
-pub(crate) fn arrow_keys(keys: &Bound<'_, PyAny>) -> PyResult<AnyArray> {
-    keys.extract::<AnyArray>().map_err(|_| {
+    if let Some(arrow) = arrow_keys_of(keys)? {
+        return Ok(Keys::Arrow(arrow));
+    }
+    key_text(keys).map(Keys::One).map_err(|why| {
         KeyColumnError::new_err(format!(
-            "keys: give a str, a list of str, or an Arrow column (pyarrow, Polars, DuckDB); got {}",
-            keys.get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+            "the key {why}; or give a list of keys or an Arrow column (pyarrow, Polars, DuckDB)"
         ))
     })
+}
+
+/// One Python key as the text that is hashed, or why it is not a key.
+fn key_text(key: &Bound<'_, PyAny>) -> Result<String, String> {
+    if let Ok(s) = key.cast::<PyString>() {
+        return s.extract::<String>().map_err(|_| {
+            "is a str that is not valid Unicode text (it holds a lone surrogate); keys are hashed as UTF-8".to_owned()
+        });
+    }
+    if let Ok(b) = key.cast::<PyBytes>() {
+        return std::str::from_utf8(b.as_bytes())
+            .map(str::to_owned)
+            .map_err(|_| "is bytes that are not UTF-8 text; keys are placed as text".to_owned());
+    }
+    if key.is_instance_of::<PyInt>() && !key.is_instance_of::<PyBool>() {
+        if let Ok(v) = key.extract::<i128>() {
+            return Ok(v.to_string());
+        }
+        return Err("is an integer wider than 128 bits".to_owned());
+    }
+    Err(format!(
+        "is a {}; keys are str, bytes holding UTF-8, or int (placed as its decimal text), as in an Arrow column",
+        key.get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+    ))
 }
 
 pub(crate) fn string_array(keys: &[Option<String>]) -> ArrayRef {

@@ -16,7 +16,7 @@
 //!
 //! The files: `cluster.rs` (the `Cluster` class and its per-thread simulations), `params.rs`
 //! (Python values to the page's parameters, and back to a link), `keys.rs` (keys from Python
-//! and Arrow), `columns.rs` (owners and migration lists as Arrow columns).
+//! and Arrow), `stream.rs` (Arrow columns and streams, validated before a key is read), `columns.rs` (owners and migration lists as Arrow columns).
 
 use pyo3::create_exception;
 use pyo3::exceptions::PyValueError;
@@ -26,6 +26,7 @@ mod cluster;
 mod columns;
 mod keys;
 mod params;
+mod stream;
 
 use cluster::Cluster;
 

@@ -86,17 +86,10 @@ pub(crate) fn assemble(
     imported: Option<hashring_lab::engine::import::Imported>,
 ) -> Result<Vec<(String, String)>, Failure> {
     let find = |name: &str| given.iter().find(|p| p.0 == name).map(|p| p.1.as_str());
-    let table = match (find("table"), find("pg_num")) {
-        (Some(_), Some(_)) => {
-            return Err(Failure::Scenario(
-                "table and pg_num both set the table's size; give one".to_owned(),
-            ))
-        }
-        (table, pg_num) => table.or(pg_num),
-    };
+    let table = find("table");
     let mut pairs: Vec<(&str, &str)> = given
         .iter()
-        .filter(|p| !matches!(p.0, "table" | "pg_num" | "vnodes"))
+        .filter(|p| !matches!(p.0, "table" | "vnodes"))
         .map(|(k, v)| (*k, v.as_str()))
         .collect();
     pairs.push(("keys", "0..1"));
@@ -114,13 +107,16 @@ pub(crate) fn assemble(
 }
 
 /// The page's link parameters of a cluster: the keys are the caller's, so the page's own; a
-/// table size only where the algorithm has a table.
+/// table size or pg_num only where the algorithm has one.
 pub(crate) fn link_of(mut scenario: Scenario) -> String {
     let page = Scenario::default().settings;
     scenario.settings.keys = page.keys;
     let knobs = scenario.settings.algo.spec().knobs;
-    if !knobs.table && !knobs.pg_num {
+    if !knobs.table {
         scenario.settings.table = page.table;
+    }
+    if !knobs.pg_num {
+        scenario.settings.pg_num = page.pg_num;
     }
     format!("?{}", scenario.to_query())
 }

@@ -119,13 +119,13 @@ def test_ceph_objects_go_where_osdmaptool_puts_them():
     states = ceph_states()
     assert [s[0] for s in states] == ["unequal-weights", "osd.5-added", "osd.3-reweighted", "osd.1-out", "pg_num-64"]
     for _, params, names, primaries in states:
-        cluster = hl.Cluster("ceph", params["nodes"], down=params.get("down"), pg_num=params["table"])
+        cluster = hl.Cluster("ceph", params["nodes"], down=params.get("down"), pg_num=params["pg_num"])
         check(cluster, names, primaries)
 
 
 def test_ceph_from_a_decompiled_crush_map():
     state = next(s for s in ceph_states() if s[0] == "osd.3-reweighted")
     crushmap = (REFERENCE / "ceph-crushmap.txt").read_text()
-    cluster = hl.Cluster.from_config(crushmap, pg_num=state[1]["table"])
+    cluster = hl.Cluster.from_config(crushmap, pg_num=state[1]["pg_num"])
     assert cluster.algorithm == "ceph"
     check(cluster, state[2], state[3])

@@ -22,6 +22,7 @@
 //! its OSD's colour (with a gap between cells while few are in view), a key inside its
 //! group's cell.
 
+use std::cell::RefCell;
 use std::rc::Rc;
 
 use super::maglev::{cell_ring, filled, position_in_cell};
@@ -58,6 +59,10 @@ pub static SPEC: Spec = Spec {
 
 /// A pool's placement groups when none are given (Ceph's `osd_pool_default_pg_num`).
 pub const DEFAULT_PG_NUM: u32 = 32;
+
+/// The most placement groups a pool may have here (as many as Maglev's largest table: the
+/// page draws one cell per group).
+pub const MAX_PG_NUM: u32 = super::maglev::MAX_TABLE;
 
 /// The pool every object is placed in (the first pool `osdmaptool --createsimple` makes).
 pub const POOL: u32 = 1;
@@ -148,8 +153,8 @@ pub fn pg_of(name: &str, pg_num: u32) -> u32 {
 /// Where a key is drawn: inside its placement group's cell.
 fn key_position(key: &str, params: &Params<'_>) -> u32 {
     let ps = str_hash(key.as_bytes());
-    let pg = stable_mod(ps, params.table, pg_mask(params.table));
-    position_in_cell(u64::from(pg), params.table, u64::from(ps))
+    let pg = stable_mod(ps, params.pg_num, pg_mask(params.pg_num));
+    position_in_cell(u64::from(pg), params.pg_num, u64::from(ps))
 }
 
 /// `crush_ln`: 2⁴⁴·log2(x + 1) for x in 0..=0xffff, in Ceph's fixed point and from its
@@ -213,7 +218,17 @@ pub struct Ceph {
     pg_num: u32,
     table: Vec<ServerId>,
     ring: Ring,
+    /// A pool placed on demand: each group's primary found the first time a key needs it
+    /// and kept (`UNPLACED` until then). Used for a scenario of one key — the lookups of
+    /// `locate` and the Python package, which place the keys they are given rather than
+    /// draw a picture — so one lookup in a pool of a million groups over a thousand OSDs
+    /// costs one group's draws, not a billion (35 s), and many lookups never cost more
+    /// than placing every group.
+    on_demand: Option<Rc<RefCell<Vec<ServerId>>>>,
 }
+
+/// A group whose primary an on-demand pool has not looked for yet.
+const UNPLACED: ServerId = NO_OWNER - 1;
 
 /// One try of CRUSH for a placement group: the winner of every OSD's draw (an index; the
 /// first on a tie, as `bucket_straw2_choose` keeps the first).
@@ -263,6 +278,12 @@ impl Ceph {
         self.acting(seed, 1).first().copied().unwrap_or(NO_OWNER)
     }
 
+    /// Whether the groups have primaries: the table is filled, or placed on demand while
+    /// some OSD is in.
+    fn placed(&self) -> bool {
+        !self.table.is_empty() || (self.on_demand.is_some() && self.osds.iter().any(|o| !o.out))
+    }
+
     /// The acting set of a placement group's seed for a pool of `size` replicas, primary
     /// first: `crush_choose_firstn` over the root — replica `rep` draws with `r = rep +
     /// failures`, and a draw that won an out OSD or one already chosen is drawn again (51
@@ -304,7 +325,7 @@ impl TableFill for CephFill {
     }
 
     fn progress(&self) -> (usize, usize) {
-        let groups = if self.0.osds.iter().any(|o| !o.out) {
+        let groups = if self.0.on_demand.is_none() && self.0.osds.iter().any(|o| !o.out) {
             self.0.pg_num as usize
         } else {
             0
@@ -327,6 +348,7 @@ impl TableFill for CephFill {
             pg_num: self.0.pg_num,
             table: std::mem::take(&mut self.0.table),
             ring: Ring::default(),
+            on_demand: self.0.on_demand.take(),
         };
         if !ceph.table.is_empty() {
             ceph.ring = cell_ring(&ceph.table);
@@ -357,11 +379,15 @@ fn fill(live: &[LiveServer], down: &[LiveServer], p: &Params<'_>) -> Box<dyn Tab
             out,
         })
         .collect();
+    // A scenario of one key is a lookup's (see `Ceph::on_demand`).
+    let on_demand =
+        (p.key_count <= 1).then(|| Rc::new(RefCell::new(vec![UNPLACED; p.pg_num as usize])));
     Box::new(CephFill(Ceph {
-        pg_num: p.table,
+        pg_num: p.pg_num,
         table: Vec::new(),
         ring: Ring::default(),
         osds,
+        on_demand,
     }))
 }
 
@@ -370,23 +396,33 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
 }
 
 impl Placement for Ceph {
-    fn owner(&self, _key: &str, position: u32) -> ServerId {
-        self.ring.owner_of(position)
+    fn owner(&self, key: &str, position: u32) -> ServerId {
+        let Some(groups) = &self.on_demand else {
+            return self.ring.owner_of(position);
+        };
+        let pg = pg_of(key, self.pg_num);
+        let known = groups.borrow()[pg as usize];
+        if known != UNPLACED {
+            return known;
+        }
+        let primary = self.primary(Ceph::seed(pg));
+        groups.borrow_mut()[pg as usize] = primary;
+        primary
     }
 
     fn needs_key_name(&self) -> bool {
-        false
+        self.on_demand.is_some()
     }
 
     fn explain(&self, key: &str, position: u32) -> Explanation {
         let ps = str_hash(key.as_bytes());
         let pg = stable_mod(ps, self.pg_num, pg_mask(self.pg_num));
-        let (rejected, draws, winner) = if self.table.is_empty() {
-            (Vec::new(), Vec::new(), None)
-        } else {
+        let (rejected, draws, winner) = if self.placed() {
             self.place(Ceph::seed(pg))
+        } else {
+            (Vec::new(), Vec::new(), None)
         };
-        let replicas = if self.table.is_empty() {
+        let replicas = if !self.placed() {
             Vec::new()
         } else {
             self.acting(Ceph::seed(pg), POOL_SIZE).split_off(1)
@@ -528,7 +564,7 @@ mod tests {
                 let mut pairs: Vec<(&str, &str)> = vec![("algo", "ceph"), ("keys", "0..1")];
                 pairs.extend(words[2..].iter().map(|w| w.split_once('=').unwrap()));
                 let s = Scenario::from_pairs(pairs).unwrap();
-                pg_num = s.settings.table;
+                pg_num = s.settings.pg_num;
                 sim = Some(Simulation::new(&s).unwrap());
                 states += 1;
                 continue;
@@ -583,6 +619,7 @@ mod tests {
                     pg_num: 1,
                     table: Vec::new(),
                     ring: Ring::default(),
+                    on_demand: None,
                 });
                 maps += 1;
                 continue;
@@ -604,6 +641,35 @@ mod tests {
     /// The RH column of Ceph's `__RH_LH_tbl` is ⌈2⁵⁵ / (128 + k)⌉, which [`crush_ln`]
     /// computes; the committed table (read from `libceph-common.so.2`) says so, and the
     /// LH and LL columns here are its own.
+    /// A scenario of one key (a lookup's) places groups on demand; every owner, primary
+    /// and replica is the filled pool's, with an OSD out too, and only the groups looked
+    /// up were placed.
+    #[test]
+    fn a_pool_placed_on_demand_answers_as_the_filled_one() {
+        for down in ["", "osd.2"] {
+            let sim = |keys: &str| {
+                let scenario = Scenario::from_pairs([
+                    ("algo", "ceph"),
+                    ("nodes", "osd.0,osd.1*2,osd.2*0.5,osd.3*1.5,osd.4"),
+                    ("down", down),
+                    ("pg_num", "100"),
+                    ("keys", keys),
+                ])
+                .unwrap();
+                Simulation::new(&scenario).unwrap()
+            };
+            let (lookup, filled) = (sim("0..1"), sim("0..1000"));
+            assert!(lookup.ring().is_none() && filled.ring().is_some());
+            for i in 0..2000 {
+                let key = format!("object-{i}");
+                assert_eq!(lookup.lookup(&key).unwrap(), filled.lookup(&key).unwrap());
+                let (a, b) = (lookup.explain(&key).unwrap(), filled.explain(&key).unwrap());
+                assert_eq!(a.owner, b.owner, "{key}");
+                assert_eq!(format!("{:?}", a.how), format!("{:?}", b.how), "{key}");
+            }
+        }
+    }
+
     #[test]
     fn the_log_tables_are_cephs() {
         let text = include_str!("../../../tests/reference/ceph-ln-table.txt");
@@ -689,6 +755,7 @@ mod tests {
             pg_num: 1,
             table: vec![0],
             ring: Ring::default(),
+            on_demand: None,
         };
         let (out, zero) = (ceph(osds(true)), ceph(osds(false)));
         let mut differ = 0;
