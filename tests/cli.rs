@@ -1319,3 +1319,104 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
         }
     }
 }
+
+/// Issue 53, the command line's part: Ceph's `pg_num` is Ceph's own in `compare` (with
+/// Ceph's default, beside Maglev's table), a FIFO given as `--keys @FIFO` is read once, and
+/// a lookup in a pool of a million groups over a thousand OSDs answers with Ceph's
+/// placement group (the engine's on-demand test checks it places one group, not all).
+#[test]
+fn compare_and_key_files_are_never_fooled() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let map = format!("{root}/tests/reference/ceph-crushmap.txt");
+    // A CRUSH map's pool at pg_num 128: the Maglev rows keep their own prime table.
+    let (code, out, err) = run(&["compare", "--config", &map, "--pg-num", "128"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.lines().any(|l| l.starts_with("ceph ")), "{out}");
+    assert!(out.lines().any(|l| l.starts_with("maglev ")), "{out}");
+    for args in [
+        vec!["compare", "--algo", "ceph"],
+        vec!["compare", "--algo", "maglev", "--algos", "maglev,ceph"],
+    ] {
+        let (code, _, err) = run(&args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+    }
+    // `--algos ceph` runs Ceph at Ceph's default 32, as `simulate` does: the same moves.
+    let (_, json, err) = run(&["compare", "--algos", "ceph", "--format", "json"]);
+    let compared: serde_json::Value =
+        serde_json::from_str(&json).unwrap_or_else(|_| panic!("{err}"));
+    let (_, json, _) = run(&[
+        "simulate", "--algo", "ceph", "--step", "add:E", "--format", "json",
+    ]);
+    let simulated: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        compared[0]["moved"], simulated["steps"][1]["moved"],
+        "{compared} {simulated}"
+    );
+    assert_eq!(compared[0]["moved"], 217);
+    // Maglev's own table error names Maglev, and pg_num's names Ceph.
+    let (_, _, err) = run(&["simulate", "--algo", "maglev", "--table", "0"]);
+    assert!(
+        err.contains("Maglev's table size '0'") && !err.contains("pg_num"),
+        "{err}"
+    );
+    let (_, _, err) = run(&["simulate", "--algo", "ceph", "--pg-num", "0"]);
+    assert!(
+        err.contains("pg_num '0'") && !err.contains("Maglev"),
+        "{err}"
+    );
+
+    // A FIFO: opened once, its keys read as `--keys -` reads standard input.
+    let dir = std::env::temp_dir().join(format!("hashring-lab-fifo-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let fifo = dir.join("keys");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let writer = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::write(fifo, "a\nb\n").unwrap())
+    };
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+        .args([
+            "simulate", "--nodes", "A,B", "--step", "add:C", "--format", "csv",
+        ])
+        .arg(format!("--keys=@{}", fifo.display()))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // A guard, not a measurement: a run that hangs (the FIFO opened a second time waits for
+    // a writer that never comes) is ended and fails here instead of holding the suite.
+    let mut waited = 0;
+    while child.try_wait().unwrap().is_none() {
+        assert!(waited < 600, "simulate --keys @FIFO never returned");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        waited += 1;
+    }
+    writer.join().unwrap();
+    let out = child.wait_with_output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("0,start,B,2,1.000000"), "{text}");
+    std::fs::remove_dir_all(&dir).unwrap();
+
+    // One key in a pool of 1,000,003 groups over 1,001 OSDs: its group is Ceph's.
+    let (code, out, err) = run(&[
+        "locate",
+        "--algo",
+        "ceph",
+        "--nodes",
+        "osd.{i}:0..1001",
+        "--pg-num",
+        "1000003",
+        "k1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("ceph_stable_mod(·, 1000003) = placement group 1.ad61f"),
+        "{out}"
+    );
+}

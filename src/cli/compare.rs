@@ -109,6 +109,21 @@ pub(super) fn compare(args: &CompareArgs, progress: &mut Progress) -> Result<Str
                 list
             })?,
     };
+    // Every algorithm by default: one whose own check refuses these servers (nginx's whole
+    // weights for a CRUSH map's 0.5) is left out and said so, not the whole run refused;
+    // an algorithm named in --algos is the user's, and its refusal is the answer.
+    let algos = if args.algos.is_none() {
+        let mut kept = Vec::new();
+        for algo in algos {
+            match crate::engine::compare::scenario_under(&scenario, algo).validate() {
+                Ok(()) => kept.push(algo),
+                Err(e) => eprintln!("note: leaving out {}: {e}", algo.name()),
+            }
+        }
+        kept
+    } else {
+        algos
+    };
     let start = Instant::now();
     let now = || start.elapsed().as_secs_f64() * 1000.0;
     let mut work = CompareWork::new(&scenario, &change, algos.clone(), TIMED_LOOKUPS)?;

@@ -285,21 +285,7 @@ impl CompareWork {
             }
             let algo = self.algos[self.rows.len()];
             let stage = match self.stage.take() {
-                None => {
-                    let mut s = self.scenario.clone();
-                    s.settings.algo = algo;
-                    // A given slot table (a real cluster's) is the slots row's alone, given
-                    // tokens the cassandra row's: each is kept by the algorithm that
-                    // remembers it.
-                    let memory = algo.spec().memory;
-                    if memory != Memory::SlotTable {
-                        s.slots = None;
-                    }
-                    if memory != Memory::Tokens {
-                        s.tokens = None;
-                    }
-                    Stage::Loading(Work::load(&s)?)
-                }
+                None => Stage::Loading(Work::load(&scenario_under(&self.scenario, algo))?),
                 Some(stage) => stage,
             };
             self.stage = Some(match stage {
@@ -379,6 +365,22 @@ fn measure(
             positions,
         },
     ))
+}
+
+/// `scenario` as its row of `algo` runs it: a given slot table (a real cluster's) is the
+/// slots row's alone, given tokens the cassandra row's — each is kept by the algorithm that
+/// remembers it.
+pub fn scenario_under(scenario: &Scenario, algo: Algorithm) -> Scenario {
+    let mut s = scenario.clone();
+    s.settings.algo = algo;
+    let memory = algo.spec().memory;
+    if memory != Memory::SlotTable {
+        s.slots = None;
+    }
+    if memory != Memory::Tokens {
+        s.tokens = None;
+    }
+    s
 }
 
 #[cfg(test)]
