@@ -211,75 +211,11 @@ pub fn read(text: &str) -> Result<Imported, String> {
     }
     let mut servers = Vec::new();
     let mut left_out = Vec::new();
-    for (name, written, line) in &bucket.items {
-        let at = format!("line {line}");
-        let Some(&id) = map.devices.get(name) else {
-            return Err(if map.buckets.iter().any(|(b, _)| b == name) {
-                format!(
-                    "{at}: {} {root} holds bucket {}: only a flat map, its OSDs in the rule's root, is modelled (hosts and racks between are not)",
-                    bucket.kind,
-                    quote(name)
-                )
-            } else {
-                format!(
-                    "{at}: item {} in bucket {} is not defined (no `device ID {}` line; crushtool -c refuses it)",
-                    quote(name),
-                    quote(root),
-                    quote(name)
-                )
-            });
-        };
-        // The lab names an OSD by its id (Ceph hashes the id, not the name).
-        if name.strip_prefix("osd.") != Some(id.to_string().as_str()) {
-            return Err(format!(
-                "device {id} is named {}: the lab knows an OSD by its id, so device {id} must be named osd.{id}",
-                quote(name)
-            ));
+    for item in &bucket.items {
+        match osd_of(&map, bucket, root, item)? {
+            Ok(server) => servers.push(server),
+            Err(note) => left_out.push(note),
         }
-        if id > MAX_OSD_ID {
-            return Err(format!(
-                "{at}: {}: the lab models OSD ids from 0 to {MAX_OSD_ID}",
-                quote(name)
-            ));
-        }
-        let weight = match written.parse::<f64>() {
-            Ok(w) if w.is_nan() => None,
-            Ok(w) if w < 0.0 => {
-                return Err(format!(
-                    "{at}: weight {} of {} is negative; CRUSH weights are from 0 to {MAX_WEIGHT}",
-                    quote(written),
-                    quote(name)
-                ))
-            }
-            Ok(w) if w > MAX_WEIGHT => {
-                return Err(format!(
-                    "{at}: weight {} of {} is above {MAX_WEIGHT}, the most crushtool -c takes",
-                    quote(written),
-                    quote(name)
-                ))
-            }
-            Ok(w) => Some(w),
-            Err(_) => None,
-        }
-        .ok_or_else(|| {
-            format!(
-                "{at}: weight {} of {} is not a number",
-                quote(written),
-                quote(name)
-            )
-        })?;
-        // CRUSH keeps weights in 16.16 fixed point: below 1/65536 a weight is 0.
-        if ceph::crush_weight(weight) == 0 {
-            left_out.push(Note::Said(format!(
-                "{name}, of CRUSH weight 0 (it never wins a draw)"
-            )));
-            continue;
-        }
-        servers.push(ServerSpec {
-            name: name.clone(),
-            weight,
-            up: true,
-        });
     }
     if servers.len() > MAX_SERVERS {
         return Err(format!(
@@ -290,6 +226,83 @@ pub fn read(text: &str) -> Result<Imported, String> {
     }
     import::finish(Algorithm::from_name("ceph"), "ceph", servers, left_out)
         .map_err(|e| e.to_string())
+}
+
+/// One item of the rule's root bucket: the OSD it is (its device line's id, its weight read
+/// as `crushtool -c` reads it), or the note that leaves it out (CRUSH weight 0).
+fn osd_of(
+    map: &Map,
+    bucket: &Bucket,
+    root: &str,
+    (name, written, line): &(String, String, usize),
+) -> Result<Result<ServerSpec, Note>, String> {
+    let at = format!("line {line}");
+    let Some(&id) = map.devices.get(name) else {
+        return Err(if map.buckets.iter().any(|(b, _)| b == name) {
+            format!(
+                "{at}: {} {root} holds bucket {}: only a flat map, its OSDs in the rule's root, is modelled (hosts and racks between are not)",
+                bucket.kind,
+                quote(name)
+            )
+        } else {
+            format!(
+                "{at}: item {} in bucket {} is not defined (no `device ID {}` line; crushtool -c refuses it)",
+                quote(name),
+                quote(root),
+                quote(name)
+            )
+        });
+    };
+    // The lab names an OSD by its id (Ceph hashes the id, not the name).
+    if name.strip_prefix("osd.") != Some(id.to_string().as_str()) {
+        return Err(format!(
+            "device {id} is named {}: the lab knows an OSD by its id, so device {id} must be named osd.{id}",
+            quote(name)
+        ));
+    }
+    if id > MAX_OSD_ID {
+        return Err(format!(
+            "{at}: {}: the lab models OSD ids from 0 to {MAX_OSD_ID}",
+            quote(name)
+        ));
+    }
+    let weight = match written.parse::<f64>() {
+        Ok(w) if w.is_nan() => None,
+        Ok(w) if w < 0.0 => {
+            return Err(format!(
+                "{at}: weight {} of {} is negative; CRUSH weights are from 0 to {MAX_WEIGHT}",
+                quote(written),
+                quote(name)
+            ))
+        }
+        Ok(w) if w > MAX_WEIGHT => {
+            return Err(format!(
+                "{at}: weight {} of {} is above {MAX_WEIGHT}, the most crushtool -c takes",
+                quote(written),
+                quote(name)
+            ))
+        }
+        Ok(w) => Some(w),
+        Err(_) => None,
+    }
+    .ok_or_else(|| {
+        format!(
+            "{at}: weight {} of {} is not a number",
+            quote(written),
+            quote(name)
+        )
+    })?;
+    // CRUSH keeps weights in 16.16 fixed point: below 1/65536 a weight is 0.
+    if ceph::crush_weight(weight) == 0 {
+        return Ok(Err(Note::Said(format!(
+            "{name}, of CRUSH weight 0 (it never wins a draw)"
+        ))));
+    }
+    Ok(Ok(ServerSpec {
+        name: name.clone(),
+        weight,
+        up: true,
+    }))
 }
 
 #[cfg(test)]

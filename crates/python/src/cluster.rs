@@ -15,13 +15,17 @@ use pyo3_arrow::{PyArray, PyChunkedArray, PyTable};
 use hashring_lab::engine::change::Change;
 use hashring_lab::engine::scenario::{Scenario, PARAMS};
 use hashring_lab::engine::sim::Simulation;
+use hashring_lab::link::PAGE_PARAMS;
 use hashring_lab::text::quote;
 
 use crate::columns::{locate_array, moved_batch, moved_schema, moves_array};
 use crate::keys::{keys_of, string_array, Keys};
-use crate::params::{assemble, link_of, nodes_text, option_pairs, CLUSTER_OPTIONS, OPTIONS};
+use crate::params::{
+    assemble, link_of, link_query, nodes_text, option_pairs, str_of, text_of, CLUSTER_OPTIONS,
+    OPTIONS,
+};
 use crate::stream::ArrowKeys;
-use crate::{Failure, KeyColumnError, StepError};
+use crate::{Failure, KeyColumnError, ScenarioError, StepError};
 
 /// Each cluster's number, the key of the per-thread simulations.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -111,6 +115,19 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// The cluster after `change`, in `--step` syntax (`keys:` is refused: a cluster places
+    /// the keys it is given).
+    fn step_text(&self, py: Python<'_>, change: String) -> PyResult<Cluster> {
+        if change.starts_with("keys:") {
+            return Err(StepError::new_err(
+                "keys: a cluster places the keys it is given; give them to locate or moved",
+            ));
+        }
+        py.detach(|| self.with_step(change)).map_err(PyErr::from)
+    }
+}
+
 impl Drop for Cluster {
     fn drop(&mut self) {
         // Only this thread's copy can be let go; other threads' age out.
@@ -148,17 +165,21 @@ impl Cluster {
     /// `vnodes`, `label`, `down`, `probes`, `table`, `pg_num`, `c`, `slotmap`, `tokens`,
     /// `seed`).
     #[new]
-    #[pyo3(signature = (algo="ring", nodes=None, **options))]
+    #[pyo3(signature = (algo=None, nodes=None, **options))]
     fn py_new(
         py: Python<'_>,
-        algo: &str,
+        algo: Option<&Bound<'_, PyAny>>,
         nodes: Option<&Bound<'_, PyAny>>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cluster> {
         let mut given = option_pairs(options, &[&OPTIONS[..], &CLUSTER_OPTIONS[..]].concat())?;
-        given.push(("algo", algo.to_owned()));
+        let algo = match algo.filter(|a| !a.is_none()) {
+            Some(algo) => str_of(algo, "algo")?,
+            None => "ring".to_owned(),
+        };
+        given.push(("algo", algo));
         if let Some(nodes) = nodes.filter(|n| !n.is_none()) {
-            given.push(("nodes", nodes_text(nodes)?));
+            given.push(("nodes", nodes_text(nodes, "nodes")?));
         }
         py.detach(|| {
             let pairs = assemble(given, None)?;
@@ -176,11 +197,11 @@ impl Cluster {
     #[pyo3(signature = (text, **options))]
     fn from_config(
         py: Python<'_>,
-        text: &str,
+        text: &Bound<'_, PyAny>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cluster> {
         let given = option_pairs(options, &OPTIONS)?;
-        let text = text.to_owned();
+        let text = str_of(text, "the config")?;
         py.detach(move || {
             let imported = hashring_lab::cli::read_config_text(&text).map_err(Failure::Config)?;
             let mut notes: Vec<String> = imported
@@ -195,16 +216,24 @@ impl Cluster {
         .map_err(PyErr::from)
     }
 
-    /// The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query alone);
-    /// the link's other parameters (tour, language, …) are not the cluster's.
+    /// The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query alone,
+    /// `?algo=…` or `algo=…`); the link's other parameters (tour, language, keys, …) are the
+    /// page's, not the cluster's. Text that is no page link, or a parameter the page does not
+    /// know (a misspelt `algorithm=`), is refused, never read as the default cluster.
     #[staticmethod]
-    fn from_link(py: Python<'_>, link: &str) -> PyResult<Cluster> {
-        let query = link.split_once('?').map_or(link, |(_, q)| q);
-        let query = query.split_once('#').map_or(query, |(q, _)| q);
+    fn from_link(py: Python<'_>, link: &Bound<'_, PyAny>) -> PyResult<Cluster> {
+        let link = str_of(link, "the link")?;
+        let query = link_query(link.trim())?;
         let mut given: Vec<(&'static str, String)> = Vec::new();
         for (name, value) in hashring_lab::host::query_pairs(query) {
             if let Some(known) = PARAMS.iter().find(|p| **p == name && name != "keys") {
                 given.push((known, value));
+            } else if !name.is_empty() && !PAGE_PARAMS.contains(&name.as_str()) && name != "keys" {
+                return Err(ScenarioError::new_err(format!(
+                    "the link's parameter {} is not one the page knows; the cluster's are {}",
+                    quote(&name),
+                    PARAMS.join(", ")
+                )));
             }
         }
         py.detach(|| {
@@ -217,40 +246,46 @@ impl Cluster {
     /// The cluster after one change, in the command line's `--step` syntax: `add:NAME[*W]`,
     /// `remove:NAME`, `fail:NAME`, `recover:NAME`, `weight:NAME*W`, `vnodes:N`, `algo:NAME`,
     /// `hash:NAME`.
-    fn step(&self, py: Python<'_>, change: &str) -> PyResult<Cluster> {
-        if change.starts_with("keys:") {
-            return Err(StepError::new_err(
-                "keys: a cluster places the keys it is given; give them to locate or moved",
-            ));
-        }
-        let change = change.to_owned();
-        py.detach(|| self.with_step(change)).map_err(PyErr::from)
+    fn step(&self, py: Python<'_>, change: &Bound<'_, PyAny>) -> PyResult<Cluster> {
+        let change = str_of(change, "the step")?;
+        self.step_text(py, change)
     }
 
     /// The cluster with server `name` added (weight `weight`).
-    #[pyo3(signature = (name, weight=1.0))]
-    fn add(&self, py: Python<'_>, name: &str, weight: f64) -> PyResult<Cluster> {
-        match weight {
-            1.0 => self.step(py, &format!("add:{name}")),
-            _ => self.step(py, &format!("add:{name}*{weight}")),
+    #[pyo3(signature = (name, weight=None))]
+    fn add(
+        &self,
+        py: Python<'_>,
+        name: &Bound<'_, PyAny>,
+        weight: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Cluster> {
+        let name = str_of(name, "the server's name")?;
+        match weight.filter(|w| !w.is_none()) {
+            None => self.step_text(py, format!("add:{name}")),
+            Some(w) => {
+                let w = text_of(w, "weight")?;
+                self.step_text(py, format!("add:{name}*{w}"))
+            }
         }
     }
 
     /// The cluster without server `name`.
-    fn remove(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        self.step(py, &format!("remove:{name}"))
+    fn remove(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Cluster> {
+        let name = str_of(name, "the server's name")?;
+        self.step_text(py, format!("remove:{name}"))
     }
 
     /// The cluster with server `name` failed (down): its keys go elsewhere.
-    fn fail(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        self.step(py, &format!("fail:{name}"))
+    fn fail(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Cluster> {
+        let name = str_of(name, "the server's name")?;
+        self.step_text(py, format!("fail:{name}"))
     }
 
     /// The cluster with failed server `name` back up.
-    fn recover(&self, py: Python<'_>, name: &str) -> PyResult<Cluster> {
-        self.step(py, &format!("recover:{name}"))
+    fn recover(&self, py: Python<'_>, name: &Bound<'_, PyAny>) -> PyResult<Cluster> {
+        let name = str_of(name, "the server's name")?;
+        self.step_text(py, format!("recover:{name}"))
     }
-
     /// Each key's owner: a `str` for one key (None when no server is up), a list for a list,
     /// and for an Arrow column (pyarrow, Polars, DuckDB) a pyarrow string column of the
     /// same length — chunked when the keys were.
@@ -266,7 +301,13 @@ impl Cluster {
 
     /// How the algorithm found `key`'s owner, in its own steps (`hashring-lab locate`'s
     /// explanation).
-    fn explain(&self, key: &str) -> PyResult<String> {
+    fn explain(&self, key: &Bound<'_, PyAny>) -> PyResult<String> {
+        let Keys::One(key) = keys_of(key)? else {
+            return Err(KeyColumnError::new_err(
+                "explain takes one key (a str, UTF-8 bytes or an int)",
+            ));
+        };
+        let key = key.as_str();
         let sim = self.simulation()?;
         let e = sim
             .explain(key)

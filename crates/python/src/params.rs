@@ -8,37 +8,103 @@ use hashring_lab::engine::scenario::Scenario;
 
 use crate::{Failure, ScenarioError};
 
-/// A parameter's value as the page's text: `str` as it is, numbers as Python prints them.
-pub(crate) fn text_of(value: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(s) = value.cast::<PyString>() {
-        return s.extract::<String>();
-    }
-    if value.is_instance_of::<pyo3::types::PyBool>() {
-        return Err(ScenarioError::new_err(
-            "a parameter is True or False; give a number or text",
-        ));
-    }
-    value.str()?.extract::<String>()
+/// Python text as Rust text, or a `ScenarioError` naming `what` (a `str` holding a lone
+/// surrogate is not Unicode text, and is refused rather than raising `UnicodeEncodeError`).
+pub(crate) fn str_of(value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    let Ok(s) = value.cast::<PyString>() else {
+        return Err(ScenarioError::new_err(format!(
+            "{what} must be text (str), not {}",
+            type_name(value)
+        )));
+    };
+    s.extract::<String>().map_err(|_| {
+        ScenarioError::new_err(format!(
+            "{what} is not valid Unicode text (it holds a lone surrogate)"
+        ))
+    })
 }
 
-/// `nodes` as the page's text: `"A,B*2"`, a list of names (`["A", "B*2"]`) or a dict of
-/// name → weight.
-pub(crate) fn nodes_text(nodes: &Bound<'_, PyAny>) -> PyResult<String> {
-    if let Ok(s) = nodes.cast::<PyString>() {
-        return s.extract::<String>();
+/// A value's Python type name, for messages.
+pub(crate) fn type_name(value: &Bound<'_, PyAny>) -> String {
+    value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+}
+
+/// A parameter's value as the page's text: `str` as it is, numbers (int, float) as Python
+/// prints them; anything else is refused, naming the parameter.
+pub(crate) fn text_of(value: &Bound<'_, PyAny>, what: &str) -> PyResult<String> {
+    if value.is_instance_of::<PyString>() {
+        return str_of(value, what);
+    }
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(ScenarioError::new_err(format!(
+            "{what} is True or False; give a number or text"
+        )));
+    }
+    if value.is_instance_of::<pyo3::types::PyInt>()
+        || value.is_instance_of::<pyo3::types::PyFloat>()
+    {
+        return value.str()?.extract::<String>();
+    }
+    Err(ScenarioError::new_err(format!(
+        "{what} must be a number or text, not {}",
+        type_name(value)
+    )))
+}
+
+/// One server from a list (a name, `*W` after it for a weight) or a dict's name: text
+/// without the page's separator `,` (it would make two servers) — nor `*` in a dict's name,
+/// whose weight is the dict's value.
+fn name_of(value: &Bound<'_, PyAny>, what: &str, weight_allowed: bool) -> PyResult<String> {
+    let name = str_of(value, what)?;
+    let refused = |c: &char| *c == ',' || (*c == '*' && !weight_allowed);
+    if let Some(c) = name.chars().find(refused) {
+        return Err(ScenarioError::new_err(format!(
+            "{what} {} contains '{c}', which cannot be in one server's name (',' separates servers, '*' gives a weight)",
+            hashring_lab::text::quote(&name)
+        )));
+    }
+    Ok(name)
+}
+
+/// `nodes` (or `down`, named by `param`) as the page's text: `"A,B*2"`, a list or tuple of
+/// names (`["A", "B"]`) or a dict of name → weight. Each listed name is one server: text,
+/// with no `,` or `*` in it.
+pub(crate) fn nodes_text(nodes: &Bound<'_, PyAny>, param: &str) -> PyResult<String> {
+    if nodes.is_instance_of::<PyString>() {
+        return str_of(nodes, param);
     }
     if let Ok(d) = nodes.cast::<PyDict>() {
         let mut parts = Vec::with_capacity(d.len());
         for (name, weight) in d.iter() {
-            parts.push(format!("{}*{}", text_of(&name)?, text_of(&weight)?));
+            let name = name_of(&name, &format!("{param}: a server's name"), false)?;
+            if !(weight.is_instance_of::<pyo3::types::PyInt>()
+                || weight.is_instance_of::<pyo3::types::PyFloat>())
+                || weight.is_instance_of::<pyo3::types::PyBool>()
+            {
+                return Err(ScenarioError::new_err(format!(
+                    "{param}: the weight of {} must be a number, not {}",
+                    hashring_lab::text::quote(&name),
+                    type_name(&weight)
+                )));
+            }
+            parts.push(format!("{name}*{}", weight.str()?.extract::<String>()?));
         }
         return Ok(parts.join(","));
     }
+    if !(nodes.is_instance_of::<pyo3::types::PyList>()
+        || nodes.is_instance_of::<pyo3::types::PyTuple>())
+    {
+        return Err(ScenarioError::new_err(format!(
+            "{param}: give a list of names, a dict of name → weight, or \"A,B*2\"; not {}",
+            type_name(nodes)
+        )));
+    }
     let mut parts = Vec::new();
-    for item in nodes.try_iter().map_err(|_| {
-        ScenarioError::new_err("nodes: give a list of names, a dict of name → weight, or \"A,B*2\"")
-    })? {
-        parts.push(text_of(&item?)?);
+    for (at, item) in nodes.try_iter()?.enumerate() {
+        parts.push(name_of(&item?, &format!("{param}[{at}]"), true)?);
     }
     Ok(parts.join(","))
 }
@@ -57,7 +123,7 @@ pub(crate) fn option_pairs(
 ) -> PyResult<Vec<(&'static str, String)>> {
     let mut pairs = Vec::new();
     for (name, value) in options.into_iter().flat_map(|d| d.iter()) {
-        let name: String = name.extract()?;
+        let name = str_of(&name, "a parameter's name")?;
         let Some(&known) = allowed.iter().find(|a| **a == name) else {
             return Err(ScenarioError::new_err(format!(
                 "unknown parameter {}; the parameters are {}",
@@ -69,9 +135,9 @@ pub(crate) fn option_pairs(
             continue;
         }
         let text = if known == "down" {
-            nodes_text(&value)?
+            nodes_text(&value, "down")?
         } else {
-            text_of(&value)?
+            text_of(&value, known)?
         };
         pairs.push((known, text));
     }
@@ -119,4 +185,32 @@ pub(crate) fn link_of(mut scenario: Scenario) -> String {
         scenario.settings.pg_num = page.pg_num;
     }
     format!("?{}", scenario.to_query())
+}
+
+/// The parameters of a page link: after `?` in an address (`https://…/?algo=…`, nothing
+/// after it for the page's default), or the query alone (`?algo=…`, `algo=…`); a `#…`
+/// fragment is not the link's. Anything else — words, a `javascript:` address — is no
+/// page link.
+pub(crate) fn link_query(link: &str) -> PyResult<&str> {
+    let address = link.starts_with("http://") || link.starts_with("https://");
+    let query = match link.split_once('?') {
+        Some((before, query)) if address || before.is_empty() => query,
+        None if address => "",
+        None if !link.is_empty()
+            && link.split('&').all(|p| {
+                p.split_once('=').is_some_and(|(k, _)| {
+                    !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+                })
+            }) =>
+        {
+            link
+        }
+        _ => {
+            return Err(ScenarioError::new_err(format!(
+                "{} is not a page link: give the page's address with its parameters (https://…/?algo=…) or the parameters alone (?algo=…)",
+                hashring_lab::text::quote(link)
+            )))
+        }
+    };
+    Ok(query.split_once('#').map_or(query, |(q, _)| q))
 }
