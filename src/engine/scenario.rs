@@ -253,6 +253,13 @@ pub fn parse_vnodes(text: &str) -> Result<u32, Problem> {
             given: quote(text),
             max: MAX_VNODES,
         }),
+        // A whole number too large for u32 is out of range, not "not a whole number".
+        Err(_) if text.trim().bytes().all(|b| b.is_ascii_digit()) && !text.trim().is_empty() => {
+            Err(Problem::VnodesOutOfRange {
+                given: quote(text),
+                max: MAX_VNODES,
+            })
+        }
         Err(_) => Err(Problem::VnodesNotNumber {
             given: quote(text),
             max: MAX_VNODES,

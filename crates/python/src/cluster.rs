@@ -30,6 +30,10 @@ use crate::{Failure, KeyColumnError, ScenarioError, StepError};
 /// Each cluster's number, the key of the per-thread simulations.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
+/// Changes applied to simulations in this process (`_native._changes_applied()`): what a
+/// test counts to see that a chain of `add`s applies each change once.
+pub(crate) static CHANGES_APPLIED: AtomicU64 = AtomicU64::new(0);
+
 /// Simulations a thread keeps, most recent last: a migration list needs two clusters, a
 /// sweep over changes a few more.
 const KEPT_PER_THREAD: usize = 8;
@@ -84,6 +88,7 @@ impl Cluster {
         let mut sim = Simulation::new(&scenario).map_err(|e| Failure::Scenario(e.to_string()))?;
         for step in &self.steps {
             let change = Change::parse(step).map_err(|e| Failure::Step(e.to_string()))?;
+            CHANGES_APPLIED.fetch_add(1, Ordering::Relaxed);
             sim.apply(&change)
                 .map_err(|e| Failure::Step(format!("step {}: {e}", quote(step))))?;
         }
@@ -96,6 +101,7 @@ impl Cluster {
     fn with_step(&self, step: String) -> Result<Cluster, Failure> {
         let change = Change::parse(&step).map_err(|e| Failure::Step(e.to_string()))?;
         let mut sim = (*self.simulation()?).clone();
+        CHANGES_APPLIED.fetch_add(1, Ordering::Relaxed);
         sim.apply(&change)
             .map_err(|e| Failure::Step(format!("step {}: {e}", quote(&step))))?;
         let mut steps = self.steps.clone();

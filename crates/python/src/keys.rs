@@ -136,7 +136,7 @@ fn key_text(key: &Bound<'_, PyAny>) -> Result<String, String> {
         return Err("is an integer wider than 128 bits".to_owned());
     }
     Err(format!(
-        "is a {}; keys are str, bytes holding UTF-8, or int (placed as its decimal text), as in an Arrow column",
+        "is of type {}; keys are str, bytes holding UTF-8, or int (placed as its decimal text), as in an Arrow column",
         key.get_type()
             .name()
             .map_or_else(|_| "?".to_owned(), |n| n.to_string())

@@ -105,6 +105,12 @@ fn moved<'py>(
     before.moved(py, after, keys)
 }
 
+/// How many changes this process has applied to clusters (for the package's tests).
+#[pyfunction]
+fn _changes_applied() -> u64 {
+    cluster::CHANGES_APPLIED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The algorithms' ids, in the registry's order.
 #[pyfunction]
 fn algorithms() -> Vec<&'static str> {
@@ -121,6 +127,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(moved, m)?)?;
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
+    m.add_function(wrap_pyfunction!(_changes_applied, m)?)?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("ScenarioError", py.get_type::<ScenarioError>())?;
     m.add("ConfigError", py.get_type::<ConfigError>())?;

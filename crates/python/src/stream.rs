@@ -141,6 +141,14 @@ impl Iterator for KeyStream {
             return None;
         }
         self.batch += 1;
+        // A column of nulls holds no keys, only its length (Polars sends a validity buffer
+        // with it, which Arrow's import of the Null type refuses).
+        if self.data_type == DataType::Null {
+            return Some(Ok(arrow_array::new_null_array(
+                &DataType::Null,
+                array.len(),
+            )));
+        }
         // SAFETY: the array came from the stream; its buffers are only trusted after
         // `validate_full` below, before any array is built over them.
         let data = match unsafe { from_ffi_and_data_type(array, self.data_type.clone()) } {

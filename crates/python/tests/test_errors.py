@@ -93,8 +93,10 @@ def test_key_columns_that_are_not_keys_are_refused():
         c.locate(pa.array([1.5]))
     with pytest.raises(hl.KeyColumnError, match="not UTF-8"):
         c.locate(pa.array([b"\xff\xfe"], pa.binary()))
-    with pytest.raises(hl.KeyColumnError, match="give a str, a list of str, or an Arrow column"):
-        c.locate(42)
+    # One int is a key, as an integer column's are (its decimal text); a float is not.
+    assert c.locate(42) == c.locate("42")
+    with pytest.raises(hl.KeyColumnError, match="the key is of type float.*or give a list of keys or an Arrow column"):
+        c.locate(4.2)
     with pytest.raises(hl.KeyColumnError, match="bounded places each key by the keys before it"):
         hl.Cluster("bounded").locate(["k"])
 
