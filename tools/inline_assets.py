@@ -86,9 +86,26 @@ glue = take(js.group(1))
 export = "export{initSync,__wbg_init as default};"
 if not glue.rstrip().endswith(export) or re.search(r"(^|[;}])\s*(import|export)\b(?![.(])", glue.rstrip()[: -len(export)]):
     fail("the glue does not end with its one export statement, or has another import/export")
+# When the wasm cannot be fetched, compiled or started (blocked by the browser or its
+# settings, a failed download, a start that traps), the shell would stay on screen with an
+# empty ring and nothing said: the shell says the page could not start, why in a few words,
+# and offers to reload — in Chinese when the link or the browser asks for it.
+failed = (
+    "function hashringFailed(e){var s=document.getElementById('shell');if(!s)return;"
+    "var l=new URLSearchParams(location.search).get('lang')||navigator.language||'',zh=/^zh/i.test(l),"
+    "why=String(e&&e.message||e).slice(0,160),w=s.querySelector('.ring-wrap')||s,"
+    "d=document.createElement('div'),p=document.createElement('p'),c=document.createElement('p'),b=document.createElement('button');"
+    "s.setAttribute('aria-busy','false');d.className='start-failed';d.setAttribute('role','alert');"
+    "p.textContent=zh?'hashring-lab \u65e0\u6cd5\u542f\u52a8\u3002':'hashring-lab could not start.';"
+    "c.textContent=zh?'\u5b83\u7684 WebAssembly \u672a\u80fd\u52a0\u8f7d\u6216\u8fd0\u884c\uff08'+why+'\uff09\u3002\u8bf7\u786e\u8ba4\u6d4f\u89c8\u5668\u5141\u8bb8 WebAssembly\u3001\u7f51\u7edc\u6b63\u5e38\uff0c\u7136\u540e\u91cd\u65b0\u52a0\u8f7d\u3002'"
+    ":'Its WebAssembly did not load or run ('+why+'). It needs a browser that allows WebAssembly and a working connection to this site; check them, then reload.';"
+    "b.type='button';b.textContent=zh?'\u91cd\u65b0\u52a0\u8f7d':'Reload';b.addEventListener('click',function(){location.reload()});"
+    "d.append(p,c,b);w.replaceChildren(d)}"
+)
 code = (
     glue.rstrip()[: -len(export)]
-    + "await __wbg_init({module_or_path:%s});" % early.group(1)
+    + failed
+    + "try{await __wbg_init({module_or_path:%s})}catch(e){hashringFailed(e);throw e}" % early.group(1)
     + "window.wasmBindings={initSync,default:__wbg_init};"
     + 'dispatchEvent(new CustomEvent("TrunkApplicationStarted",{detail:{wasm}}));'
 )

@@ -319,3 +319,35 @@ test('a plain link\'s ring is drawn into the shell before the app mounts, pixel 
     await b.context.close();
   }
 });
+
+// Issue 53: with the wasm blocked (a failed download here; a browser that refuses
+// WebAssembly fails the same way), the page does not stand as an empty header and track: it
+// says it could not start, why, and offers a reload that works once the wasm comes through.
+test('a page whose wasm cannot load says it could not start, and its Reload starts it', async () => {
+  for (const [query, says, button, size] of [
+    ['?theme=dark', /hashring-lab could not start\.Its WebAssembly did not load or run \(.+\)\. It needs a browser that allows WebAssembly/, 'Reload', { width: 1280, height: 720 }],
+    ['?lang=zh-CN&embed=1', /hashring-lab 无法启动。它的 WebAssembly 未能加载或运行（.+）。/, '重新加载', { width: 480, height: 360 }],
+  ]) {
+    const b = await openBrowser(size);
+    try {
+      const { page } = b;
+      let blocked = true;
+      await page.route(/_bg\.wasm$/, (route) => (blocked ? route.abort('blockedbyclient') : route.continue()));
+      await page.goto(`${server.origin}/${query}`);
+      const alert = page.getByRole('alert');
+      await alert.waitFor();
+      assert.match((await alert.textContent()).replace(/\s+/g, ' ').replace(/ ?([。（）]) ?/g, '$1'), says);
+      // The words and the button are on screen, inside the frame.
+      const box = await alert.boundingBox();
+      assert.ok(box.x >= 0 && box.y >= 0 && box.x + box.width <= size.width && box.y + box.height <= size.height, JSON.stringify(box));
+      assert.equal(await page.$eval('#shell', (s) => s.getAttribute('aria-busy')), 'false');
+      await screenshot(page, `start-failed-${query.includes('zh') ? 'zh-embed' : 'dark'}`);
+      blocked = false;
+      await page.getByRole('button', { name: button }).click();
+      await page.waitForSelector('canvas.ring[data-version]');
+      assert.equal(await page.$$eval('.start-failed', (s) => s.length), 0);
+    } finally {
+      await b.context.close();
+    }
+  }
+});
