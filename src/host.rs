@@ -100,6 +100,19 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
             "a command has at most {MAX_FIELDS} fields"
         )));
     }
+    // A name is text: a number or null is refused, not taken as "no name" (an unnamed add).
+    if let Some((_, value)) = fields.iter().find(|(k, _)| k == "name") {
+        if !matches!(value, FieldValue::Text(_)) {
+            return Err(Refusal::Bad(format!(
+                "\"name\" must be text (a server's name), not {}",
+                match value {
+                    FieldValue::Number(n) => format!("the number {}", short_number(*n)),
+                    FieldValue::Other(kind) => kind.name().to_owned(),
+                    FieldValue::Text(_) => String::new(),
+                }
+            )));
+        }
+    }
     let name = |required: bool| -> Result<Option<String>, Refusal> {
         match text(fields, "name") {
             Some(n) if !n.trim().is_empty() => Ok(Some(n.trim().to_owned())),
@@ -124,7 +137,15 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
         }
         "step" => {
             let step = match fields.iter().find(|(k, _)| k == "step").map(|(_, v)| v) {
-                Some(FieldValue::Number(n)) => crate::text::Shortest(*n).to_string(),
+                Some(FieldValue::Number(n)) if n.fract() == 0.0 && (1.0..=1000.0).contains(n) => {
+                    crate::text::Shortest(*n).to_string()
+                }
+                Some(FieldValue::Number(n)) => {
+                    return Err(Refusal::Bad(format!(
+                        "\"step\" must be a tour's step number (a whole number from 1) or \"last\", not {}",
+                        short_number(*n)
+                    )))
+                }
                 Some(FieldValue::Text(t)) => t.clone(),
                 _ => "1".to_owned(),
             };
@@ -148,6 +169,20 @@ pub fn read_command(fields: &[(String, FieldValue)]) -> Result<HostCommand, Refu
             )))
         }
     })
+}
+
+/// A number as the sender wrote it, in at most a few characters (`1e300`, not 300 digits
+/// nor a saturated integer).
+fn short_number(n: f64) -> String {
+    let plain = crate::text::Shortest(n).to_string();
+    if plain.len() <= 12 || !n.is_finite() {
+        return plain;
+    }
+    // Mantissa and exponent by hand: `{:e}` would bring another float formatter into the
+    // page (6 KB of wasm).
+    let exponent = n.abs().log10().floor();
+    let mantissa = (n / 10f64.powf(exponent) * 1e6).round() / 1e6;
+    format!("{}e{}", crate::text::Shortest(mantissa), exponent as i32)
 }
 
 /// Link parameters (`a=1&b=2`, percent-encoded or not) as decoded pairs.
@@ -176,6 +211,7 @@ fn event(kind: &str, body: &str) -> String {
 /// the change took away).
 pub fn changed_event(
     w: &Words,
+    changes: u64,
     change: &Change,
     m: &Movement,
     name: &dyn Fn(crate::engine::ring::ServerId) -> String,
@@ -196,7 +232,7 @@ pub fn changed_event(
     event(
         "changed",
         &format!(
-            ",\"change\":{},\"moved\":{},\"keys\":{},\"ideal\":{ideal},\"betweenSurvivors\":{},\"flows\":[{}]",
+            ",\"changes\":{changes},\"change\":{},\"moved\":{},\"keys\":{},\"ideal\":{ideal},\"betweenSurvivors\":{},\"flows\":[{}]",
             json_string(&crate::words::change_title(w, change)),
             m.moved,
             m.keys,
@@ -220,9 +256,12 @@ pub fn resized_event(height: u32) -> String {
     event("resized", &format!(",\"height\":{height}"))
 }
 
-/// The `error` event: why a command was not carried out.
-pub fn error_event(message: &str) -> String {
-    event("error", &format!(",\"message\":{}", json_string(message)))
+/// The `error` event: why `count` commands were not carried out (the last one's words).
+pub fn error_event(count: u32, message: &str) -> String {
+    event(
+        "error",
+        &format!(",\"count\":{count},\"message\":{}", json_string(message)),
+    )
 }
 
 #[cfg(test)]
@@ -295,6 +334,27 @@ mod tests {
             bad(&[V1, ("command", t("scenario")), ("query", t("vnodes=0"))]).contains("vnodes")
         );
         assert!(bad(&[V1, ("command", t("step")), ("tour", t("nope"))]).contains("nope"));
+        // A name is text: a number or null is no name (issue 53: it was an unnamed add).
+        assert_eq!(
+            bad(&[V1, ("command", t("add")), ("name", FieldValue::Number(5.0))]),
+            "\"name\" must be text (a server's name), not the number 5"
+        );
+        let null = FieldValue::Other(crate::problem::JsonKind::Null);
+        assert!(bad(&[V1, ("command", t("remove")), ("name", null)]).ends_with("not null"));
+        // A step far out of range is quoted as written, not saturated.
+        assert_eq!(
+            bad(&[
+                V1,
+                ("command", t("step")),
+                ("tour", t("ring")),
+                ("step", FieldValue::Number(1e300))
+            ]),
+            "\"step\" must be a tour's step number (a whole number from 1) or \"last\", not 1e300"
+        );
+        assert_eq!(
+            error_event(2, "x"),
+            r#"{"hashring-lab":1,"event":"error","count":2,"message":"x"}"#
+        );
         let many: Vec<(&str, FieldValue)> = (0..MAX_FIELDS + 1)
             .map(|_| ("x", FieldValue::Other(crate::problem::JsonKind::Null)))
             .chain([V1])
@@ -319,6 +379,7 @@ mod tests {
         let names = |id| ["A \"one\"", "B"][usize::from(id)].to_owned();
         let e = changed_event(
             crate::i18n::Lang::En.words(),
+            1,
             &Change::Add {
                 name: "B".into(),
                 weight: 1.0,
@@ -328,7 +389,7 @@ mod tests {
         );
         assert_eq!(
             e,
-            r#"{"hashring-lab":1,"event":"changed","change":"Added B","moved":3,"keys":10,"ideal":5,"betweenSurvivors":0,"flows":[{"from":"A \"one\"","to":"B","keys":3}]}"#
+            r#"{"hashring-lab":1,"event":"changed","changes":1,"change":"Added B","moved":3,"keys":10,"ideal":5,"betweenSurvivors":0,"flows":[{"from":"A \"one\"","to":"B","keys":3}]}"#
         );
         assert_eq!(
             resized_event(460),

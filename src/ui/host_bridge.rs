@@ -52,7 +52,18 @@ fn fields(data: &JsValue) -> Vec<(String, FieldValue)> {
         } else if let Some(n) = value.as_f64() {
             FieldValue::Number(n)
         } else {
-            FieldValue::Other(crate::problem::JsonKind::Other)
+            use crate::problem::JsonKind;
+            FieldValue::Other(if value.is_null() {
+                JsonKind::Null
+            } else if value.as_bool().is_some() {
+                JsonKind::Boolean
+            } else if js_sys::Array::is_array(&value) {
+                JsonKind::List
+            } else if value.is_object() {
+                JsonKind::Object
+            } else {
+                JsonKind::Other
+            })
         };
         out.push((name, value));
     }
@@ -102,7 +113,7 @@ pub fn use_host_bridge(
                     }
                     match host::read_command(&fields(&e.data())) {
                         Ok(command) => carry_out(command, &dispatch, &go),
-                        Err(Refusal::Bad(message)) => post(&host::error_event(&message)),
+                        Err(Refusal::Bad(message)) => post(&host::error_event(1, &message)),
                         Err(Refusal::Foreign) => {}
                     }
                 })
@@ -112,7 +123,9 @@ pub fn use_host_bridge(
     }
     let busy = state.pending.is_some();
     // `ready` or `changed` once per state of the cluster: when it settles (loaded, or a
-    // change landed) — not when a notice comes or goes, nor when work ends refused.
+    // change landed) — not when a notice comes or goes, nor when work ends refused. Changes
+    // that land between two renders (a host's burst of commands) are one `changed`, whose
+    // `changes` counts them, so a host can count every change it caused.
     let posted = use_mut_ref(|| None::<u64>);
     {
         let (state, framed) = (state.clone(), *framed);
@@ -120,10 +133,11 @@ pub fn use_host_bridge(
             if !framed || busy || *posted.borrow() == Some(version) {
                 return;
             }
-            *posted.borrow_mut() = Some(version);
+            let before = posted.borrow_mut().replace(version).unwrap_or(0);
             if let Some(last) = state.last.as_ref().filter(|_| version > 0) {
                 post(&host::changed_event(
                     w,
+                    version.saturating_sub(before).max(1),
                     &last.change,
                     &last.movement,
                     &|id| state.server_name(id),
@@ -135,18 +149,24 @@ pub fn use_host_bridge(
             }
         });
     }
-    // One `error` per refusal, the same refusal twice included (each bumps `said`); the
-    // link's own problems once, when the page opens.
+    // One `error` per render with refusals, the same refusal twice included (each bumps
+    // `said`): its `count` says how many refusals it reports (a burst of commands can be
+    // refused between two renders), with the last one's words; the link's own problems
+    // once, when the page opens.
+    let said_before = use_mut_ref(|| 0u32);
     {
         let (state, framed) = (state.clone(), *framed);
         use_effect_with(state.said, move |&said| {
+            let count = said
+                .saturating_sub(std::mem::replace(&mut *said_before.borrow_mut(), said))
+                .max(1);
             let notice = if said == 0 {
                 state.link_notice.as_ref()
             } else {
                 state.error.as_ref()
             };
             if let Some(error) = notice.filter(|n| framed && n.is_refusal()) {
-                post(&host::error_event(&crate::words::notice(w, error)));
+                post(&host::error_event(count, &crate::words::notice(w, error)));
             }
         });
     }

@@ -256,3 +256,36 @@ test('at 320×240 the embed says what moved in full, the keys moved between surv
   assert.ok(fit.right <= 320 && fit.bottom <= 240, JSON.stringify(fit));
   await (await page.$('#probe')).screenshot({ path: 'target/e2e/56-embed-320x240-survivors.png' });
 });
+
+// Issue 53: a host that floods its frame with commands can still count on the events: every
+// change it caused is in some `changed` event's `changes`, every refusal in some `error`
+// event's `count` — together exactly one per command, however the page batched them.
+test('a flood of host commands is accounted for exactly: changes plus refusals equal the commands sent', async () => {
+  const { page } = browser;
+  const frame = await frameOf(page, `${server.origin}/?embed=1&lang=en&nodes=A,B,C&keys=0..500`, 480, 360);
+  await page.evaluate(() => {
+    window.heard = [];
+    addEventListener('message', (e) => {
+      if (e.source === document.getElementById('probe').contentWindow && e.data?.['hashring-lab'] === 1 && e.data.event !== 'resized') window.heard.push(e.data);
+    });
+  });
+  const sent = 300;
+  await page.evaluate((n) => {
+    const w = document.getElementById('probe').contentWindow;
+    for (let i = 0; i < n; i++) w.postMessage({ 'hashring-lab': 1, command: i % 2 ? 'remove' : 'add', ...(i % 2 ? {} : { name: 'E' }) }, '*');
+    // A number or null as a name is refused, not an unnamed add.
+    w.postMessage({ 'hashring-lab': 1, command: 'add', name: 5 }, '*');
+    w.postMessage({ 'hashring-lab': 1, command: 'add', name: null }, '*');
+  }, sent);
+  const accounted = () => page.evaluate(() => window.heard.reduce((a, e) => a + (e.event === 'changed' ? e.changes : e.event === 'error' ? e.count : 0), 0));
+  await page.waitForFunction((n) => window.heard.reduce((a, e) => a + (e.event === 'changed' ? e.changes : e.event === 'error' ? e.count : 0), 0) >= n, sent + 2);
+  // Settled: the last event is in, and nothing more comes with the next frames.
+  await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
+  assert.equal(await accounted(), sent + 2);
+  const events = await page.evaluate(() => window.heard);
+  const names = events.filter((e) => e.event === 'error').map((e) => e.message);
+  assert.ok(names.some((m) => m === '"name" must be text (a server\'s name), not the number 5'), names.join('\n'));
+  assert.ok(names.some((m) => m === '"name" must be text (a server\'s name), not null'), names.join('\n'));
+  // 150 adds of E and 150 removes of the last server: the cluster is as it was.
+  assert.deepEqual((await tableCounts(frame)).map((r) => r.name), ['A', 'B', 'C']);
+});
