@@ -460,3 +460,19 @@ test('follow a key: a click on its dot pins it, and each change adds its owner t
   assert.match(third, new RegExp(`^Added ${owner} → (moved to ${owner}|stayed on ${after.server})$`));
   await screenshot(page, '36-follow-a-key');
 });
+
+// Issue 53: Ceph's pg_num is Ceph's own in the comparison (Maglev keeps its own table): a
+// Ceph link compares every algorithm, and its Ceph row is the command line's at that pg_num.
+test('a Ceph link compares every algorithm, Ceph at its own pg_num and Maglev at its table', async () => {
+  const { page } = browser;
+  for (const pg of ['32', '128']) {
+    await page.goto(`${server.origin}/?view=compare&lang=en&algo=ceph&nodes=osd.0,osd.1,osd.2,osd.3&pg_num=${pg}`);
+    await page.waitForFunction(() => document.querySelector('.compare .verdict'), null, { timeout: 60000 });
+    assert.equal(await page.locator('[role=alert]').count(), 0, 'nothing refused');
+    const rows = await page.$$eval('table.compared tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [tr.dataset.algo,
+      Number(tr.querySelector('td.moved').textContent.split(' ')[0].replace(/,/g, ''))])));
+    const report = cli(['compare', '--nodes', 'osd.0,osd.1,osd.2,osd.3', '--pg-num', pg, '--table', '251', '--format', 'json']);
+    assert.equal(Object.keys(rows).length, report.length);
+    for (const algo of ['ceph', 'maglev', 'envoy-maglev']) assert.equal(rows[algo], report.find((r) => r.algo === algo).moved, `${algo} at pg_num ${pg}`);
+  }
+});

@@ -307,6 +307,12 @@ impl Ceph {
 /// lookup and a division).
 const DRAW_COST: usize = 3;
 
+/// A group's cost besides its draws (its seed, the acting set's tries and vector, the
+/// table's push): measured in the page at ~0.6 µs a group, which a pool of a million groups
+/// over four OSDs made the whole of a step (268 ms tasks when a group was costed as its
+/// draws alone; tests/perf/compare_tables.mjs).
+const GROUP_COST: usize = 180;
+
 /// Ceph's groups placed a few at a time (the page steps a pool whose groups × OSDs would
 /// take longer than a step: 65,536 groups over 100 OSDs took 471 ms at once); a group's
 /// primary is its cell of the table.
@@ -334,7 +340,7 @@ impl TableFill for CephFill {
     }
 
     fn cell_cost(&self) -> usize {
-        self.0.osds.len().max(1) * DRAW_COST
+        self.0.osds.len().max(1) * DRAW_COST + GROUP_COST
     }
 
     fn is_full(&self) -> bool {
