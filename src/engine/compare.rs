@@ -7,14 +7,11 @@
 
 use std::rc::Rc;
 
-use super::algorithms::maglev::CELL_COST;
-use super::contract::TableFill;
 use super::hash::HashFn;
 use super::placement::{Algorithm, Placement};
 use super::scenario::{suggest_name, Scenario};
 use super::sim::{Change, Movement, Phase, Simulation, Work};
 use super::spec::Memory;
-use super::work::STEPPED_TABLE;
 use crate::problem::Problem;
 
 /// The change every algorithm undergoes.
@@ -171,15 +168,6 @@ enum Stage {
     Loading(Work),
     /// Applying the change.
     Changing { before: Box<Simulation>, work: Work },
-    /// Timing the build of a large lookup table (a Maglev table, a Ceph pool) in steps, as
-    /// the simulation filled it: built at once, a million cells held the page for half a
-    /// second (issue 53).
-    Timing {
-        after: Box<Simulation>,
-        movement: Box<Movement>,
-        fill: Box<dyn TableFill>,
-        ms: f64,
-    },
 }
 
 /// One algorithm's lookup structure after the change, and its timed keys' positions.
@@ -271,10 +259,6 @@ impl CompareWork {
         match &self.stage {
             Some(Stage::Loading(work)) => Some((algo, false, work.progress())),
             Some(Stage::Changing { work, .. }) => Some((algo, true, work.progress())),
-            Some(Stage::Timing { fill, .. }) => {
-                let (done, total) = fill.progress();
-                Some((algo, true, (Phase::FillingTable, done, total)))
-            }
             None => None,
         }
     }
@@ -331,56 +315,13 @@ impl CompareWork {
                             let timed = after.keys().len().min(self.timed) as u32;
                             self.timed_names = (0..timed).map(|id| after.key_name(id)).collect();
                         }
-                        if let Some(fill) = stepped_fill(&after) {
-                            Stage::Timing {
-                                after: Box::new(after),
-                                movement: Box::new(m),
-                                fill,
-                                ms: 0.0,
-                            }
-                        } else {
-                            let t0 = now();
-                            let placement = after.config().placement()?;
-                            let built = (placement, now() - t0);
-                            let (row, timing) =
-                                measure(algo, &after, &m, &self.timed_names, built)?;
-                            self.rows.push(row);
-                            self.timings.push(timing);
-                            self.stage = None;
-                            continue;
-                        }
-                    } else {
-                        Stage::Changing { before, work }
-                    }
-                }
-                Stage::Timing {
-                    after,
-                    movement,
-                    mut fill,
-                    mut ms,
-                } => {
-                    let t0 = now();
-                    if fill.is_full() {
-                        let placement = fill.finish();
-                        ms += now() - t0;
-                        left = 0;
-                        let (row, timing) =
-                            measure(algo, &after, &movement, &self.timed_names, (placement, ms))?;
+                        let (row, timing) = measure(algo, &after, &m, &self.timed_names, now)?;
                         self.rows.push(row);
                         self.timings.push(timing);
                         self.stage = None;
                         continue;
-                    }
-                    let cost = fill.cell_cost().max(1);
-                    let cells = (left / cost).max(1);
-                    fill.claim(cells);
-                    ms += now() - t0;
-                    left = left.saturating_sub(cells * cost);
-                    Stage::Timing {
-                        after,
-                        movement,
-                        fill,
-                        ms,
+                    } else {
+                        Stage::Changing { before, work }
                     }
                 }
             });
@@ -389,27 +330,19 @@ impl CompareWork {
     }
 }
 
-/// A fill for timing `sim`'s lookup table in steps, when its table is large enough that the
-/// simulation filled it in steps too (None: built at once).
-fn stepped_fill(sim: &Simulation) -> Option<Box<dyn TableFill>> {
-    let config = sim.config();
-    let s = &config.settings;
-    let fill = (s.algo.spec().table_fill?)(&config.live(), &config.down(), &s.params());
-    let (_, cells) = fill.progress();
-    (cells * fill.cell_cost() >= STEPPED_TABLE * CELL_COST).then_some(fill)
-}
-
-/// The row for one algorithm from its simulation after the change, its placement built
-/// again and how long that took, and what times its lookups later (in [`ROUNDS`] rounds
-/// over the `timed` keys).
+/// The row for one algorithm from its simulation after the change, and what times its
+/// lookups later (in [`ROUNDS`] rounds over the `timed` keys).
 fn measure(
     algo: Algorithm,
     sim: &Simulation,
     m: &Movement,
     timed: &[String],
-    (placement, build_ms): (Rc<dyn Placement>, f64),
+    now: &dyn Fn() -> f64,
 ) -> Result<(CompareRow, Timing), Problem> {
     let stats = sim.stats();
+    let t0 = now();
+    let placement = sim.config().placement()?;
+    let build_ms = now() - t0;
     let positions = timed
         .iter()
         .map(|name| sim.position_of(name))
