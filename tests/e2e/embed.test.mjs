@@ -96,8 +96,9 @@ test('the sample page drives its frame with postMessage and follows its events',
   await page.screenshot({ path: 'target/e2e/53-host-drives-embed.png', fullPage: true });
 });
 
-test('a refused host command is answered by exactly one error event, every time, and nothing else', async () => {
-  const { page } = browser;
+/** A probe frame of A, B, C over 500 keys whose events (but `resized`) the page collects in
+ * `window.heard`. */
+async function listenedFrame(page) {
   const frame = await frameOf(page, `${server.origin}/?embed=1&lang=en&nodes=A,B,C&keys=0..500`, 480, 360);
   await page.evaluate(() => {
     window.heard = [];
@@ -105,6 +106,12 @@ test('a refused host command is answered by exactly one error event, every time,
       if (e.source === document.getElementById('probe').contentWindow && e.data?.['hashring-lab'] === 1 && e.data.event !== 'resized') window.heard.push(e.data);
     });
   });
+  return frame;
+}
+
+test('a refused host command is answered by exactly one error event, every time, and nothing else', async () => {
+  const { page } = browser;
+  const frame = await listenedFrame(page);
   const send = (command) => page.evaluate((c) => document.getElementById('probe').contentWindow.postMessage({ 'hashring-lab': 1, ...c }, '*'), command);
   const heard = () => page.evaluate(() => window.heard.map((e) => `${e.event}:${e.change || e.message || ''}`));
   // A change first, so that a phantom repeat of its `changed` would show.
@@ -262,13 +269,7 @@ test('at 320×240 the embed says what moved in full, the keys moved between surv
 // event's `count` — together exactly one per command, however the page batched them.
 test('a flood of host commands is accounted for exactly: changes plus refusals equal the commands sent', async () => {
   const { page } = browser;
-  const frame = await frameOf(page, `${server.origin}/?embed=1&lang=en&nodes=A,B,C&keys=0..500`, 480, 360);
-  await page.evaluate(() => {
-    window.heard = [];
-    addEventListener('message', (e) => {
-      if (e.source === document.getElementById('probe').contentWindow && e.data?.['hashring-lab'] === 1 && e.data.event !== 'resized') window.heard.push(e.data);
-    });
-  });
+  const frame = await listenedFrame(page);
   const sent = 300;
   await page.evaluate((n) => {
     const w = document.getElementById('probe').contentWindow;
