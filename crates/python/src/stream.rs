@@ -33,7 +33,7 @@ pub(crate) fn arrow_keys_of(keys: &Bound<'_, PyAny>) -> PyResult<Option<ArrowKey
     if keys.hasattr(intern!(py, "__arrow_c_array__"))? {
         let array: PyArray = keys.extract()?;
         let (array, _) = array.into_inner();
-        checked(&array, None)?;
+        checked(&array)?;
         return Ok(Some(ArrowKeys::Array(array)));
     }
     if keys.hasattr(intern!(py, "__arrow_c_stream__"))? {
@@ -46,13 +46,12 @@ pub(crate) fn arrow_keys_of(keys: &Bound<'_, PyAny>) -> PyResult<Option<ArrowKey
     Ok(None)
 }
 
-/// Refuses an array whose buffers do not hold what its type says (`batch`: its place in a
-/// stream, for the message).
-fn checked(array: &ArrayRef, batch: Option<usize>) -> Result<(), Failure> {
+/// Refuses a column whose buffers do not hold what its type says (a stream's batches are
+/// checked as they are imported, in [`KeyStream`]).
+fn checked(array: &ArrayRef) -> Result<(), Failure> {
     array.to_data().validate_full().map_err(|e| {
-        let which = batch.map_or_else(|| "the key column".to_owned(), |b| format!("batch {b}"));
         Failure::Keys(format!(
-            "{which} does not hold what its Arrow type {} says ({}); keys are placed only from well-formed columns",
+            "the key column does not hold what its Arrow type {} says ({}); keys are placed only from well-formed columns",
             array.data_type(),
             short(&e.to_string())
         ))
