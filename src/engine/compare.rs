@@ -7,11 +7,14 @@
 
 use std::rc::Rc;
 
+use super::algorithms::maglev::CELL_COST;
+use super::contract::TableFill;
 use super::hash::HashFn;
 use super::placement::{Algorithm, Placement};
 use super::scenario::{suggest_name, Scenario};
 use super::sim::{Change, Movement, Phase, Simulation, Work};
 use super::spec::Memory;
+use super::work::STEPPED_TABLE;
 use crate::problem::Problem;
 
 /// The change every algorithm undergoes.
@@ -168,6 +171,15 @@ enum Stage {
     Loading(Work),
     /// Applying the change.
     Changing { before: Box<Simulation>, work: Work },
+    /// Timing the build of a large lookup table (a Maglev table, a Ceph pool) in steps, as
+    /// the simulation filled it: built at once, a million cells held the page for half a
+    /// second (issue 53).
+    Timing {
+        after: Box<Simulation>,
+        movement: Box<Movement>,
+        fill: Box<dyn TableFill>,
+        ms: f64,
+    },
 }
 
 /// One algorithm's lookup structure after the change, and its timed keys' positions.
@@ -259,6 +271,10 @@ impl CompareWork {
         match &self.stage {
             Some(Stage::Loading(work)) => Some((algo, false, work.progress())),
             Some(Stage::Changing { work, .. }) => Some((algo, true, work.progress())),
+            Some(Stage::Timing { fill, .. }) => {
+                let (done, total) = fill.progress();
+                Some((algo, true, (Phase::FillingTable, done, total)))
+            }
             None => None,
         }
     }
@@ -268,19 +284,7 @@ impl CompareWork {
         let mut left = budget;
         while left > 0 && !self.is_finished() {
             if self.rows.len() == self.algos.len() {
-                // One round per call, round robin: an algorithm's rounds are spread over the
-                // whole timing phase, so the later ones run the code the browser's optimizing
-                // compiler has finished with by then (the first may still be baseline code).
-                let i = self.rounds_done % self.timings.len();
-                let warming_up = self.rounds_done < WARM_UP_ROUNDS * self.timings.len();
-                let ns = self.timings[i].round(&self.timed_names, now);
-                if let Some(ns) = ns.filter(|_| !warming_up) {
-                    let row = &mut self.rows[i];
-                    if row.lookup_ns == 0.0 || ns < row.lookup_ns {
-                        row.lookup_ns = ns;
-                    }
-                }
-                self.rounds_done += 1;
+                self.time_lookups(now);
                 break;
             }
             let algo = self.algos[self.rows.len()];
@@ -306,7 +310,9 @@ impl CompareWork {
                 }
                 Stage::Changing { before, mut work } => {
                     left = left.saturating_sub(work.advance(left)?.max(1));
-                    if work.is_finished() {
+                    // The movement (a million cells' arcs compared) waits for a step of its
+                    // own when finishing the work took the whole budget.
+                    if work.is_finished() && left > 0 {
                         // The simulation knew its servers before the change, so the
                         // movement counts the moves between survivors: no copy is kept.
                         let mut after = *before;
@@ -315,34 +321,102 @@ impl CompareWork {
                             let timed = after.keys().len().min(self.timed) as u32;
                             self.timed_names = (0..timed).map(|id| after.key_name(id)).collect();
                         }
-                        let (row, timing) = measure(algo, &after, &m, &self.timed_names, now)?;
+                        if let Some(fill) = stepped_fill(&after) {
+                            left = 0;
+                            Stage::Timing {
+                                after: Box::new(after),
+                                movement: Box::new(m),
+                                fill,
+                                ms: 0.0,
+                            }
+                        } else {
+                            let t0 = now();
+                            let placement = after.config().placement()?;
+                            let built = (placement, now() - t0);
+                            let (row, timing) =
+                                measure(algo, &after, &m, &self.timed_names, built)?;
+                            self.rows.push(row);
+                            self.timings.push(timing);
+                            self.stage = None;
+                            continue;
+                        }
+                    } else {
+                        Stage::Changing { before, work }
+                    }
+                }
+                Stage::Timing {
+                    after,
+                    movement,
+                    mut fill,
+                    mut ms,
+                } => {
+                    let t0 = now();
+                    if fill.is_full() {
+                        let placement = fill.finish();
+                        ms += now() - t0;
+                        left = 0;
+                        let (row, timing) =
+                            measure(algo, &after, &movement, &self.timed_names, (placement, ms))?;
                         self.rows.push(row);
                         self.timings.push(timing);
                         self.stage = None;
                         continue;
-                    } else {
-                        Stage::Changing { before, work }
+                    }
+                    let cost = fill.cell_cost().max(1);
+                    let cells = (left / cost).max(1);
+                    fill.claim(cells);
+                    ms += now() - t0;
+                    left = left.saturating_sub(cells * cost);
+                    Stage::Timing {
+                        after,
+                        movement,
+                        fill,
+                        ms,
                     }
                 }
             });
         }
         Ok(())
     }
+
+    /// One round of lookups, round robin: an algorithm's rounds are spread over the whole
+    /// timing phase, so the later ones run the code the browser's optimizing compiler has
+    /// finished with by then (the first may still be baseline code).
+    fn time_lookups(&mut self, now: &dyn Fn() -> f64) {
+        let i = self.rounds_done % self.timings.len();
+        let warming_up = self.rounds_done < WARM_UP_ROUNDS * self.timings.len();
+        let ns = self.timings[i].round(&self.timed_names, now);
+        if let Some(ns) = ns.filter(|_| !warming_up) {
+            let row = &mut self.rows[i];
+            if row.lookup_ns == 0.0 || ns < row.lookup_ns {
+                row.lookup_ns = ns;
+            }
+        }
+        self.rounds_done += 1;
+    }
 }
 
-/// The row for one algorithm from its simulation after the change, and what times its
-/// lookups later (in [`ROUNDS`] rounds over the `timed` keys).
+/// A fill for timing `sim`'s lookup table in steps, when its table is large enough that the
+/// simulation filled it in steps too (None: built at once).
+fn stepped_fill(sim: &Simulation) -> Option<Box<dyn TableFill>> {
+    let config = sim.config();
+    let s = &config.settings;
+    let fill = (s.algo.spec().table_fill?)(&config.live(), &config.down(), &s.params());
+    let (_, cells) = fill.progress();
+    (cells * fill.cell_cost() >= STEPPED_TABLE * CELL_COST).then_some(fill)
+}
+
+/// The row for one algorithm from its simulation after the change, its placement built
+/// again and how long that took, and what times its lookups later (in [`ROUNDS`] rounds
+/// over the `timed` keys).
 fn measure(
     algo: Algorithm,
     sim: &Simulation,
     m: &Movement,
     timed: &[String],
-    now: &dyn Fn() -> f64,
+    (placement, build_ms): (Rc<dyn Placement>, f64),
 ) -> Result<(CompareRow, Timing), Problem> {
     let stats = sim.stats();
-    let t0 = now();
-    let placement = sim.config().placement()?;
-    let build_ms = now() - t0;
     let positions = timed
         .iter()
         .map(|name| sim.position_of(name))
@@ -556,6 +630,41 @@ mod tests {
             );
             assert_eq!(row.stddev, once.stddev);
         }
+    }
+
+    #[test]
+    fn a_large_table_is_built_again_in_steps_for_its_build_time() {
+        // Issue 53: the row's build time came from rebuilding the table at once, a million
+        // cells in one task. Now the table is filled again in steps, as the change filled it.
+        let big = Scenario::from_pairs([
+            ("algo", "maglev"),
+            ("nodes", "A,B,C,D,E,F"),
+            ("table", "200003"),
+            ("keys", "0..100"),
+        ])
+        .unwrap();
+        let clock = ticking();
+        let mut work =
+            CompareWork::new(&big, &CompareChange::Add, vec![Algorithm::MAGLEV], 10).unwrap();
+        let most = crate::state::STEP_COST / CELL_COST;
+        let (mut last, mut fills_begun) = (0, 0);
+        while work.rows.is_empty() {
+            work.advance(crate::state::STEP_COST, &clock).unwrap();
+            if let Some((_, true, (Phase::FillingTable, done, total))) = work.current() {
+                assert_eq!(total, 200_003);
+                if done < last {
+                    fills_begun += 1;
+                } else {
+                    assert!(done - last <= most, "{} cells in one step", done - last);
+                }
+                last = done;
+            }
+        }
+        assert_eq!(
+            fills_begun, 1,
+            "filled for the change, then again for its time"
+        );
+        assert!(work.rows[0].build_ms > 0.0);
     }
 
     #[test]

@@ -254,17 +254,22 @@ impl Ring {
                 }
             }
         }
-        super::order::sort(&mut changed);
+        // Both lists ascend by position and the merge compares positions first, so the
+        // changed positions come out ascending: no sort, only the repeats to drop.
         changed.dedup();
 
+        // The changed positions ascend, so each ring's first point at or after one is found
+        // by a cursor that only moves forward: one sweep, not four searches per position
+        // (a Maglev table of a million cells spent 50 ms searching).
+        let (mut at_before, mut at_after) = (Sweep::new(before), Sweep::new(after));
         let mut arcs: Vec<ArcChange> = Vec::new();
         for &p in &changed {
-            let from = before.owner_of(p);
-            let to = after.owner_of(p);
+            let (from, before_start) = at_before.seek(p);
+            let (to, after_start) = at_after.seek(p);
             if from == to {
                 continue;
             }
-            let start = match (before.predecessor(p), after.predecessor(p)) {
+            let start = match (before_start, after_start) {
                 (Some(x), Some(y)) => closer_counter_clockwise(p, x, y),
                 (Some(x), None) | (None, Some(x)) => x,
                 (None, None) => p,
@@ -291,20 +296,35 @@ impl Ring {
         }
         arcs
     }
+}
 
-    /// The nearest point position strictly before `position` going counter-clockwise
-    /// (wrapping); `position` itself when it is the only distinct position.
-    fn predecessor(&self, position: u32) -> Option<u32> {
-        if self.positions.is_empty() {
-            return None;
-        }
-        let i = self.positions.partition_point(|&p| p < position);
-        let prev = if i == 0 {
-            self.positions[self.positions.len() - 1]
-        } else {
-            self.positions[i - 1]
+/// A cursor over a ring's points for positions asked in ascending order.
+struct Sweep<'a> {
+    ring: &'a Ring,
+    /// How many points lie before the last position asked.
+    before: usize,
+}
+
+impl<'a> Sweep<'a> {
+    fn new(ring: &'a Ring) -> Sweep<'a> {
+        Sweep { ring, before: 0 }
+    }
+
+    /// The server owning `position` (not below any position asked before), or
+    /// [`NO_OWNER`]; and the nearest point position strictly before it counter-clockwise
+    /// (wrapping; `position` itself when it is the only distinct position).
+    fn seek(&mut self, position: u32) -> (ServerId, Option<u32>) {
+        let positions = &self.ring.positions;
+        let Some(&last) = positions.last() else {
+            return (NO_OWNER, None);
         };
-        Some(prev)
+        while self.before < positions.len() && positions[self.before] < position {
+            self.before += 1;
+        }
+        let i = self.before;
+        let owner = self.ring.points[if i == positions.len() { 0 } else { i }].server;
+        let prev = if i == 0 { last } else { positions[i - 1] };
+        (owner, Some(prev))
     }
 }
 

@@ -69,8 +69,10 @@ pub fn check(c: &Check<'_>) -> Result<(), Problem> {
     Ok(())
 }
 
-/// Cost of claiming one Maglev cell (a few probes of its permutation), in the work's units.
-pub const CELL_COST: usize = 2;
+/// Cost of claiming one Maglev cell (a few probes of its permutation), in the work's units:
+/// a table of a million cells takes 60 ms natively, filled whole (at 2 a cell, one step
+/// filled it and held the page for 86 ms; tests/perf/compare_tables.mjs).
+pub const CELL_COST: usize = 4;
 
 /// The paper's fill over the live servers in list order, empty.
 fn fill(live: &[LiveServer], _down: &[LiveServer], p: &Params<'_>) -> Box<dyn TableFill> {
