@@ -160,22 +160,7 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .collect();
     }
     match (sim.settings().algo.shape(), sim.ring(), sim.slot_table()) {
-        // Each server's first point (once: a drawn ring may repeat a point's number, as
-        // HAProxy's gap middles do).
-        (Shape::Vnodes, Some(ring), _) => {
-            let mut seen: Vec<bool> = Vec::new();
-            ring.points()
-                .iter()
-                .filter(|p| {
-                    let id = p.server as usize;
-                    if seen.len() <= id {
-                        seen.resize(id + 1, false);
-                    }
-                    p.replica == 0 && !std::mem::replace(&mut seen[id], true)
-                })
-                .map(|p| (p.server, p.position))
-                .collect()
-        }
+        (Shape::Vnodes, Some(ring), _) => spread_markers(ring),
         (Shape::SlotRanges, _, Some(table)) => {
             let ranges = table.ranges();
             sim.servers()
@@ -217,6 +202,46 @@ pub fn marker_positions(sim: &Simulation) -> Vec<(ServerId, u32)> {
             .map(|s| (s.id, golden_position(s.id)))
             .collect(),
     }
+}
+
+/// Each server's marker on a drawn ring: the server's point nearest the spot its id gives
+/// it (`golden_position`), so that markers are spread round the ring, each one of the
+/// server's own points, and adding or removing a server moves no other marker. A point
+/// within 1/(8n) of the ring of a marker placed before it is passed over for the next
+/// nearest (HAProxy's first points stood four at 3 o'clock; groupcache's and
+/// ingress-nginx's first points were all one server's).
+fn spread_markers(ring: &Ring) -> Vec<(ServerId, u32)> {
+    let points = ring.points();
+    let mut ids: Vec<ServerId> = points.iter().map(|p| p.server).collect();
+    crate::engine::order::sort(&mut ids);
+    ids.dedup();
+    let gap = (RING_SPAN / (8.0 * ids.len().max(1) as f64)).min(RING_SPAN / 48.0) as u32;
+    let n = points.len();
+    let mut placed: Vec<(ServerId, u32)> = Vec::with_capacity(ids.len());
+    for id in ids {
+        let target = golden_position(id);
+        let start = ring.successor_index(target).unwrap_or(0);
+        // Outward from the target, clockwise and counter-clockwise in turn: the server's
+        // nearest point that is clear of the markers before it, else its nearest point.
+        let mut nearest = None;
+        let found = (0..n)
+            .flat_map(|k| [(start + k) % n, (start + n - 1 - k % n) % n])
+            // A bounded search (a ring of a million points is drawn every frame it
+            // changes); a server with no point near its spot still gets its first one.
+            .take(2 * n.min(1 << 14))
+            .filter(|&i| points[i].server == id)
+            .map(|i| points[i].position)
+            .find(|&p| {
+                nearest.get_or_insert(p);
+                placed.iter().all(|&(_, q)| circular_distance(p, q) >= gap)
+            });
+        let anywhere = || points.iter().find(|p| p.server == id).map(|p| p.position);
+        if let Some(p) = found.or(nearest).or_else(anywhere) {
+            placed.push((id, p));
+        }
+    }
+    crate::engine::order::sort_by_key(&mut placed, |m| u64::from(m.1));
+    placed
 }
 
 /// The radius of the bucket algorithms' inner ring of buckets.
@@ -393,13 +418,14 @@ pub struct ServerLabel {
     pub position: u32,
     /// The label and where it goes.
     pub label: Label,
-    /// True when the label stands away from its marker (draw a leader line).
-    pub displaced: bool,
+    /// The leader line from the marker's edge to the label, when the label stands away
+    /// from its marker.
+    pub leader: Option<((f64, f64), (f64, f64))>,
 }
 
 /// How many steps (each about a line height along the ring) a label may move round the
 /// ring from its marker, counting both directions.
-const NUDGES: i32 = 24;
+const NUDGES: i32 = 40;
 
 /// The corner that the zoom buttons cover (they sit over the canvas's top right): labels
 /// keep out of it. Matches `.zoom` in static/style.css.
@@ -490,66 +516,237 @@ pub fn place_key_labels(
     placed
 }
 
-/// Places one label per marker, in ring order, so that no two labels overlap, none covers
-/// a tick label (`obstacles`) and all stay on the canvas: each tries its natural spot just
-/// outside the band, then spots further out and to either side; a label with no free
-/// spot is left out (the table and the hover card still name the server).
+/// A server's marker as drawn: where on the ring it stands, how far outside the ring line
+/// it is lifted (0, unless another marker stands on the same spot), and its label's names.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Marker {
+    /// The server.
+    pub server: ServerId,
+    /// Its ring position.
+    pub position: u32,
+    /// How far outside the ring line its centre is drawn.
+    pub lift: f64,
+    /// Its label's names, the full one first (see [`name_choices`]).
+    pub names: Vec<String>,
+}
+
+impl Marker {
+    /// The marker's radius on scale `s`.
+    pub fn radius(s: &Scale) -> f64 {
+        s.band * 0.75
+    }
+
+    /// The marker's centre.
+    pub fn centre(&self, g: &RingGeometry) -> (f64, f64) {
+        g.point(self.position, g.radius + self.lift)
+    }
+}
+
+/// The markers for `(server, position)` pairs with their names: a marker that would cover
+/// one drawn before it (two servers' points a pixel apart: multi-probe's names that hash
+/// near each other) is lifted outward, off the ring, until it is clear — a stack that says
+/// "here are two", each still on its own point's ray.
+pub fn stack_markers(
+    g: &RingGeometry,
+    s: &Scale,
+    at: &[(ServerId, u32)],
+    names: Vec<Vec<String>>,
+) -> Vec<Marker> {
+    let r = Marker::radius(s);
+    let mut drawn: Vec<Marker> = Vec::with_capacity(at.len());
+    for (&(server, position), names) in at.iter().zip(names) {
+        let mut m = Marker {
+            server,
+            position,
+            lift: 0.0,
+            names,
+        };
+        while drawn.iter().any(|d| {
+            let ((x, y), (u, v)) = (d.centre(g), m.centre(g));
+            math::hypot(x - u, y - v) < 2.0 * r + 1.0
+        }) && m.lift < 20.0 * r
+        {
+            m.lift += 2.0 * r + 2.0;
+        }
+        drawn.push(m);
+    }
+    drawn
+}
+
+/// Places one label per marker, in ring order, so that no label covers data — the band,
+/// the keys inside it, a marker — nor another label, a tick label or anything in
+/// `obstacles`, and all stay on the canvas. Each marker comes with its names, the full one
+/// first and then shorter ones (`text::fit_names`): the label tries its natural spot just
+/// outside the band, then spots further out and further round the ring, with each name in
+/// turn — shortened only when the full name finds no room. A label away from its marker
+/// gets a leader line that crosses no other label. A label with no free spot is left out
+/// (the table, the hover card and the screen reader's list still name the server).
 pub fn place_labels(
     g: &RingGeometry,
     s: &Scale,
-    markers: &[(ServerId, u32, String)],
+    markers: &[Marker],
+    obstacles: &[Rect],
+    measure: &dyn Fn(&str) -> f64,
+) -> Vec<ServerLabel> {
+    // A long name placed first can take the room two short ones needed: when some label
+    // finds no spot, every label starts from a shorter name, level by level, and the
+    // layout that names the most servers wins (the longest names among equals).
+    let levels = markers.iter().map(|m| m.names.len()).max().unwrap_or(1);
+    let mut best: Vec<ServerLabel> = Vec::new();
+    for level in 0..levels {
+        let placed = place_labels_from(g, s, markers, level, obstacles, measure);
+        if placed.len() > best.len() {
+            best = placed;
+        }
+        if best.len() == markers.len() {
+            break;
+        }
+    }
+    best
+}
+
+/// [`place_labels`] with each marker's names tried from the `level`-th on (its shortest,
+/// when it has fewer).
+fn place_labels_from(
+    g: &RingGeometry,
+    s: &Scale,
+    markers: &[Marker],
+    level: usize,
     obstacles: &[Rect],
     measure: &dyn Fn(&str) -> f64,
 ) -> Vec<ServerLabel> {
     let h = s.font_px * 1.25;
     let mut taken: Vec<Rect> = obstacles.to_vec();
+    // A lifted marker stands outside the band, where labels go: it is kept clear too.
+    let r = Marker::radius(s);
+    taken.extend(markers.iter().filter(|m| m.lift > 0.0).map(|m| {
+        let (x, y) = m.centre(g);
+        Rect {
+            x: x - r,
+            y: y - r,
+            w: 2.0 * r,
+            h: 2.0 * r,
+        }
+    }));
+    let mut leaders: Vec<((f64, f64), (f64, f64))> = Vec::new();
     // Ties keep the markers' order (a stable sort).
-    let mut order: Vec<(usize, &(ServerId, u32, String))> = markers.iter().enumerate().collect();
-    crate::engine::order::sort_by_key(&mut order, |(_, m)| u64::from(m.1));
-    let order = order.into_iter().map(|(_, m)| m);
+    let mut order: Vec<&Marker> = markers.iter().collect();
+    crate::engine::order::sort_by_key(&mut order, |m| u64::from(m.position));
     let base = g.radius + s.band * 1.4;
+    // Nothing of a label may come nearer the centre than the band's outer edge and the
+    // markers standing on it.
+    let clear_of_data = g.radius + s.band * 0.8;
     // Angular nudges: about a line height along the ring at the base radius.
     let step = (h / base.max(1.0)).min(0.3);
     let mut placed = Vec::new();
-    for (server, pos, text) in order {
-        let w = measure(text);
-        let angle = angle_of(*pos);
-        // Outside the band: the natural spot, then further out and further round; as a
-        // last resort just inside the band, growing toward the centre.
-        let outside = (0..4).flat_map(|k| {
-            (0..=NUDGES).flat_map(move |n: i32| {
-                let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
-                [(base + f64::from(k) * h, f64::from(nudge), false)]
-            })
+    for marker in order {
+        let angle = angle_of(marker.position);
+        let anchor = g.point(marker.position, clear_of_data + marker.lift);
+        let from = level.min(marker.names.len().saturating_sub(1));
+        let spot = marker.names[from..].iter().find_map(|text| {
+            let w = measure(text);
+            (0..6)
+                .flat_map(|k| (0..=NUDGES).map(move |n: i32| (k, n)))
+                .find_map(|(k, n)| {
+                    let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
+                    let r = base + f64::from(k) * h;
+                    let a = angle + f64::from(nudge) * step;
+                    let rect = hang(g.cx + r * math::sin(a), g.cy - r * math::cos(a), a, w, h);
+                    let displaced = k > 0 || nudge != 0;
+                    let leader = (anchor, nearest_in(&rect, anchor));
+                    let free = rect.inside(s.width, s.height, 2.0)
+                        && distance_from(&rect, (g.cx, g.cy)) >= clear_of_data
+                        && !taken.iter().any(|t| t.overlaps(&rect))
+                        && !leaders.iter().any(|&(a, b)| crosses(a, b, &rect))
+                        && !(displaced
+                            && (taken.iter().any(|t| crosses(leader.0, leader.1, t))
+                                || reach(leader, (g.cx, g.cy)) < clear_of_data - 1.0));
+                    free.then(|| (text, rect, displaced.then_some(leader)))
+                })
         });
-        let inner = g.radius - s.band * 1.4;
-        let inside = (0..=NUDGES).map(|n: i32| {
-            let nudge = if n % 2 == 0 { n / 2 } else { -(n + 1) / 2 };
-            (inner, f64::from(nudge), true)
-        });
-        let found = outside.chain(inside).find_map(|(r, nudge, inward)| {
-            let a = angle + nudge * step;
-            let (x, y) = (g.cx + r * math::sin(a), g.cy - r * math::cos(a));
-            let facing = if inward { a + TAU / 2.0 } else { a };
-            let rect = hang(x, y, facing, w, h);
-            let free =
-                rect.inside(s.width, s.height, 2.0) && !taken.iter().any(|t| t.overlaps(&rect));
-            free.then_some((rect, r != base || nudge != 0.0))
-        });
-        if let Some((rect, displaced)) = found {
+        if let Some((text, rect, leader)) = spot {
             taken.push(rect);
+            leaders.extend(leader);
             placed.push(ServerLabel {
-                server: *server,
-                position: *pos,
+                server: marker.server,
+                position: marker.position,
                 label: Label {
                     text: text.clone(),
                     rect,
                 },
-                displaced,
+                leader,
             });
         }
     }
     placed
+}
+
+/// Each label's names for [`place_labels`]: the full one, then shorter ones (the page's
+/// rule, `text::fit_names`: the names of one cluster told apart by where they differ).
+pub fn name_choices(full: &[String]) -> Vec<Vec<String>> {
+    let refs: Vec<&str> = full.iter().map(String::as_str).collect();
+    let shorter = [18, 12, 8].map(|max| crate::text::fit_names(&refs, max));
+    (0..full.len())
+        .map(|i| {
+            let mut names = vec![full[i].clone()];
+            for short in &shorter {
+                if names.last() != Some(&short[i]) {
+                    names.push(short[i].clone());
+                }
+            }
+            names
+        })
+        .collect()
+}
+
+/// The point of `r` nearest `p`.
+fn nearest_in(r: &Rect, p: (f64, f64)) -> (f64, f64) {
+    (p.0.clamp(r.x, r.x + r.w), p.1.clamp(r.y, r.y + r.h))
+}
+
+/// How far the nearest point of `r` is from `p`.
+fn distance_from(r: &Rect, p: (f64, f64)) -> f64 {
+    let q = nearest_in(r, p);
+    math::hypot(q.0 - p.0, q.1 - p.1)
+}
+
+/// How near the segment `(a, b)` comes to `p`.
+fn reach((a, b): ((f64, f64), (f64, f64)), p: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length = dx * dx + dy * dy;
+    let t = if length > 0.0 {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / length).clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    math::hypot(a.0 + t * dx - p.0, a.1 + t * dy - p.1)
+}
+
+/// True when the segment `a`–`b` passes through the inside of `r` (Liang–Barsky clipping;
+/// touching an edge does not count).
+fn crosses(a: (f64, f64), b: (f64, f64), r: &Rect) -> bool {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let (mut t0, mut t1) = (0.0f64, 1.0f64);
+    for (p, q) in [
+        (-dx, a.0 - r.x),
+        (dx, r.x + r.w - a.0),
+        (-dy, a.1 - r.y),
+        (dy, r.y + r.h - a.1),
+    ] {
+        if p == 0.0 {
+            if q <= 0.0 {
+                return false;
+            }
+        } else {
+            let t = q / p;
+            if p < 0.0 {
+                t0 = t0.max(t);
+            } else {
+                t1 = t1.min(t);
+            }
+        }
+    }
+    t1 - t0 > 1e-9
 }
 
 /// A key in motion: from its own position clockwise to its owner's point — or, drawn in
@@ -842,10 +1039,12 @@ mod tests {
         let g = RingGeometry::fit(w, h);
         let s = Scale::new(g.radius, w, h);
         let ticks = tick_labels(&g, &s, &measure(s.tick_font_px()));
-        let markers: Vec<(ServerId, u32, String)> = marker_positions(sim)
-            .into_iter()
-            .map(|(id, pos)| (id, pos, sim.server(id).unwrap().name.clone()))
+        let at = marker_positions(sim);
+        let names = at
+            .iter()
+            .map(|&(id, _)| vec![sim.server(id).unwrap().name.clone()])
             .collect();
+        let markers = stack_markers(&g, &s, &at, names);
         let mut obstacles: Vec<Rect> = ticks.iter().map(|t| t.rect).collect();
         obstacles.push(zoom_buttons_rect(w));
         let placed = place_labels(&g, &s, &markers, &obstacles, &measure(s.font_px));
@@ -985,6 +1184,109 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn every_algorithm_draws_one_marker_per_server_and_none_on_another() {
+        // Issue 49: groupcache and ingress-nginx number their points across the ring, and
+        // showed one marker of six; HAProxy's first points put four at 3 o'clock.
+        for &algo in crate::engine::placement::Algorithm::ALL {
+            let nodes = if algo.name() == "ceph" {
+                "osd.0,osd.1,osd.2,osd.3,osd.4,osd.5"
+            } else {
+                "A,B,C,D,E,F"
+            };
+            let sim = sim(&[("algo", algo.name()), ("nodes", nodes), ("keys", "0..300")]);
+            let markers = marker_positions(&sim);
+            let mut ids: Vec<ServerId> = markers.iter().map(|m| m.0).collect();
+            crate::engine::order::sort(&mut ids);
+            let live: Vec<ServerId> = sim.servers().iter().map(|s| s.id).collect();
+            assert_eq!(ids, live, "{algo}: one marker per server");
+            if algo.shape() == Shape::Vnodes {
+                for (i, a) in markers.iter().enumerate() {
+                    for b in &markers[i + 1..] {
+                        assert!(
+                            circular_distance(a.1, b.1) >= (RING_SPAN / 48.0) as u32,
+                            "{algo}: markers of {} and {} a few pixels apart",
+                            a.0,
+                            b.0
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn long_names_are_shortened_before_a_label_covers_the_ring() {
+        let names: Vec<String> = (1..=6)
+            .map(|i| format!("cache-0{i}.prod.example.com:11211"))
+            .collect();
+        let sim = sim(&[
+            ("algo", "ketama"),
+            ("nodes", &names.join(",")),
+            ("keys", "0..300"),
+        ]);
+        for (w, h) in [(612.0, 612.0), (370.0, 370.0), (900.0, 700.0)] {
+            let g = RingGeometry::fit(w, h);
+            let s = Scale::new(g.radius, w, h);
+            let ticks: Vec<Rect> = tick_labels(&g, &s, &measure(s.tick_font_px()))
+                .iter()
+                .map(|t| t.rect)
+                .collect();
+            let choices = name_choices(&names);
+            let at = marker_positions(&sim);
+            let names = at
+                .iter()
+                .map(|&(id, _)| choices[usize::from(id)].clone())
+                .collect();
+            let markers = stack_markers(&g, &s, &at, names);
+            let placed = place_labels(&g, &s, &markers, &ticks, &measure(s.font_px));
+            assert_eq!(placed.len(), 6, "{w}x{h}: every server named");
+            assert_apart(&placed.iter().map(|p| &p.label).collect::<Vec<_>>());
+            for p in &placed {
+                let r = p.label.rect;
+                assert!(
+                    distance_from(&r, (g.cx, g.cy)) >= g.radius + s.band * 0.8,
+                    "{} covers the band at {w}x{h}",
+                    p.label.text
+                );
+                if let Some(leader) = p.leader {
+                    assert!(reach(leader, (g.cx, g.cy)) >= g.radius + s.band * 0.7);
+                }
+                for q in &placed {
+                    if let Some((a, b)) = q.leader.filter(|_| q.server != p.server) {
+                        assert!(!crosses(a, b, &r), "a leader crosses {}", p.label.text);
+                    }
+                }
+            }
+        }
+        // Where there is room, the full name.
+        let g = RingGeometry::fit(1600.0, 700.0);
+        let s = Scale::new(g.radius, 1600.0, 700.0);
+        let at = marker_positions(&sim);
+        let choices = at
+            .iter()
+            .map(|&(id, _)| vec![names[usize::from(id)].clone(), "x".into()])
+            .collect();
+        let markers = stack_markers(&g, &s, &at, choices);
+        let placed = place_labels(&g, &s, &markers, &[], &measure(s.font_px));
+        assert!(placed.iter().filter(|p| p.label.text.len() > 20).count() >= 4);
+    }
+
+    #[test]
+    fn a_leader_crossing_is_found() {
+        let r = Rect {
+            x: 10.0,
+            y: 10.0,
+            w: 10.0,
+            h: 10.0,
+        };
+        assert!(crosses((0.0, 15.0), (30.0, 15.0), &r));
+        assert!(crosses((15.0, 0.0), (15.0, 12.0), &r));
+        assert!(!crosses((0.0, 0.0), (30.0, 5.0), &r));
+        assert!(!crosses((0.0, 10.0), (30.0, 10.0), &r), "along an edge");
+        assert!(!crosses((21.0, 0.0), (21.0, 30.0), &r));
     }
 
     #[test]

@@ -22,9 +22,9 @@ use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, bucket_radius, key_radius, marker_positions, place_key_labels, place_labels,
-    tick_labels, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Rect, Scale,
-    Walker, MAX_KEY_DOTS, TICKS,
+    band_segments, bucket_radius, key_radius, marker_positions, name_choices, place_key_labels,
+    place_labels, stack_markers, tick_labels, visible_points, zoom_buttons_rect, Clock, Fans,
+    KeyLabel, Label, Marker, Rect, Scale, ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::walk::{score_bars, Walk};
 use crate::render::{
@@ -618,26 +618,48 @@ fn draw_server_labels(
     p: &Palette,
 ) {
     let sim = &state.sim;
-    let markers: Vec<(ServerId, u32, String)> = marker_positions(sim)
+    let shown: Vec<(ServerId, u32)> = marker_positions(sim)
         .into_iter()
-        .filter_map(|(id, pos)| {
-            let server = sim.server(id)?;
+        .filter(|&(id, pos)| {
             let (x, y) = g.point(pos, g.radius);
-            let on_screen = x > -50.0 && y > -50.0 && x < s.width + 50.0 && y < s.height + 50.0;
-            let text = if server.up {
+            sim.server(id).is_some()
+                && x > -50.0
+                && y > -50.0
+                && x < s.width + 50.0
+                && y < s.height + 50.0
+        })
+        .collect();
+    // Each label's names: the full one, then the page's shortened ones (the names of one
+    // cluster told apart by where they differ), tried only when the longer finds no room.
+    let full: Vec<String> = shown
+        .iter()
+        .filter_map(|&(id, _)| {
+            let server = sim.server(id)?;
+            Some(if server.up {
                 server.name.clone()
             } else {
                 fill(w.down_label, &[&server.name])
-            };
-            on_screen.then_some((id, pos, text))
+            })
         })
         .collect();
-    for &(id, pos, _) in &markers {
-        let up = sim.server(id).is_some_and(|s| s.up);
-        let colour = server_colour(id, p);
-        let (mx, my) = g.point(pos, g.radius);
+    let markers = stack_markers(g, s, &shown, name_choices(&full));
+    let marker_radius = Marker::radius(s);
+    for m in &markers {
+        let up = sim.server(m.server).is_some_and(|s| s.up);
+        let colour = server_colour(m.server, p);
+        let (mx, my) = m.centre(g);
+        if m.lift > 0.0 {
+            // A lifted marker's stem down to its point on the ring.
+            let (x, y) = g.point(m.position, g.radius);
+            ctx.begin_path();
+            ctx.move_to(x, y);
+            ctx.line_to(mx, my);
+            ctx.set_line_width(2.0);
+            ctx.set_stroke_style_str(&colour);
+            ctx.stroke();
+        }
         ctx.begin_path();
-        let _ = ctx.arc(mx, my, s.band * 0.75, 0.0, TAU);
+        let _ = ctx.arc(mx, my, marker_radius, 0.0, TAU);
         ctx.set_fill_style_str(if up { &colour } else { p.background });
         ctx.fill();
         ctx.set_line_width(2.5);
@@ -650,22 +672,19 @@ fn draw_server_labels(
     let swatch = s.font_px * 0.95;
     let measure = measurer(ctx);
     let with_swatch = |t: &str| measure(t) + swatch;
-    for placed in place_labels(g, s, &markers, ticks, &with_swatch) {
-        let colour = server_colour(placed.server, p);
-        if placed.displaced {
-            // A thin leader from the marker to the label's nearest corner.
-            let (mx, my) = g.point(placed.position, g.radius + s.band * 0.8);
-            let r = placed.label.rect;
-            let tx = mx.clamp(r.x, r.x + r.w);
-            let ty = my.clamp(r.y, r.y + r.h);
+    let placed = place_labels(g, s, &markers, ticks, &with_swatch);
+    for label in &placed {
+        let colour = server_colour(label.server, p);
+        if let Some((from, to)) = label.leader {
+            // A thin leader from the marker to the label's nearest point.
             ctx.begin_path();
-            ctx.move_to(mx, my);
-            ctx.line_to(tx, ty);
+            ctx.move_to(from.0, from.1);
+            ctx.line_to(to.0, to.1);
             ctx.set_line_width(1.0);
             ctx.set_stroke_style_str(&colour);
             ctx.stroke();
         }
-        let r = placed.label.rect;
+        let r = label.label.rect;
         let side = swatch * 0.7;
         ctx.set_fill_style_str(&colour);
         ctx.fill_rect(r.x, r.y + (r.h - side) / 2.0, side, side);
@@ -675,8 +694,54 @@ fn draw_server_labels(
         ctx.set_fill_style_str(p.text);
         ctx.set_text_align("left");
         ctx.set_text_baseline("middle");
-        let _ = ctx.fill_text(&placed.label.text, r.x + swatch, r.y + r.h / 2.0);
+        let _ = ctx.fill_text(&label.label.text, r.x + swatch, r.y + r.h / 2.0);
     }
+    expose_layout(ctx, g, s, &markers, &placed);
+}
+
+/// Writes what the labels and markers cover onto the canvas (`data-labels`: `id x y w h` per
+/// label; `data-markers`: `id x y r` per marker; `data-band`: the centre and the band's
+/// outer radius, inside which the band and the keys are drawn), so that a test checks that
+/// no label covers data from the page's own layout, not by guessing at pixels.
+fn expose_layout(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    markers: &[Marker],
+    placed: &[ServerLabel],
+) {
+    let Some(canvas) = ctx.canvas() else { return };
+    let join = |items: Vec<String>| items.join(";");
+    let labels = placed.iter().map(|l| {
+        let r = l.label.rect;
+        format!(
+            "{} {} {} {} {}",
+            l.server,
+            Fixed(r.x, 1),
+            Fixed(r.y, 1),
+            Fixed(r.w, 1),
+            Fixed(r.h, 1)
+        )
+    });
+    let dots = markers.iter().map(|m| {
+        let (x, y) = m.centre(g);
+        format!(
+            "{} {} {} {}",
+            m.server,
+            Fixed(x, 1),
+            Fixed(y, 1),
+            Fixed(Marker::radius(s), 1)
+        )
+    });
+    let band = format!(
+        "{} {} {}",
+        Fixed(g.cx, 1),
+        Fixed(g.cy, 1),
+        Fixed(g.radius + s.band / 2.0, 1)
+    );
+    let _ = canvas.set_attribute("data-labels", &join(labels.collect()));
+    let _ = canvas.set_attribute("data-markers", &join(dots.collect()));
+    let _ = canvas.set_attribute("data-band", &band);
 }
 
 fn draw_centre(

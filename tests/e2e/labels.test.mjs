@@ -1,0 +1,115 @@
+// Legible at real size (issue 49): with a real cluster's names — `cache-0N.prod.example.com:11211`
+// and `10.0.0.N:80` — every one of the 27 algorithms draws one marker per server, none on
+// another, and no server label covers the band, the keys inside it, a marker or another
+// label, at laptop, desktop and phone sizes and presenting. The page's label layout writes
+// its boxes onto the canvas (`data-labels`, `data-markers`, `data-band`), so the test checks
+// the layout the page drew, not a guess at pixels. A contact sheet per size is kept in
+// target/e2e/49-labels-*.png and looked at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { serveDist, openBrowser, ready, cli, shots, capture } from './harness.mjs';
+
+let server;
+before(async () => { server = await serveDist(); });
+after(async () => { await server?.close(); });
+
+const FQDN = Array.from({ length: 6 }, (_, i) => `cache-0${i + 1}.prod.example.com:11211`);
+const IPS = Array.from({ length: 6 }, (_, i) => `10.0.0.${i + 1}:80`);
+const OSDS = Array.from({ length: 6 }, (_, i) => `osd.${i}`);
+const KEYS = encodeURIComponent('key-{i}:0..3000');
+const algos = cli(['compare', '--nodes', 'A,B', '--keys', '0..2', '--format', 'csv'])
+  .trim().split('\n').slice(1).map((line) => line.split(',')[0]);
+
+/** The layout the ring canvas drew: labels `{id, x, y, w, h}`, markers `{id, x, y, r}`, the
+ * band's centre and outer radius. */
+async function layout(page) {
+  return page.evaluate(() => {
+    const c = document.querySelector('canvas.ring');
+    const rows = (s, keys) => (s || '').split(';').filter(Boolean)
+      .map((r) => Object.fromEntries(r.split(' ').map((v, i) => [keys[i], Number(v)])));
+    const [cx, cy, outer] = c.dataset.band.split(' ').map(Number);
+    return {
+      labels: rows(c.dataset.labels, ['id', 'x', 'y', 'w', 'h']),
+      markers: rows(c.dataset.markers, ['id', 'x', 'y', 'r']),
+      band: { cx, cy, outer },
+      width: c.clientWidth,
+      height: c.clientHeight,
+    };
+  });
+}
+
+/** What is wrong with a layout: labels over the band, a marker or each other; markers on
+ * one another; a live server without its marker. */
+function faults({ labels, markers, band, width, height }, servers) {
+  const out = [];
+  const near = (r, x, y) => Math.hypot(Math.min(Math.max(x, r.x), r.x + r.w) - x, Math.min(Math.max(y, r.y), r.y + r.h) - y);
+  const onScreen = (m) => m.x >= 0 && m.y >= 0 && m.x <= width && m.y <= height;
+  const ids = markers.filter(onScreen).map((m) => m.id).sort((a, b) => a - b);
+  if (ids.length !== servers || new Set(ids).size !== servers) out.push(`markers ${ids.join(',')} for ${servers} servers`);
+  for (const [i, m] of markers.entries()) {
+    for (const n of markers.slice(i + 1)) {
+      if (Math.hypot(m.x - n.x, m.y - n.y) < m.r + n.r - 1) out.push(`markers ${m.id} and ${n.id} overlap`);
+    }
+  }
+  for (const [i, l] of labels.entries()) {
+    if (near(l, band.cx, band.cy) < band.outer) out.push(`label ${l.id} covers the band`);
+    for (const m of markers) if (near(l, m.x, m.y) < m.r) out.push(`label ${l.id} covers marker ${m.id}`);
+    for (const k of labels.slice(i + 1)) {
+      // (Half a pixel apart at most: the boxes are written to a tenth of a pixel.)
+      const e = 0.5;
+      if (l.x + e < k.x + k.w && k.x + e < l.x + l.w && l.y + e < k.y + k.h && k.y + e < l.y + l.h) out.push(`labels ${l.id} and ${k.id} overlap`);
+    }
+  }
+  return out;
+}
+
+const VIEWS = [
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+  { width: 390, height: 844, phone: true },
+  { width: 1920, height: 1080, present: true },
+];
+
+for (const view of VIEWS) {
+  const name = `${view.width}×${view.height}${view.present ? ' presenting' : ''}`;
+  test(`${name}: every algorithm with real names draws one marker per server and no label over data`, async () => {
+    const b = await openBrowser({ width: view.width, height: view.height, scale: view.phone ? 2 : 1, touch: !!view.phone });
+    const { page } = b;
+    const problems = [];
+    const sheet = [];
+    try {
+      for (const algo of algos) {
+        for (const names of [FQDN, IPS]) {
+          const nodes = algo === 'ceph' ? OSDS : names;
+          if (algo === 'ceph' && names === IPS) continue;
+          await page.goto(`${server.origin}/?lang=en&algo=${algo}&nodes=${encodeURIComponent(nodes.join(','))}&keys=${KEYS}${view.present ? '&present=1' : ''}`);
+          await ready(page);
+          await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.markers !== undefined);
+          const drawn = await layout(page);
+          for (const f of faults(drawn, nodes.length)) problems.push(`${algo} (${nodes[0]}…): ${f}`);
+          // Most labels find room: a ring with no names at all would pass the checks above.
+          if (drawn.labels.length < 4) problems.push(`${algo} (${nodes[0]}…): only ${drawn.labels.length} labels`);
+          if (names === FQDN) {
+            const file = path.join(shots, 'labels', `${view.width}-${view.present ? 'present-' : ''}${algo}.png`);
+            await mkdir(path.dirname(file), { recursive: true });
+            await page.locator('.ring-wrap').screenshot({ path: file });
+            sheet.push({ algo, file });
+          }
+        }
+      }
+      assert.deepEqual(problems, []);
+      // The contact sheet, looked at.
+      const contact = await b.context.newPage();
+      await contact.setViewportSize({ width: 1800, height: 1500 });
+      const images = await Promise.all(sheet.map(async (s) => `<figure><img src="data:image/png;base64,${(await readFile(s.file)).toString('base64')}"><figcaption>${s.algo}</figcaption></figure>`));
+      await contact.setContent(`<style>body{margin:0;display:grid;grid-template-columns:repeat(6,1fr);font:14px sans-serif}figure{margin:2px}img{width:100%}</style>${images.join('')}`);
+      await capture(contact, path.join(shots, `49-labels-${view.width}${view.present ? '-present' : ''}.png`));
+      await contact.close();
+    } finally {
+      await b.context.close();
+    }
+  });
+}
