@@ -294,9 +294,21 @@ impl PageState {
             return String::new();
         }
         let identity = config.settings.hash == crate::engine::hash::HashFn::Identity;
-        let names: Vec<&str> = self.sim.servers().iter().map(|s| s.name.as_str()).collect();
+        // The servers the last change took away count as taken: offering the name just
+        // removed reads as "put it back", and a numbered cluster goes on past it.
+        let gone = self
+            .last
+            .iter()
+            .flat_map(|l| l.gone.iter().map(|g| g.1.as_str()));
+        let names: Vec<&str> = self
+            .sim
+            .servers()
+            .iter()
+            .map(|s| s.name.as_str())
+            .chain(gone)
+            .collect();
         crate::engine::scenario::suggest_name(&names, identity, &|n| {
-            config.accepts_new_server(n).is_ok()
+            !names.contains(&n) && config.accepts_new_server(n).is_ok()
         })
         .unwrap_or_default()
     }
@@ -1078,6 +1090,23 @@ mod tests {
         assert!(why
             .to_string()
             .starts_with("nodes: 101 servers is more than the page's limit of 100"));
+    }
+
+    #[test]
+    fn the_name_just_removed_is_not_offered_again() {
+        let page = |nodes: &str| {
+            PageState::new(&Scenario::from_pairs([("nodes", nodes), ("keys", "0..10")]).unwrap())
+                .unwrap()
+        };
+        let letters = page("A,B,C,D,E,F").reduce(Action::Apply(Change::Remove("C".into())));
+        assert_eq!(letters.suggested_name(), "G");
+        let numbered = page("cache-01,cache-02,cache-03")
+            .reduce(Action::Apply(Change::Remove("cache-03".into())));
+        assert_eq!(numbered.suggested_name(), "cache-04");
+        // Once something else has changed, the name is free again.
+        let later = letters.reduce(Action::AddServer(String::new()));
+        assert_eq!(later.sim.servers().len(), 6);
+        assert_eq!(later.suggested_name(), "C");
     }
 
     #[test]
