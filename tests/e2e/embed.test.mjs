@@ -212,7 +212,7 @@ test('a host page on another origin sizes its frame from resized alone: content 
 });
 
 for (const [width, height] of [[720, 460], [800, 450], [480, 360]]) {
-  test(`a tour driven in a ${width}×${height} embed: every step of the java and ring tours keeps the ring, the narration's first line and Prev/Next in the frame`, async () => {
+  test(`a tour driven in a ${width}×${height} embed: every step of the java and ring tours keeps the narration's first line and Prev/Next in the frame, the ring readable or gone`, async () => {
     const { page } = browser;
     for (const tour of ['java', 'ring']) {
       const frame = await frameOf(page, `index.html?embed=1&lang=en&tour=${tour}&step=1`, width, height);
@@ -228,7 +228,9 @@ for (const [width, height] of [[720, 460], [800, 450], [480, 360]]) {
             prev: box('section.tour button.prev'), next: box('section.tour button.next'), error: box('p.error') };
         });
         const where = `${tour} step ${step} at ${width}×${height}`;
-        assert.ok(seen.ring >= height / 3, `${where}: ring ${seen.ring} px, under a third of ${height}`);
+        // Words before the ring (issue 49): a frame this small is text first, and the ring
+        // takes the height left — drawn at a size that reads, or not at all.
+        assert.ok(seen.ring === 0 || seen.ring >= 80, `${where}: ring ${seen.ring} px`);
         assert.ok(seen.narrationShown && seen.narrationTop >= 0 && seen.firstLineBottom <= height, `${where}: narration's first line ${seen.narrationTop}–${seen.firstLineBottom}`);
         for (const b of [seen.prev, seen.next, seen.error].filter(Boolean)) {
           assert.ok(b.top >= 0 && b.bottom <= height + 0.5 && b.left >= 0 && b.right <= width + 0.5 && b.height > 0, `${where}: ${JSON.stringify(b)} out of the frame`);
