@@ -5,6 +5,7 @@
 //! previous counts as outlined "ghost" bars so a change's movement is visible, and the mean
 //! as a dashed line.
 
+pub mod axes;
 pub mod svg;
 pub mod table;
 
@@ -211,30 +212,6 @@ pub fn sweep_layout(
         None => Vec::new(),
     };
     (measured, trend, y_max)
-}
-
-/// The comparison as a scatter: where each algorithm's point (keys moved %, peak/mean)
-/// falls in a `width` × `height` box with `pad` on every side, y growing downward, and the
-/// axes' extents (x from 0, y from 1). Drawn by the page as SVG: a handful of points needs
-/// no chart library.
-pub fn scatter(
-    points: &[(f64, f64)],
-    width: f64,
-    height: f64,
-    pad: f64,
-) -> (Vec<(f64, f64)>, f64, f64) {
-    let x_max = points.iter().map(|p| p.0).fold(10.0, f64::max) * 1.1;
-    let y_max = points.iter().map(|p| p.1).fold(1.1, f64::max) * 1.05;
-    let placed = points
-        .iter()
-        .map(|&(x, y)| {
-            (
-                pad + x / x_max * (width - 2.0 * pad),
-                height - pad - (y - 1.0) / (y_max - 1.0) * (height - 2.0 * pad),
-            )
-        })
-        .collect();
-    (placed, x_max, y_max)
 }
 
 /// A box on a chart: (left, top, width, height).
@@ -539,14 +516,6 @@ mod tests {
             trend.windows(2).all(|w| w[1].1 >= w[0].1),
             "σ(1)/√v falls: y grows downward"
         );
-    }
-
-    #[test]
-    fn the_scatter_puts_the_ideal_corner_lower_left() {
-        let (placed, x_max, y_max) = scatter(&[(0.0, 1.0), (50.0, 1.5)], 400.0, 200.0, 20.0);
-        assert_eq!(placed[0], (20.0, 180.0), "0% moved, perfect balance");
-        assert!(placed[1].0 > placed[0].0 && placed[1].1 < placed[0].1);
-        assert!(x_max >= 55.0 && y_max > 1.5);
     }
 
     #[test]

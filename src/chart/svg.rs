@@ -3,7 +3,8 @@
 //! dot costs the wasm far less than a virtual-DOM element per line and dot, and the
 //! natively run tests read the very markup the page shows.
 
-use super::{scatter, scatter_labels, sweep_layout, Box4};
+use super::axes::{ScatterAxes, BREAK_PX};
+use super::{scatter_labels, sweep_layout, Box4};
 use crate::text::{escape, Fixed};
 use crate::words::group_thousands;
 use std::fmt::Write;
@@ -114,37 +115,34 @@ pub fn scatter_svg(
 ) -> String {
     let (height, pad) = (300.0, 36.0);
     let xy: Vec<Xy> = points.iter().map(|p| (p.moved, p.peak)).collect();
-    let (placed, x_max, y_max) = scatter(&xy, width, height, pad);
+    let axes = ScatterAxes::new(&xy, ideal, width, height, pad);
+    let placed: Vec<Xy> = xy.iter().map(|&p| axes.place(p)).collect();
     let names: Vec<&str> = points.iter().map(|p| p.name.as_str()).collect();
-    let ideal_x = ideal
-        .map(|i| pad + i / x_max * (width - 2.0 * pad))
-        .filter(|x| *x <= width - pad);
-    let y_top = Fixed(y_max, 2).to_string();
-    let x_end = format!("{}%", Fixed(x_max, 0));
+    let ideal_x = ideal.map(|i| axes.x[0].at(i));
+    let bottom = height - pad;
     // The ticks: (class, anchor's x, baseline, text, how much of its width is left of x).
-    let ticks = [
-        ("tick", pad, height - pad + 16.0, "0%", 0.0),
-        (
-            "tick end",
-            width - pad,
-            height - pad + 16.0,
-            x_end.as_str(),
-            1.0,
-        ),
-        ("tick end", pad - 4.0, height - pad, "1.00", 1.0),
-        ("tick end", pad - 4.0, pad + 4.0, y_top.as_str(), 1.0),
-        (
+    let mut ticks: Vec<(&str, f64, f64, String, f64)> = Vec::new();
+    for &(span, v) in &axes.x_ticks {
+        let x = axes.x[span].at(v);
+        ticks.push((
             "tick mid",
-            ideal_x.unwrap_or(-width),
-            pad - 6.0,
-            ideal_text,
+            x,
+            bottom + 16.0,
+            format!("{}%", Fixed(v, 0)),
             0.5,
-        ),
-    ];
+        ));
+    }
+    for &v in &axes.y_ticks {
+        let y = axes.y.at(v);
+        ticks.push(("tick end", pad - 4.0, y + 4.0, Fixed(v, 2).to_string(), 1.0));
+    }
+    if let Some(x) = ideal_x {
+        ticks.push(("tick mid", x, pad - 6.0, ideal_text.to_owned(), 0.5));
+    }
     // Their boxes (7 px a character, 14 px a line): the dots' labels keep off them.
     let reserved: Vec<Box4> = ticks
         .iter()
-        .map(|&(_, x, baseline, text, anchor)| {
+        .map(|(_, x, baseline, text, anchor)| {
             let w = text.chars().count() as f64 * 7.0;
             (x - anchor * w, baseline - 11.0, w, 14.0)
         })
@@ -159,14 +157,32 @@ pub fn scatter_svg(
         &reserved,
     );
     let mut svg = Svg::new("compare-chart", (width, height), label);
-    svg.line("axis", (pad, height - pad), (width - pad, height - pad));
-    svg.line("axis", (pad, pad), (pad, height - pad));
+    // Faint lines at the ticks, so a dot can be read against them.
+    for &(span, v) in &axes.x_ticks {
+        let x = axes.x[span].at(v);
+        svg.line("grid", (x, pad), (x, bottom));
+    }
+    for &v in &axes.y_ticks {
+        let y = axes.y.at(v);
+        svg.line("grid", (pad, y), (width - pad, y));
+    }
+    // The x axis, broken between the crowd's span and the outliers' (two slashes).
+    for s in &axes.x {
+        svg.line("axis", (s.start, bottom), (s.end, bottom));
+    }
+    for s in axes.x.iter().skip(1) {
+        for dx in [-BREAK_PX * 0.7, -BREAK_PX * 0.3] {
+            let x = s.start + dx;
+            svg.line("axis", (x - 3.0, bottom + 5.0), (x + 3.0, bottom - 5.0));
+        }
+    }
+    svg.line("axis", (pad, pad), (pad, bottom));
     // The ideal share moved: a consistent, balanced algorithm sits on this line.
     if let Some(x) = ideal_x {
-        svg.line("ideal", (x, pad), (x, height - pad));
+        svg.line("ideal", (x, pad), (x, bottom));
     }
-    for &(class, x, y, text, _) in ideal_x.map_or(&ticks[..4], |_| &ticks[..]) {
-        svg.text(class, (x, y), &[text], 14.0);
+    for (class, x, y, text, _) in &ticks {
+        svg.text(class, (*x, *y), &[text], 14.0);
     }
     for (from, to) in labels.iter().filter_map(|l| l.leader) {
         svg.line("leader", from, to);
@@ -245,9 +261,13 @@ mod tests {
                 moved: if i == 19 {
                     83.0
                 } else {
-                    13.0 + f64::from(i % 4) * 1.5
+                    13.0 + f64::from(i % 4) * 0.15
                 },
-                peak: 1.02 + f64::from(i / 4) * 0.005,
+                peak: if i == 19 {
+                    1.3
+                } else {
+                    1.02 + f64::from(i / 4) * 0.02
+                },
                 kind: kinds[[0, 1, 1, 1][i as usize % 4].max(usize::from(i == 19) * 2)],
             })
             .collect();

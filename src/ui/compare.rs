@@ -207,14 +207,16 @@ pub fn CompareView(props: &CompareProps) -> Html {
             if let Some(v) = verdict_text {
                 <p class="verdict" role="status">{v}</p>
             }
+            // The scatter under the verdict it pictures, both on the first screen; the
+            // table with every number follows.
+            if !points.is_empty() {
+                {scatter_chart(w, &points, ideal_share.map(|i| 100.0 * i), *width)}
+            }
             // Written as text (chart::table): a virtual-DOM element per cell would cost
             // the page several times its bytes.
             {Html::from_html_unchecked(compare_table(w, rows, judged.as_ref(), &ideal).into())}
             // A phone's table keeps the verdict's columns; it says where the others went.
             <p class="compare-narrow muted">{w.compare_narrow}</p>
-            if !points.is_empty() {
-                {scatter_chart(w, &points, ideal_share.map(|i| 100.0 * i), *width)}
-            }
         </section>
     }
 }
