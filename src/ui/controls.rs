@@ -430,10 +430,6 @@ pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
         )
     });
     let state = &props.state;
-    let explained = state
-        .lookup
-        .as_ref()
-        .map(|l| crate::words::explain(w, &state.sim, &l.key, &l.explanation));
     // Before a key is followed: how the picture will draw its walk (any key's lookup goes
     // the same kind of way).
     let hint = match (&state.lookup, state.sim.explain("")) {
@@ -450,23 +446,36 @@ pub fn lookup_box(w: &'static Words, props: &ControlProps) -> Html {
             if !hint.is_empty() {
                 <p class="hint">{hint}</p>
             }
-            if let Some(words) = explained {
-                <p class="explain" aria-live="polite">{words.sentence.clone()}</p>
-                {for state.lookup.as_ref().filter(|l| l.history.len() > 1).map(|l| history(w, l))}
-                if !words.scores.is_empty() {
-                    <table class="scores">
-                        <caption>{w.scores_caption}</caption>
-                        <tbody>
-                            { for words.scores.iter().map(|(name, score, won)| html! {
-                                <tr class={classes!(won.then_some("winner"))}>
-                                    <th scope="row">{name.clone()}</th><td><code>{score.clone()}</code></td>
-                                    <td>{ if *won { w.wins } else { "" } }</td>
-                                </tr>
-                            }) }
-                        </tbody>
-                    </table>
-                }
-            }
+            {lookup_explained(w, state)}
         </section>
+    }
+}
+
+/// The followed key explained: the sentence, its owners change by change, and — for the
+/// score-based algorithms — every server's score, the winner marked. Shown under the
+/// lookup box and printed on the handout's pages.
+pub fn lookup_explained(w: &'static Words, state: &PageState) -> Html {
+    let Some(l) = state.lookup.as_ref() else {
+        return html! {};
+    };
+    let words = crate::words::explain(w, &state.sim, &l.key, &l.explanation);
+    html! {
+        <>
+            <p class="explain" aria-live="polite">{words.sentence.clone()}</p>
+            if l.history.len() > 1 { {history(w, l)} }
+            if !words.scores.is_empty() {
+                <table class="scores">
+                    <caption>{w.scores_caption}</caption>
+                    <tbody>
+                        { for words.scores.iter().map(|(name, score, won)| html! {
+                            <tr class={classes!(won.then_some("winner"))}>
+                                <th scope="row">{name.clone()}</th><td><code>{score.clone()}</code></td>
+                                <td>{ if *won { w.wins } else { "" } }</td>
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+            }
+        </>
     }
 }

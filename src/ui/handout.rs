@@ -13,14 +13,17 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 use yew::prelude::*;
 
+use super::controls::{lookup_explained, swatch};
 use super::readout::readout_card;
 use super::ring_canvas::{draw_static, key_labels_record};
 use crate::i18n::Words;
 use crate::render::palette::Theme;
 use crate::render::scene::Scale;
-use crate::render::RingGeometry;
+use crate::render::{server_colour, RingGeometry};
 use crate::state::PageState;
+use crate::text::Fixed;
 use crate::tour::{Facts, Position, Tour, TourId};
+use crate::words::group_thousands;
 
 /// One printed step.
 #[derive(Clone, PartialEq)]
@@ -53,10 +56,10 @@ impl Handout {
     }
 }
 
-/// The printed ring's side in CSS pixels: the picture's printed width (110 mm in
+/// The printed ring's side in CSS pixels: the picture's printed width (116 mm in
 /// style.css), so that a pixel drawn is a pixel printed and the labels' sizes are their
 /// printed sizes.
-const PRINT_SIDE: f64 = 416.0;
+const PRINT_SIDE: f64 = 438.0;
 /// Printer dots per CSS pixel drawn (≈ 290 dpi).
 const PRINT_DENSITY: f64 = 3.0;
 /// The servers' names in print, CSS pixels; the keys' names and the ticks are 0.85 of it:
@@ -195,10 +198,49 @@ pub fn handout_view(w: &'static Words, h: &Handout) -> Html {
                         <h1>{words.title}<span class="step-count">{(w.step_of)(page.step, tour.len())}</span></h1>
                         <img src={page.image.clone()} alt="" data-key-labels={page.key_labels.clone()} />
                         <p class="narration">{narration}</p>
-                        {readout_card(w, Theme::Light.palette(), &page.state, false, (false, &Callback::noop()))}
+                        <div class="handout-tables">
+                            <div>
+                                {counts_table(w, &page.state)}
+                                <div class="lookup">{lookup_explained(w, &page.state)}</div>
+                            </div>
+                            {readout_card(w, Theme::Light.palette(), &page.state, false, (false, &Callback::noop()))}
+                        </div>
                     </article>
                 }
             }) }
         </section>
+    }
+}
+
+/// The keys per server at a step, as the page's table shows them (the narration reads
+/// its numbers from it: "the table shows exactly the counts the post prints"), each count
+/// with its change since the step before ("+310", "−1,020").
+fn counts_table(w: &'static Words, state: &PageState) -> Html {
+    let sim = &state.sim;
+    let total = sim.keys().len().max(1) as f64;
+    let rows = sim.servers().iter().map(|s| {
+        let count = sim.count(s.id);
+        let change = state.count_before(s.id).filter(|&b| b != count).map(|b| {
+            let sign = if count > b { "+" } else { "−" };
+            format!(" ({sign}{})", group_thousands(count.abs_diff(b)))
+        });
+        html! {
+            <tr>
+                <td>{swatch(server_colour(s.id, Theme::Light.palette()))}</td>
+                <th scope="row">{s.name.clone()}</th>
+                <td class="num">{group_thousands(count)}{change.unwrap_or_default()}</td>
+                <td class="num">{format!("{}%", Fixed(100.0 * count as f64 / total, 1))}</td>
+            </tr>
+        }
+    });
+    html! {
+        <table class="counts">
+            <caption>{w.keys_per_server}</caption>
+            <thead><tr>
+                <td></td><th scope="col">{w.col_server}</th>
+                <th scope="col" class="num">{w.col_keys}</th><th scope="col" class="num">{w.col_share}</th>
+            </tr></thead>
+            <tbody>{ for rows }</tbody>
+        </table>
     }
 }

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, tableCounts, screenshot, numbersOnScreen, tourSettled, TOURS } from './harness.mjs';
+import { serveDist, openBrowser, ready, tableCounts, screenshot, numbersOnScreen, tourSettled, TOURS, shots } from './harness.mjs';
 
 let server, browser;
 before(async () => { server = await serveDist(); browser = await openBrowser({ width: 1400, height: 1000 }); });
@@ -200,20 +200,33 @@ async function printed(page, tour) {
     await page.emulateMedia({ media: 'print' });
     writeFileSync(pdf, await page.pdf({ format: 'A4' }));
     const text = execFileSync('pdftotext', ['-layout', pdf, '-']).toString();
+    // A sheet per step: no step spills over onto a sheet of its own.
+    const info = execFileSync('pdfinfo', [pdf]).toString();
+    assert.equal(Number(info.match(/^Pages:\s+(\d+)/m)[1]), TOURS[tour], `${tour}: a sheet per step`);
     execFileSync('pdftoppm', ['-r', '50', '-gray', pdf, path.join(dir, 'sheet')]);
-    // Each sheet as a PGM: "P5 w h 255" then a byte a pixel.
+    // Each sheet as a PGM: "P5 w h 255" then a byte a pixel; its own text; how far down
+    // its ink goes (the last row with a dark pixel, as a share of the height).
     const sheets = [];
     for (let k = 1; k <= TOURS[tour]; k++) {
       const raw = readFileSync(path.join(dir, `sheet-${k}.pgm`));
       const [, w, h] = raw.toString('latin1', 0, 20).match(/^P5\s+(\d+)\s+(\d+)\s+255\s/).map(Number);
       const pixels = raw.subarray(raw.length - w * h);
-      sheets.push({ w, h, dark: pixels.filter((v) => v < 128).length / (w * h) });
+      let last = 0;
+      for (let i = 0; i < pixels.length; i++) if (pixels[i] < 128) last = i;
+      const sheetText = execFileSync('pdftotext', ['-layout', '-f', `${k}`, '-l', `${k}`, pdf, '-']).toString();
+      sheets.push({ w, h, dark: pixels.filter((v) => v < 128).length / (w * h), inked: Math.floor(last / w) / h, text: sheetText });
     }
+    execFileSync('pdftoppm', ['-r', '60', '-png', pdf, path.join(shots, `49-handout-${tour}`)]);
     const pages = await page.$$eval('.handout-page', (articles) => articles.map((a) => ({
       picture: a.querySelector('img').getBoundingClientRect().width,
       // "name x y w h" a line: the box is the last four numbers.
       labels: (a.querySelector('img').dataset.keyLabels || '').split('\n').filter(Boolean).map((b) => b.split(' ').slice(-4).map(Number)),
       names: [...a.querySelectorAll('table.flows th .name-text')].map((n) => n.textContent),
+      narration: a.querySelector('.narration').textContent,
+      counts: [...a.querySelectorAll('table.counts tbody tr')].map((r) => [r.querySelector('th').textContent, r.querySelector('td.num').textContent]),
+      scores: [...a.querySelectorAll('table.scores tbody tr')].map((r) => r.querySelector('code').textContent),
+      // The corner's "Step k of n" on one line.
+      corner: (() => { const c = a.querySelector('.step-count'); return c.getBoundingClientRect().height / parseFloat(getComputedStyle(c).lineHeight || '16'); })(),
     })));
     await page.emulateMedia({ media: null });
     return { text, sheets, pages };
@@ -227,8 +240,8 @@ test('the printed handout tells servers apart in black and white, prints the rin
   // The Java tour: host#label names that share their start.
   const java = await printed(page, 'java');
   for (const [k, p] of java.pages.entries()) {
-    // Drawn at its printed size (110 mm = 415.7 CSS px): its 12 px labels print at 9 pt.
-    assert.ok(Math.abs(p.picture - 415.7) < 1.5, `step ${k + 1}: the ring prints ${p.picture} px wide`);
+    // Drawn at its printed size (116 mm = 438.4 CSS px): its 12 px labels print at 9 pt.
+    assert.ok(Math.abs(p.picture - 438.4) < 1.5, `step ${k + 1}: the ring prints ${p.picture} px wide`);
     assert.equal(new Set(p.names).size, p.names.length, `step ${k + 1}: names told apart: ${p.names}`);
     for (const name of p.names) {
       assert.match(name, /#[A-F]$/, `step ${k + 1}: "${name}" keeps the part where names differ`);
@@ -237,6 +250,26 @@ test('the printed handout tells servers apart in black and white, prints the rin
   }
   assert.ok(java.pages.slice(1).every((p) => p.names.length >= 4), 'each change has its from → to table');
   for (const s of java.sheets) assert.ok(s.dark > 0.01, `a sheet shows its ring (${s.dark})`);
+  // A page that speaks of "the table" prints it: the counts its narration reads out are
+  // the rows of the keys-per-server table on the same sheet (issue 49, item 7). The sheet
+  // is used to its foot, and "Step k of n" stays on one line.
+  for (const [k, p] of java.pages.entries()) {
+    const sheet = java.sheets[k];
+    assert.equal(p.counts.length, k === 0 ? 4 : [3, 4, 5][k - 1], `step ${k + 1}: a row per server`);
+    for (const [name, count] of p.counts) {
+      const keys = count.split(' ')[0];
+      assert.ok(sheet.text.includes(keys), `step ${k + 1}: ${name}'s ${keys} keys are printed`);
+      assert.ok(p.narration.includes(` ${keys}`), `step ${k + 1}: the narration reads ${name}'s ${keys} from the table`);
+    }
+    assert.ok(sheet.inked > 0.7, `step ${k + 1}: the sheet's ink ends at ${Math.round(100 * sheet.inked)}% of its height`);
+    assert.ok(p.corner < 1.5, `step ${k + 1}: "Step k of n" wraps (${p.corner} lines)`);
+  }
+  // CARP's first step: "the table under the lookup shows all 4 scores" — printed, digits
+  // and all.
+  const carp = await printed(page, 'carp');
+  assert.match(carp.pages[0].narration, /The table under the lookup shows all 4 scores/);
+  assert.equal(carp.pages[0].scores.length, 4);
+  for (const score of carp.pages[0].scores) assert.ok(carp.sheets[0].text.includes(score), `the score ${score} is printed`);
   // The mod-N tour: twenty keys, each named.
   const modn = await printed(page, 'modn');
   for (const [k, p] of modn.pages.entries()) {
