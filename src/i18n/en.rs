@@ -125,6 +125,7 @@ pub static WORDS: Words = Words {
     zoom_reset: "Reset zoom (0)",
     down_label: "{0} ✕ down",
     centre_ring: |servers, vnodes, keys| format!("{servers} servers · {vnodes} vnodes · {keys} keys"),
+    centre_summed: "each arc: one server’s share · zoom in for its vnodes",
     centre_slots: |masters, keys| format!("{masters} masters · 16,384 slots · {keys} keys"),
     centre_other: |servers, keys| format!("{servers} servers · {keys} keys"),
     hover_position: |grouped, p| format!("position {grouped} (0x{p:08x})"),

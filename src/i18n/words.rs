@@ -239,6 +239,8 @@ pub struct Words {
     pub down_label: &'static str,
     /// The centre line of a ring: servers, vnodes, keys.
     pub centre_ring: fn(usize, &str, &str) -> String,
+    /// Under the centre's counts when the band sums each server's vnodes into one arc.
+    pub centre_summed: &'static str,
     /// The centre line of Redis slots: masters, keys.
     pub centre_slots: fn(usize, &str) -> String,
     /// The centre line otherwise: servers, keys.

@@ -121,6 +121,7 @@ pub static WORDS: Words = Words {
     zoom_reset: "还原缩放（0）",
     down_label: "{0} ✕ 宕机",
     centre_ring: |servers, vnodes, keys| format!("{servers} 台服务器 · {vnodes} 个虚拟节点 · {keys} 个键"),
+    centre_summed: "每段弧：一台服务器的份额 · 放大可见其虚拟节点",
     centre_slots: |masters, keys| format!("{masters} 个主节点 · 16,384 个槽 · {keys} 个键"),
     centre_other: |servers, keys| format!("{servers} 台服务器 · {keys} 个键"),
     hover_position: |grouped, p| format!("位置 {grouped}（0x{p:08x}）"),

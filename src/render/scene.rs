@@ -78,6 +78,45 @@ pub struct Segment {
     pub server: ServerId,
 }
 
+/// Below this many pixels of ring per point in view, arcs of one server cannot be told
+/// from their neighbours' (a ring of 800 vnodes × 4 servers on a 2,000-pixel circle reads
+/// as confetti): the band then shows each server's share instead.
+pub const MIN_ARC_PX: f64 = 4.0;
+
+/// Whether `points` arcs over `arc_px` pixels of ring are too fine to tell apart.
+pub fn too_fine(points: usize, arc_px: f64) -> bool {
+    points > 0 && arc_px / (points as f64) < MIN_ARC_PX
+}
+
+/// Each server's share of the ring as one arc, clockwise from 0 in the order of `shares`
+/// (indexed by server id, as [`Ring::shares`] gives them): the band's level of detail
+/// when its vnodes are too fine to draw. The arcs tile the ring, each as long as all of
+/// its server's arcs together.
+pub fn share_arcs(shares: &[f64]) -> Vec<Segment> {
+    let total: f64 = shares.iter().sum();
+    let mut out = Vec::new();
+    let mut start = 0u64;
+    let mut sum = 0.0;
+    for (id, &share) in shares.iter().enumerate() {
+        if share <= 0.0 {
+            continue;
+        }
+        sum += share;
+        let end = ((sum / total.max(f64::MIN_POSITIVE)) * RING_SPAN + 0.5)
+            .floor()
+            .min(RING_SPAN) as u64;
+        if end > start {
+            out.push(Segment {
+                after: (start as u32).wrapping_sub(1),
+                upto: (end - 1) as u32,
+                server: ServerId::try_from(id).unwrap_or(ServerId::MAX),
+            });
+        }
+        start = end;
+    }
+    out
+}
+
 /// The owned-arc band over the visible arc `(from, span)`, in at most about `resolution`
 /// segments: each point's own arc when few points are in view, otherwise the owner at each
 /// of `resolution` equal steps (a step is under a pixel, so the picture is the same) —
@@ -1482,5 +1521,34 @@ mod tests {
             &*key_display_positions(&ring.sim),
             ring.sim.keys().positions.as_slice()
         );
+    }
+
+    /// 800 vnodes a server: the band's summary gives each server one arc exactly as long
+    /// as all its arcs, tiling the ring; the arcs are too fine at full view and not at 1/64.
+    #[test]
+    fn a_dense_ring_is_summed_up_as_one_arc_per_server() {
+        let sim = sim(&[("vnodes", "800"), ("nodes", "A,B,C,D"), ("keys", "0..10")]);
+        let shares = sim.ring_shares().unwrap();
+        let arcs = share_arcs(&shares);
+        assert_eq!(arcs.len(), 4);
+        assert_eq!(arcs[0].after, u32::MAX, "from 0");
+        assert_eq!(arcs[3].upto, u32::MAX, "to 2³²");
+        let mut total = 0u64;
+        for (a, share) in arcs.iter().zip(&shares) {
+            let len = arc_len(a.after, a.upto);
+            assert!(
+                (len as f64 / RING_SPAN - share).abs() < 1e-9,
+                "{len} against {share}"
+            );
+            total += len;
+        }
+        assert_eq!(total, 1 << 32);
+        for pair in arcs.windows(2) {
+            assert_eq!(pair[0].upto, pair[1].after, "no gap, no overlap");
+        }
+        // 3,200 arcs on a 2,000-pixel circle blur; a 64th of it over 1,000 pixels does not.
+        assert!(too_fine(3200, 2000.0));
+        assert!(!too_fine(3200 / 64, 1000.0));
+        assert!(!too_fine(0, 10.0));
     }
 }

@@ -23,8 +23,9 @@ use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
 use crate::render::scene::{
     band_segments, bucket_radius, key_radius, marker_positions, name_choices, place_key_labels,
-    place_labels, stack_markers, tick_labels, visible_points, zoom_buttons_rect, Clock, Fans,
-    KeyLabel, Label, Marker, Rect, Scale, ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
+    place_labels, share_arcs, stack_markers, tick_labels, too_fine, visible_points,
+    zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker, Rect, Scale, ServerLabel, Walker,
+    MAX_KEY_DOTS, TICKS,
 };
 use crate::render::walk::{score_bars, Walk};
 use crate::render::{
@@ -54,50 +55,7 @@ pub fn draw_static(
     ctx.stroke();
 
     let (from, span) = visible_arc(g, s.width, s.height);
-    if let Some(ring) = state.sim.ring() {
-        // Two segments per pixel of the visible circumference.
-        let arc_px = span as f64 / RING_SPAN * TAU * g.radius;
-        let resolution = (arc_px * 2.0).clamp(64.0, 8192.0) as usize;
-        draw_band(
-            ctx,
-            g,
-            s.band,
-            &band_segments(ring, from, span, resolution),
-            p,
-        );
-        let marks = visible_points(ring, from, span);
-        // Maglev's points are cell ends, not servers' points: its cells are the picture.
-        let cells = state.sim.settings().algo.shape() == Shape::TableCells;
-        let shown = marks.iter().map(|r| r.len()).sum::<usize>();
-        if cells && shown <= 128 {
-            // Few cells in view (Ceph's placement groups, a zoomed Maglev table): a gap
-            // across the band at each cell's end, so that each reads as one cell of its
-            // server's colour — the picture's middle level, between keys and servers.
-            ctx.begin_path();
-            for i in marks.into_iter().flatten() {
-                let at = ring.points()[i].position;
-                let (x0, y0) = g.point(at, g.radius - s.band / 2.0);
-                let (x1, y1) = g.point(at, g.radius + s.band / 2.0);
-                ctx.move_to(x0, y0);
-                ctx.line_to(x1, y1);
-            }
-            ctx.set_line_width(1.5);
-            ctx.set_stroke_style_str(p.background);
-            ctx.stroke();
-        } else if !cells && shown <= 600 {
-            for i in marks.into_iter().flatten() {
-                let point = ring.points()[i];
-                let (x, y) = g.point(point.position, g.radius);
-                ctx.begin_path();
-                let _ = ctx.arc(x, y, (s.band * 0.32).max(2.5), 0.0, TAU);
-                ctx.set_fill_style_str(&server_colour(point.server, p));
-                ctx.fill();
-                ctx.set_line_width(1.5);
-                ctx.set_stroke_style_str(p.background);
-                ctx.stroke();
-            }
-        }
-    }
+    draw_ring_band(ctx, g, s, state, (from, span), p);
     let picture = BucketPicture::of(&state.sim);
     // Anchor's and Dx's whole capacity, when it fits.
     let grid = picture
@@ -139,9 +97,93 @@ pub fn draw_static(
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
         // Above the capacity grid when there is one.
         let middle = grid.map_or(g.cy, |grid| grid.y - s.font_px * 1.3);
-        draw_centre(ctx, g, middle, s.font_px, state, w, p);
+        draw_centre(ctx, g, s, middle, state, w, p);
     }
     key_labels
+}
+
+/// The band of a ring algorithm: its owned arcs over the visible arc `(from, span)` —
+/// summed into one arc a server when they are too fine to tell apart — and, when few are
+/// in view, a mark at each point (Maglev's and Ceph's cells: a gap at each cell's end).
+fn draw_ring_band(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    state: &PageState,
+    (from, span): (u32, u64),
+    p: &Palette,
+) {
+    let Some(ring) = state.sim.ring() else {
+        return;
+    };
+    // Two segments per pixel of the visible circumference.
+    let arc_px = span as f64 / RING_SPAN * TAU * g.radius;
+    let resolution = (arc_px * 2.0).clamp(64.0, 8192.0) as usize;
+    let segments = band_segments(ring, from, span, resolution);
+    let summed = state.sim.ring_shares().filter(|_| summed_band(g, s, state));
+    // How much the band shows, for tests: "summed", or the points marked one by one.
+    let mut detail = if summed.is_some() {
+        "summed".to_owned()
+    } else {
+        "arcs".to_owned()
+    };
+    match summed {
+        // Too many vnodes to tell apart at this zoom: each server's share as one arc
+        // on the band's outer three quarters, its true arcs as a thin line inside.
+        Some(shares) => {
+            draw_band(
+                ctx,
+                g,
+                (g.radius + s.band * 0.125, s.band * 0.75),
+                &share_arcs(&shares),
+                p,
+            );
+            draw_band(
+                ctx,
+                g,
+                (g.radius - s.band * 0.375, s.band * 0.25),
+                &segments,
+                p,
+            );
+        }
+        None => draw_band(ctx, g, (g.radius, s.band), &segments, p),
+    }
+    let marks = visible_points(ring, from, span);
+    // Maglev's points are cell ends, not servers' points: its cells are the picture.
+    let cells = state.sim.settings().algo.shape() == Shape::TableCells;
+    let shown = marks.iter().map(|r| r.len()).sum::<usize>();
+    if cells && shown <= 128 {
+        // Few cells in view (Ceph's placement groups, a zoomed Maglev table): a gap
+        // across the band at each cell's end, so that each reads as one cell of its
+        // server's colour — the picture's middle level, between keys and servers.
+        ctx.begin_path();
+        for i in marks.into_iter().flatten() {
+            let at = ring.points()[i].position;
+            let (x0, y0) = g.point(at, g.radius - s.band / 2.0);
+            let (x1, y1) = g.point(at, g.radius + s.band / 2.0);
+            ctx.move_to(x0, y0);
+            ctx.line_to(x1, y1);
+        }
+        ctx.set_line_width(1.5);
+        ctx.set_stroke_style_str(p.background);
+        ctx.stroke();
+    } else if !cells && shown <= 600 {
+        detail = format!("points {shown}");
+        for i in marks.into_iter().flatten() {
+            let point = ring.points()[i];
+            let (x, y) = g.point(point.position, g.radius);
+            ctx.begin_path();
+            let _ = ctx.arc(x, y, (s.band * 0.32).max(2.5), 0.0, TAU);
+            ctx.set_fill_style_str(&server_colour(point.server, p));
+            ctx.fill();
+            ctx.set_line_width(1.5);
+            ctx.set_stroke_style_str(p.background);
+            ctx.stroke();
+        }
+    }
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-band-detail", &detail);
+    }
 }
 
 /// Bucket algorithms: an inner ring of `cells` equal cells, bucket `i` clockwise from the
@@ -326,10 +368,22 @@ fn arc_path(ctx: &CanvasRenderingContext2d, g: &RingGeometry, r: f64, after: u32
     let _ = ctx.arc(g.cx, g.cy, r, start, start + sweep);
 }
 
+/// Whether the band sums each server's vnodes into one arc: the whole ring is in view and
+/// its arcs are too fine to tell apart ([`too_fine`]). Zoomed in, the true arcs are drawn.
+fn summed_band(g: &RingGeometry, s: &Scale, state: &PageState) -> bool {
+    let (_, span) = visible_arc(g, s.width, s.height);
+    span >= 1 << 32
+        && state
+            .sim
+            .ring()
+            .is_some_and(|r| too_fine(r.len(), TAU * g.radius))
+}
+
+/// The band: each segment an arc at `radius`, `width` wide, in its owner's colour.
 fn draw_band(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
-    band: f64,
+    (radius, band): (f64, f64),
     segments: &[crate::render::scene::Segment],
     p: &Palette,
 ) {
@@ -342,7 +396,7 @@ fn draw_band(
     for server in servers {
         ctx.begin_path();
         for seg in segments.iter().filter(|s| s.server == server) {
-            arc_path(ctx, g, g.radius, seg.after, seg.upto);
+            arc_path(ctx, g, radius, seg.after, seg.upto);
         }
         ctx.set_stroke_style_str(&owner_colour(server, p));
         ctx.stroke();
@@ -618,7 +672,18 @@ fn draw_server_labels(
     p: &Palette,
 ) {
     let sim = &state.sim;
-    let shown: Vec<(ServerId, u32)> = marker_positions(sim)
+    // A summed band: each marker in the middle of its server's one arc.
+    let anchors = match sim.ring_shares().filter(|_| summed_band(g, s, state)) {
+        Some(shares) => share_arcs(&shares)
+            .iter()
+            .map(|a| {
+                let half = (arc_len(a.after, a.upto) / 2) as u32;
+                (a.server, a.after.wrapping_add(half.max(1)))
+            })
+            .collect(),
+        None => marker_positions(sim),
+    };
+    let shown: Vec<(ServerId, u32)> = anchors
         .into_iter()
         .filter(|&(id, pos)| {
             let (x, y) = g.point(pos, g.radius);
@@ -700,9 +765,9 @@ fn draw_server_labels(
 }
 
 /// Writes what the labels and markers cover onto the canvas (`data-labels`: `id x y w h` per
-/// label; `data-markers`: `id x y r` per marker; `data-band`: the centre and the band's
-/// outer radius, inside which the band and the keys are drawn), so that a test checks that
-/// no label covers data from the page's own layout, not by guessing at pixels.
+/// label; `data-markers`: `id x y r` per marker; `data-band`: the centre, the band's
+/// outer radius (inside which the band and the keys are drawn) and its width), so that a test
+/// checks that no label covers data from the page's own layout, not by guessing at pixels.
 fn expose_layout(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
@@ -734,10 +799,11 @@ fn expose_layout(
         )
     });
     let band = format!(
-        "{} {} {}",
+        "{} {} {} {}",
         Fixed(g.cx, 1),
         Fixed(g.cy, 1),
-        Fixed(g.radius + s.band / 2.0, 1)
+        Fixed(g.radius + s.band / 2.0, 1),
+        Fixed(s.band, 1)
     );
     let _ = canvas.set_attribute("data-labels", &join(labels.collect()));
     let _ = canvas.set_attribute("data-markers", &join(dots.collect()));
@@ -747,13 +813,13 @@ fn expose_layout(
 fn draw_centre(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
+    s: &Scale,
     middle: f64,
-    font_px: f64,
     state: &PageState,
     w: &Words,
     p: &Palette,
 ) {
-    let sim = &state.sim;
+    let (sim, font_px) = (&state.sim, s.font_px);
     let algo = sim.settings().algo;
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
@@ -787,6 +853,9 @@ fn draw_centre(
     };
     if fitted(&line, font_px * 0.9, false).is_some() {
         let _ = ctx.fill_text(&line, g.cx, middle + font_px * 0.6);
+    }
+    if summed_band(g, s, state) && fitted(w.centre_summed, font_px * 0.8, false).is_some() {
+        let _ = ctx.fill_text(w.centre_summed, g.cx, middle + font_px * 1.8);
     }
 }
 

@@ -113,3 +113,65 @@ for (const view of VIEWS) {
     }
   });
 }
+
+// Level of detail (issue 49, item 3): 800 vnodes and 50,000 keys (the java tour) on a
+// 2,000-pixel circle are too fine to draw one by one, so the band sums each server's arcs
+// into one arc as long as its share — measured here in the canvas's pixels — and the
+// centre says so; zoomed in 64 times, the true arcs and each vnode's mark come back.
+test('a dense ring shows each server’s share as one arc, and its vnodes when zoomed in', async () => {
+  const b = await openBrowser({ width: 1440, height: 900 });
+  try {
+    const { page } = b;
+    await page.goto(`${server.origin}/?lang=en&tour=java&step=1`);
+    await ready(page);
+    await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.bandDetail === 'summed');
+    const measured = await page.evaluate(() => {
+      const shares = Object.fromEntries([...document.querySelectorAll('table.shares tbody tr')]
+        .map((r) => [r.querySelector('th').textContent, parseFloat(r.querySelector('td').textContent) / 100]));
+      const swatches = [...document.querySelectorAll('table.counts tbody tr')].map((r) => ({
+        name: r.querySelector('th').textContent.trim(), fill: r.querySelector('svg.swatch rect').getAttribute('fill'),
+      }));
+      const probe = document.createElement('canvas').getContext('2d', { willReadFrequently: true });
+      const rgb = (fill) => { probe.fillStyle = fill; probe.fillRect(0, 0, 1, 1); return [...probe.getImageData(0, 0, 1, 1).data.slice(0, 3)]; };
+      const c = document.querySelector('canvas.ring');
+      const scale = c.width / c.clientWidth;
+      const [cx, cy, outer, band] = c.dataset.band.split(' ').map(Number);
+      const { data } = c.getContext('2d').getImageData(0, 0, c.width, c.height);
+      // Round the middle of the summed arcs (the band's outer three quarters).
+      const r = outer - band * 0.375;
+      const counts = swatches.map(() => 0);
+      const samples = 7200;
+      for (let k = 0; k < samples; k++) {
+        const a = (k / samples) * 2 * Math.PI;
+        const x = Math.round((cx + r * Math.sin(a)) * scale);
+        const y = Math.round((cy - r * Math.cos(a)) * scale);
+        const i = (y * c.width + x) * 4;
+        swatches.forEach((s, n) => {
+          const [R, G, B] = rgb(s.fill);
+          if (Math.abs(data[i] - R) + Math.abs(data[i + 1] - G) + Math.abs(data[i + 2] - B) <= 12) counts[n]++;
+        });
+      }
+      const seen = counts.reduce((x, y) => x + y, 0);
+      return { seen: seen / samples, rows: swatches.map((s, n) => ({ name: s.name, pixels: counts[n] / seen, share: shares[s.name] })) };
+    });
+    // The markers' dark rims cover a little of the band; the rest is each server's colour.
+    assert.ok(measured.seen > 0.9, `${measured.seen} of the band is in a server's colour`);
+    for (const row of measured.rows) {
+      assert.ok(Math.abs(row.pixels - row.share) < 0.02, `${row.name}: ${row.pixels} of the band's pixels for a ${row.share} share`);
+    }
+    const centre = await page.evaluate(() => document.querySelector('canvas.ring').dataset.bandDetail);
+    assert.equal(centre, 'summed');
+    await capture(page, path.join(shots, '49-dense-summed.png'));
+    // Zoomed in 64 times: the true arcs, a mark per vnode in view.
+    for (let k = 1; k <= 6; k++) {
+      await page.getByRole('button', { name: 'Zoom in' }).click();
+      await page.waitForFunction((z) => Number(document.querySelector('canvas.ring').dataset.zoom) === z, 2 ** k);
+    }
+    await page.waitForFunction(() => /^points \d+$/.test(document.querySelector('canvas.ring').dataset.bandDetail));
+    const points = Number((await page.evaluate(() => document.querySelector('canvas.ring').dataset.bandDetail)).split(' ')[1]);
+    assert.ok(points >= 4, `${points} vnodes marked at 64×`);
+    await capture(page, path.join(shots, '49-dense-zoomed.png'));
+  } finally {
+    await b.context.close();
+  }
+});
