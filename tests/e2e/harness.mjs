@@ -276,3 +276,14 @@ export async function numbersOnScreen(assert, page, narration, where) {
       `${where} states ${n}, not on screen:\n${narration}`);
   }
 }
+
+/** A contact sheet to look at: `items` ({ file, algo }: a PNG and its caption) six to a row,
+ * captured into `out` from a fresh page of `context`. */
+export async function contactSheet(context, items, out) {
+  const sheet = await context.newPage();
+  await sheet.setViewportSize({ width: 1800, height: 1500 });
+  const images = await Promise.all(items.map(async (s) => `<figure><img src="data:image/png;base64,${(await readFile(s.file)).toString('base64')}"><figcaption>${s.algo}</figcaption></figure>`));
+  await sheet.setContent(`<style>body{margin:0;display:grid;grid-template-columns:repeat(6,1fr);font:14px sans-serif}figure{margin:2px}img{width:100%}</style>${images.join('')}`);
+  await capture(sheet, out);
+  await sheet.close();
+}

@@ -7,9 +7,9 @@
 // target/e2e/49-labels-*.png and looked at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, cli, shots, capture } from './harness.mjs';
+import { serveDist, openBrowser, ready, cli, shots, capture, contactSheet } from './harness.mjs';
 
 let server;
 before(async () => { server = await serveDist(); });
@@ -102,12 +102,7 @@ for (const view of VIEWS) {
       }
       assert.deepEqual(problems, []);
       // The contact sheet, looked at.
-      const contact = await b.context.newPage();
-      await contact.setViewportSize({ width: 1800, height: 1500 });
-      const images = await Promise.all(sheet.map(async (s) => `<figure><img src="data:image/png;base64,${(await readFile(s.file)).toString('base64')}"><figcaption>${s.algo}</figcaption></figure>`));
-      await contact.setContent(`<style>body{margin:0;display:grid;grid-template-columns:repeat(6,1fr);font:14px sans-serif}figure{margin:2px}img{width:100%}</style>${images.join('')}`);
-      await capture(contact, path.join(shots, `49-labels-${view.width}${view.present ? '-present' : ''}.png`));
-      await contact.close();
+      await contactSheet(b.context, sheet, path.join(shots, `49-labels-${view.width}${view.present ? '-present' : ''}.png`));
     } finally {
       await b.context.close();
     }

@@ -6,9 +6,9 @@
 // side by side in target/e2e/30-pictures-sheet.png, which is looked at.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, cli, shots, capture, tableCounts, tourSettled, screenshot } from './harness.mjs';
+import { serveDist, openBrowser, ready, cli, shots, contactSheet, tableCounts, tourSettled, screenshot } from './harness.mjs';
 
 let server;
 let browser;
@@ -121,12 +121,7 @@ test('every algorithm draws its own picture, and a followed key is walked on it 
   assert.deepEqual(close, ['jump=guava']);
   assert.deepEqual(tooClose, [], 'pictures less than MIN_APART of the ring apart');
   // The contact sheet, looked at.
-  const sheet = await browser.context.newPage();
-  await sheet.setViewportSize({ width: 1800, height: 1500 });
-  const images = await Promise.all(seen.map(async (s) => `<figure><img src="data:image/png;base64,${(await readFile(s.file)).toString('base64')}"><figcaption>${s.algo}</figcaption></figure>`));
-  await sheet.setContent(`<style>body{margin:0;display:grid;grid-template-columns:repeat(6,1fr);font:14px sans-serif}figure{margin:2px}img{width:100%}</style>${images.join('')}`);
-  await capture(sheet, path.join(shots, '30-pictures-sheet.png'));
-  await sheet.close();
+  await contactSheet(browser.context, seen, path.join(shots, '30-pictures-sheet.png'));
 });
 
 test("the pictures and walks are said in words for a screen reader, in English and Chinese", async () => {
