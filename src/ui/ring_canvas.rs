@@ -120,7 +120,9 @@ fn draw_ring_band(
     let arc_px = span as f64 / RING_SPAN * TAU * g.radius;
     let resolution = (arc_px * 2.0).clamp(64.0, 8192.0) as usize;
     let segments = band_segments(ring, from, span, resolution);
-    let summed = state.sim.ring_shares().filter(|_| summed_band(g, s, state));
+    let summed = summed_band(g, s, state)
+        .then(|| state.sim.ring_shares())
+        .flatten();
     // How much the band shows, for tests: "summed", or the points marked one by one.
     let mut detail = if summed.is_some() {
         "summed".to_owned()
@@ -673,7 +675,10 @@ fn draw_server_labels(
 ) {
     let sim = &state.sim;
     // A summed band: each marker in the middle of its server's one arc.
-    let anchors = match sim.ring_shares().filter(|_| summed_band(g, s, state)) {
+    let anchors = match summed_band(g, s, state)
+        .then(|| sim.ring_shares())
+        .flatten()
+    {
         Some(shares) => share_arcs(&shares)
             .iter()
             .map(|a| {
