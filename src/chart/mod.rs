@@ -87,8 +87,12 @@ pub fn axis_font_px(wanted: u32, height_px: u32) -> u32 {
     wanted.min(height_px / 6).max(1)
 }
 
+/// A chart's plot area in the drawing's pixels: left, top, width, height.
+pub type PlotBox = (i32, i32, i32, i32);
+
 /// Draws one bar per server (in its colour), outlined ghosts for the previous values, and
-/// a dashed reference line (the mean, or the ideal share).
+/// a dashed reference line (the mean, or the ideal share). Returns where the plot (inside
+/// the axes) is, when there are bars.
 pub fn draw_bar_chart<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     bars: &[LoadBar],
@@ -96,10 +100,10 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     unit: Unit,
     theme: Theme,
     font_px: u32,
-) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+) -> Result<Option<PlotBox>, DrawingAreaErrorKind<DB::ErrorType>> {
     area.fill(&theme.background)?;
     if bars.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let height_px = area.dim_in_pixel().1;
     let font_px = axis_font_px(font_px, height_px);
@@ -124,7 +128,7 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
     // ([`fit_names`]: "127.0.0.1" … "127.0.0.5" → "…1" … "…5", not "1….1" for all).
     let plot_px = f64::from(area.dim_in_pixel().0) - f64::from(font_px) * 5.0 - 16.0;
     let per_label = plot_px / f64::from(n.max(1)) - 8.0;
-    let max_chars = (per_label / (f64::from(font_px) * 0.66)).floor().max(2.0) as usize;
+    let max_chars = (per_label / (f64::from(font_px) * 0.72)).floor().max(2.0) as usize;
     let names: Vec<&str> = bars.iter().map(|b| b.label.as_str()).collect();
     let labels = fit_names(&names, max_chars);
     chart
@@ -176,7 +180,14 @@ pub fn draw_bar_chart<DB: DrawingBackend>(
         4,
         theme.foreground.mix(0.9).stroke_width(1),
     ))?;
-    area.present()
+    area.present()?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    Ok(Some((
+        xs.start,
+        ys.start,
+        xs.end - xs.start,
+        ys.end - ys.start,
+    )))
 }
 
 /// Points of an SVG line, in the drawing's coordinates.
@@ -371,7 +382,12 @@ mod tests {
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (400, 240)).into_drawing_area();
-            draw_bar_chart(&area, &bars(), 100.0, Unit::Count, DARK, 12).unwrap();
+            let plot = draw_bar_chart(&area, &bars(), 100.0, Unit::Count, DARK, 12).unwrap();
+            // The plot lies inside the drawing, right of the value labels (5 × 12 px) and
+            // above the names (2 × 12 px), less the 8-px margin.
+            let (x, y, w, h) = plot.unwrap();
+            assert_eq!((x, y), (8 + 60, 8), "{plot:?}");
+            assert_eq!((w, h), (400 - 16 - 60, 240 - 16 - 24), "{plot:?}");
         }
         // Filled bars in each server's colour.
         assert!(svg.contains("fill=\"#E69F00\""), "{svg}");

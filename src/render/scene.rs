@@ -34,7 +34,17 @@ pub struct Scale {
     pub width: f64,
     /// Canvas height in CSS pixels.
     pub height: f64,
+    /// How much larger than usual key dots are drawn (1 on a screen, more on a projector).
+    pub dot_scale: f64,
 }
+
+/// Presenting, the smallest text on the ring (ticks, key names) is at least this fraction
+/// of the screen's height: 24 px on a 1080p projector, 16 px at 720p — what the back row
+/// of a lecture hall reads.
+pub const PRESENT_TEXT_FRACTION: f64 = 1.0 / 45.0;
+
+/// Tick and key-name text is this fraction of the server labels' size.
+const TICK_RATIO: f64 = 0.85;
 
 impl Scale {
     /// Scale for a canvas whose fitted (zoom 1) ring has radius `base_radius`.
@@ -44,21 +54,35 @@ impl Scale {
             font_px: (base_radius * 0.055).clamp(11.0, 30.0),
             width,
             height,
+            dot_scale: 1.0,
         }
     }
 
-    /// The same, bolder for a projector: thicker arcs, larger labels.
-    pub fn emphasised(self) -> Scale {
+    /// The same, bolder for a projector `screen_height` pixels high: thicker arcs, larger
+    /// labels and dots, and no text under [`PRESENT_TEXT_FRACTION`] of the screen.
+    pub fn emphasised(self, screen_height: f64) -> Scale {
+        let smallest = screen_height * PRESENT_TEXT_FRACTION;
         Scale {
             band: (self.band * 1.5).min(44.0),
-            font_px: (self.font_px * 1.3).min(40.0),
+            font_px: (self.font_px * 1.3).max(smallest / TICK_RATIO).min(40.0),
+            dot_scale: 1.6,
             ..self
         }
     }
 
-    /// The tick labels' font size.
+    /// The tick labels' (and key names') font size: the smallest text on the ring.
     pub fn tick_font_px(&self) -> f64 {
-        self.font_px * 0.85
+        self.font_px * TICK_RATIO
+    }
+
+    /// The radius of a key's dot (`named`: one of a handful of named keys, drawn larger).
+    pub fn key_dot(&self, named: bool) -> f64 {
+        (self.width * 0.0045).clamp(1.6, 5.0) * if named { 1.8 } else { 1.0 } * self.dot_scale
+    }
+
+    /// The radius of a moving (or moved, marked) key's dot.
+    pub fn moving_dot(&self) -> f64 {
+        (self.width * 0.005).clamp(2.0, 4.0) * self.dot_scale
     }
 }
 
@@ -858,6 +882,47 @@ pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) ->
         .collect()
 }
 
+/// Moved keys' marks as runs along the ring, for when there are too many to draw one by
+/// one (removing one of four servers of 800 vnodes moves 12,000 keys: their outlined dots
+/// merged into a froth). The ring is cut into `bins` equal arcs; each arc holding a mark is
+/// drawn in its marks' majority new owner (Boyer–Moore's vote, one pass), and neighbouring
+/// arcs of one owner are joined — the arcs that changed hands, in who took them.
+pub fn mark_runs(marks: impl Iterator<Item = (u32, ServerId)>, bins: usize) -> Vec<Segment> {
+    let bins = bins.max(1);
+    let width = RING_SPAN / bins as f64;
+    // (candidate, its lead) per bin.
+    let mut vote: Vec<Option<(ServerId, u32)>> = vec![None; bins];
+    for (at, owner) in marks {
+        let bin = ((f64::from(at) / width) as usize).min(bins - 1);
+        vote[bin] = match vote[bin] {
+            None | Some((_, 0)) => Some((owner, 1)),
+            Some((o, lead)) if o == owner => Some((o, lead + 1)),
+            Some((o, lead)) => Some((o, lead - 1)),
+        };
+    }
+    let edge = |bin: usize| ((bin as f64 * width) as u64).min(u64::from(u32::MAX)) as u32;
+    let mut runs: Vec<Segment> = Vec::new();
+    for (bin, cast) in vote.iter().enumerate() {
+        let Some((server, _)) = *cast else { continue };
+        let (after, upto) = (edge(bin), edge(bin + 1).max(edge(bin) + 1));
+        match runs.last_mut() {
+            Some(run) if run.server == server && run.upto == after => run.upto = upto,
+            _ => runs.push(Segment {
+                after,
+                upto,
+                server,
+            }),
+        }
+    }
+    runs
+}
+
+/// Whether `count` outlined dots of radius `dot` along a circle of `circumference` pixels
+/// would cover more than half of it: past this, [`mark_runs`] draws them.
+pub fn marks_crowd(count: usize, dot: f64, circumference: f64) -> bool {
+    count as f64 * 2.0 * (dot + 1.0) > circumference * 0.5
+}
+
 /// A steady sample of keys walking to their owners (the "play" animation).
 pub fn idle_walkers(sim: &Simulation, cap: usize) -> Vec<Walker> {
     let keys = sim.keys();
@@ -1090,12 +1155,46 @@ mod tests {
         (placed, ticks, s)
     }
 
+    #[test]
+    fn crowded_marks_become_runs_in_their_majority_owner() {
+        let quarter = 1u32 << 30;
+        // Bin 0 (of 4): two to server 2, one to 1 → 2. Bin 1: one to 2 → joins bin 0.
+        // Bin 3: one to 1. Bin 2 is empty.
+        let marks = [
+            (5, 2),
+            (7, 1),
+            (9, 2),
+            (quarter + 3, 2),
+            (3 * quarter + 1, 1),
+        ];
+        let runs = mark_runs(marks.into_iter(), 4);
+        let expected = [(0, 2 * quarter, 2), (3 * quarter, u32::MAX, 1)];
+        let got: Vec<(u32, u32, ServerId)> =
+            runs.iter().map(|r| (r.after, r.upto, r.server)).collect();
+        assert_eq!(got, expected);
+        // 12,000 dots of radius 3 crowd a 2,000-px circle; 40 do not.
+        assert!(marks_crowd(12_000, 3.0, 2_000.0));
+        assert!(!marks_crowd(40, 3.0, 2_000.0));
+    }
+
+    #[test]
+    fn presenting_text_reads_from_the_back_row() {
+        // The ring's canvas presenting at 1920×1080 (706 px) and 1280×720 (470 px).
+        for (side, screen, at_least) in [(706.0, 1080.0, 24.0), (470.0, 720.0, 16.0)] {
+            let g = RingGeometry::fit(side, side);
+            let s = Scale::new(g.radius, side, side).emphasised(screen);
+            assert!(s.tick_font_px() >= at_least, "{side}: {}", s.tick_font_px());
+            assert!(s.font_px > s.tick_font_px());
+            assert!(s.key_dot(false) > Scale::new(g.radius, side, side).key_dot(false));
+        }
+    }
+
     /// Key names placed for `keys` (position, name) on a `size` canvas, every glyph 0.6 of
     /// the font wide, with the centre's title as an obstacle; checks none overlaps another,
     /// the title or the edge, and returns them.
     fn key_names(keys: &[(u32, &str)], first: Option<usize>, size: f64) -> Vec<KeyLabel> {
         let g = RingGeometry::fit(size, size);
-        let s = Scale::new(g.radius, size, size).emphasised();
+        let s = Scale::new(g.radius, size, size).emphasised(size);
         let inner = key_radius(&g, &s);
         let keys: Vec<(u32, f64, String)> = keys
             .iter()

@@ -68,7 +68,10 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
     let canvas = use_node_ref();
     let look = use_look();
     // Presentation mode writes the axes larger, for the back row.
+    // Presenting, the axes are read from the back row: never under 1/45 of the window's
+    // height (24 px at 1080p, 16 at 720p).
     let type_scale = if look.present { 1.5 } else { 1.0 };
+    let present = look.present;
     {
         let canvas = canvas.clone();
         use_effect_with(
@@ -92,8 +95,16 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                         return;
                     };
                     let (width, dpr) = fit_canvas(&el);
+                    let present_floor = if present {
+                        web_sys::window()
+                            .and_then(|w| w.inner_height().ok())
+                            .and_then(|h| h.as_f64())
+                            .map_or(0.0, |h| h / 45.0)
+                    } else {
+                        0.0
+                    };
                     if let Some(backend) = CanvasBackend::with_canvas_object(el) {
-                        let _ = draw_bar_chart(
+                        let plot = draw_bar_chart(
                             &backend.into_drawing_area(),
                             &bars,
                             reference,
@@ -101,8 +112,18 @@ pub fn BarCanvas(props: &BarCanvasProps) -> Html {
                             palette,
                             // plotters draws in backing-store pixels: scale the font by
                             // dpr, and by width so a projector's chart stays readable.
-                            ((width / 40.0).clamp(12.0, 24.0) * type_scale * dpr) as u32,
+                            (((width / 40.0).clamp(12.0, 24.0) * type_scale).max(present_floor)
+                                * dpr) as u32,
                         );
+                        // Where the plot is, in CSS pixels of the canvas (for the tests: a
+                        // projector's chart has room to be read).
+                        if let (Ok(Some((x, y, w, h))), Some(el)) =
+                            (plot, canvas.cast::<HtmlCanvasElement>())
+                        {
+                            let css = |v: i32| Fixed(f64::from(v) / dpr, 0).to_string();
+                            let at = [css(x), css(y), css(w), css(h)].join(" ");
+                            let _ = el.set_attribute("data-plot", &at);
+                        }
                     }
                 };
                 // Drawn in the canvas's pixels: a resized window (dragged, a phone turned, a

@@ -1063,7 +1063,12 @@ impl Page<'_> {
                         // load. A tour step's subject (the lookup, the table, the stored
                         // values, the sweep) comes beside the ring too, under the narration.
                         <section class="stage" aria-label={w.ring_section}>
-                            <div class={classes!("ring-col", self.focused(Focus::Ring).then_some("focus"))}>{self.ring()}</div>
+                            // Presenting, the load sits under the ring, as wide as the ring,
+                            // for the back row; the words have the side's whole height.
+                            <div class={classes!("ring-col", self.focused(Focus::Ring).then_some("focus"))}>
+                                {self.ring()}
+                                if s.present { {self.load()} }
+                            </div>
                             <div class="side">
                                 {for self.tour_panel()}
                                 {for store}
@@ -1074,7 +1079,7 @@ impl Page<'_> {
                                 {self.status()}
                                 {for self.error()}
                                 {self.readout()}
-                                {self.load()}
+                                if !s.present { {self.load()} }
                             </div>
                         </section>
                     }

@@ -22,10 +22,10 @@ use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, bucket_radius, key_radius, marker_positions, name_choices, place_key_labels,
-    place_labels, share_arcs, stack_markers, tick_labels, too_fine, visible_points,
-    zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker, Rect, Scale, ServerLabel, Walker,
-    MAX_KEY_DOTS, TICKS,
+    band_segments, bucket_radius, key_radius, mark_runs, marker_positions, marks_crowd,
+    name_choices, place_key_labels, place_labels, share_arcs, stack_markers, tick_labels, too_fine,
+    visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker, Rect, Scale,
+    ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::walk::{score_bars, Walk};
 use crate::render::{
@@ -124,7 +124,8 @@ fn draw_ring_band(
         .then(|| state.sim.ring_shares())
         .flatten();
     // How much the band shows, for tests: "summed", or the points marked one by one.
-    let mut detail = if summed.is_some() {
+    let is_summed = summed.is_some();
+    let mut detail = if is_summed {
         "summed".to_owned()
     } else {
         "arcs".to_owned()
@@ -154,6 +155,7 @@ fn draw_ring_band(
     // Maglev's points are cell ends, not servers' points: its cells are the picture.
     let cells = state.sim.settings().algo.shape() == Shape::TableCells;
     let shown = marks.iter().map(|r| r.len()).sum::<usize>();
+    let point_r = (s.band * 0.32).max(2.5);
     if cells && shown <= 128 {
         // Few cells in view (Ceph's placement groups, a zoomed Maglev table): a gap
         // across the band at each cell's end, so that each reads as one cell of its
@@ -169,13 +171,15 @@ fn draw_ring_band(
         ctx.set_line_width(1.5);
         ctx.set_stroke_style_str(p.background);
         ctx.stroke();
-    } else if !cells && shown <= 600 {
+    } else if !cells && !is_summed && shown <= 600 && !marks_crowd(shown, point_r, arc_px) {
+        // Each point marked, while they stand apart (600 crowded on a summed band were
+        // a froth over the shares).
         detail = format!("points {shown}");
         for i in marks.into_iter().flatten() {
             let point = ring.points()[i];
             let (x, y) = g.point(point.position, g.radius);
             ctx.begin_path();
-            let _ = ctx.arc(x, y, (s.band * 0.32).max(2.5), 0.0, TAU);
+            let _ = ctx.arc(x, y, point_r, 0.0, TAU);
             ctx.set_fill_style_str(&server_colour(point.server, p));
             ctx.fill();
             ctx.set_line_width(1.5);
@@ -454,12 +458,14 @@ fn draw_key_names(
     let looked_up = state.lookup.as_ref().map(|l| l.key.as_str());
     let first = named.iter().position(|k| Some(k.2.as_str()) == looked_up);
     ctx.set_font(&font(s.tick_font_px(), false));
-    // The centre's title is not covered.
+    // The centre's title and the lines under it (as wide as draw_centre lets them be)
+    // are not covered.
+    let lines_below = if summed_band(g, s, state) { 2.3 } else { 1.15 };
     let title = Rect {
-        x: g.cx - g.radius * 0.45,
+        x: g.cx - g.radius * 0.575,
         y: g.cy - s.font_px * 1.6,
-        w: g.radius * 0.9,
-        h: s.font_px * 2.6,
+        w: g.radius * 1.15,
+        h: s.font_px * (1.6 + lines_below),
     };
     let measure = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
     let labels = place_key_labels(g, s, &named, first, &[title], &measure);
@@ -515,7 +521,7 @@ fn draw_keys(
         let depth = (g.radius * 0.16).min(s.height * 0.2);
         // A handful of keys (a tour's objects) are drawn larger and named.
         let named = in_view <= NAMED_KEYS;
-        let dot = (s.width * 0.0045).clamp(1.6, 5.0) * if named { 1.8 } else { 1.0 };
+        let dot = s.key_dot(named);
         let places: Vec<usize> = a.chain(b).collect();
         let radius = |place: usize| {
             // A stable radial jitter per key spreads dots that share an angle.
@@ -813,6 +819,8 @@ fn expose_layout(
     let _ = canvas.set_attribute("data-labels", &join(labels.collect()));
     let _ = canvas.set_attribute("data-markers", &join(dots.collect()));
     let _ = canvas.set_attribute("data-band", &band);
+    // The smallest text drawn on the ring (ticks, key names; server labels are larger).
+    let _ = canvas.set_attribute("data-text-px", &Fixed(s.tick_font_px(), 1).to_string());
 }
 
 fn draw_centre(
@@ -829,7 +837,8 @@ fn draw_centre(
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     // Both lines stay inside the inner circle: a line too wide is drawn smaller, and left
-    // out when it would be unreadable (a small embed).
+    // out when it would be unreadable (a small embed). (draw_key_names keeps its names off
+    // this much room.)
     let room = g.radius * 1.15;
     let fitted = |text: &str, px: f64, bold: bool| -> Option<f64> {
         ctx.set_font(&font(px, bold));
@@ -886,7 +895,7 @@ pub fn draw_overlay(
     p: &Palette,
 ) {
     let inner = key_radius(g, s);
-    let dot = (s.width * 0.005).clamp(2.0, 4.0);
+    let dot = s.moving_dot();
     let fade = o.clock.highlight();
     if let (Some(last), true) = (&state.last, fade > 0.0) {
         ctx.set_global_alpha(fade);
@@ -922,6 +931,25 @@ pub fn draw_overlay(
             })
             .collect();
         fill_dots(ctx, &mut dots, dot * 1.3, true, p);
+    } else if o.marks && marks_crowd(o.moved.len(), dot * 1.3, TAU * inner) {
+        // Too many to mark one by one: the arcs they sit in, in who took them, on a
+        // light rim.
+        let runs = mark_runs(
+            o.moved.iter().map(|w| (w.rest, w.now)),
+            (TAU * inner / (dot * 2.0)) as usize,
+        );
+        let r = inner + s.band * 0.2;
+        ctx.set_line_cap("butt");
+        for (width, outline) in [(dot * 2.6 + 2.0, true), (dot * 2.6, false)] {
+            ctx.set_line_width(width);
+            for run in &runs {
+                ctx.begin_path();
+                arc_path(ctx, g, r, run.after, run.upto);
+                let colour = owner_colour(run.server, p);
+                ctx.set_stroke_style_str(if outline { p.outline } else { &colour });
+                ctx.stroke();
+            }
+        }
     } else if o.marks {
         // Until the next change, each moved key stays marked where it sits, outlined, in
         // its new owner's colour.

@@ -118,7 +118,11 @@ impl Renderer {
         let (w, h, _) = self.layers.size;
         let scale = Scale::new(base.radius, w, h);
         let scale = if self.look.present {
-            scale.emphasised()
+            let screen = web_sys::window()
+                .and_then(|w| w.inner_height().ok())
+                .and_then(|h| h.as_f64())
+                .unwrap_or(h);
+            scale.emphasised(screen)
         } else {
             scale
         };

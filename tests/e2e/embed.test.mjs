@@ -167,6 +167,65 @@ const frameFit = (frame) => frame.evaluate(() => {
   return { over, spare: Math.min(...spare), height: innerHeight };
 });
 
+/** Every element Tab reaches in `frame` (from its first), with its box: an auto-sized
+ * frame has nothing focusable outside it (issue 49: a clipped Remove button still took the
+ * focus). */
+async function tabStops(page, frame, presses = 60) {
+  await frame.evaluate(() => { document.activeElement?.blur(); window.focus(); });
+  const stops = [];
+  for (let i = 0; i < presses; i++) {
+    await page.keyboard.press('Tab');
+    const stop = await frame.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return null;
+      const b = el.getBoundingClientRect();
+      return { what: (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 24), top: b.top, bottom: b.bottom, left: b.left, right: b.right, frame: [innerWidth, innerHeight] };
+    });
+    if (stop) stops.push(stop);
+  }
+  return stops;
+}
+
+const outsideFrame = (stops) => stops.filter((s) => s.top < -0.5 || s.bottom > s.frame[1] + 0.5 || s.left < -0.5 || s.right > s.frame[0] + 0.5)
+  .map((s) => `${s.what} at ${Math.round(s.top)}–${Math.round(s.bottom)} in ${s.frame.join('×')}`);
+
+test('an auto-sized 600-px frame with real names: the table opened, a server removed from it, nothing Tab reaches lies outside the frame', async () => {
+  const nodes = [1, 2, 3, 4, 5].map((i) => `cache-0${i}.prod.example.com:11211`).join(',');
+  const src = `${server.origin}/index.html?embed=1&lang=en&algo=ketama&nodes=${encodeURIComponent(nodes)}&keys=0..3000`;
+  const host = await hostPage(src, 600, [150]);
+  const { context, page } = await openBrowser({ width: 800, height: 1200 });
+  try {
+    await page.goto(host.url);
+    const frame = await (await page.$('#f0')).contentFrame();
+    await ready(frame);
+    const frameHeight = () => page.evaluate(() => document.getElementById('f0').getBoundingClientRect().height);
+    const fitted = () => page.waitForFunction(() => {
+      const f = document.getElementById('f0');
+      return window.sizes.length && Math.abs(f.getBoundingClientRect().height - window.sizes.at(-1)[1]) < 1;
+    });
+    await fitted();
+    let stops = await tabStops(page, frame);
+    assert.ok(stops.length >= 6, `${stops.length} tab stops`);
+    assert.deepEqual(outsideFrame(stops), [], 'closed table');
+    const told = await page.evaluate(() => window.sizes.length);
+    await frame.click('details.folded > summary');
+    await page.waitForFunction((n) => window.sizes.length > n, told);
+    await fitted();
+    stops = await tabStops(page, frame);
+    assert.ok(stops.some((s) => /cache-05/.test(s.what) || /Remove/.test(s.what)), `the table's buttons take the focus: ${stops.map((s) => s.what).join(' | ')}`);
+    assert.deepEqual(outsideFrame(stops), [], 'opened table');
+    // Remove the last server from its row: the frame shrinks with its content.
+    const tall = await frameHeight();
+    await frame.locator('.servers tbody tr').last().locator('button').last().click();
+    await frame.waitForSelector('.readout .moved-line');
+    await fitted();
+    assert.deepEqual(outsideFrame(await tabStops(page, frame)), [], `after a removal (${tall} px before)`);
+  } finally {
+    await context.close();
+    await host.close();
+  }
+});
+
 test('a host page on another origin sizes its frame from resized alone: content height, whatever height the frame had, and again when it grows', async () => {
   const src = `${server.origin}/index.html?embed=1&lang=en&algo=ring&vnodes=100&nodes=10.0.0.1:80,10.0.0.2:80,10.0.0.3:80,10.0.0.4:80&keys=0..5000`;
   const host = await hostPage(src, 720, [150, 900]);
