@@ -126,6 +126,7 @@ pub static WORDS: Words = Words {
     down_label: "{0} ✕ down",
     centre_ring: |servers, vnodes, keys| format!("{servers} servers · {vnodes} vnodes · {keys} keys"),
     centre_summed: "each arc: one server’s share · zoom in for its vnodes",
+    centre_clustered: "the keys bunch up: this hash spreads similar names unevenly",
     centre_slots: |masters, keys| format!("{masters} masters · 16,384 slots · {keys} keys"),
     centre_other: |servers, keys| format!("{servers} servers · {keys} keys"),
     hover_position: |grouped, p| format!("position {grouped} (0x{p:08x})"),

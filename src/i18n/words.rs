@@ -241,6 +241,8 @@ pub struct Words {
     pub centre_ring: fn(usize, &str, &str) -> String,
     /// Under the centre's counts when the band sums each server's vnodes into one arc.
     pub centre_summed: &'static str,
+    /// The ring's centre, when the keys bunch up on the ring (the hash, not the picture).
+    pub centre_clustered: &'static str,
     /// The centre line of Redis slots: masters, keys.
     pub centre_slots: fn(usize, &str) -> String,
     /// The centre line otherwise: servers, keys.

@@ -122,6 +122,7 @@ pub static WORDS: Words = Words {
     down_label: "{0} ✕ 宕机",
     centre_ring: |servers, vnodes, keys| format!("{servers} 台服务器 · {vnodes} 个虚拟节点 · {keys} 个键"),
     centre_summed: "每段弧：一台服务器的份额 · 放大可见其虚拟节点",
+    centre_clustered: "键扎堆：这个哈希把相似的名字散得很不均匀",
     centre_slots: |masters, keys| format!("{masters} 个主节点 · 16,384 个槽 · {keys} 个键"),
     centre_other: |servers, keys| format!("{servers} 台服务器 · {keys} 个键"),
     hover_position: |grouped, p| format!("位置 {grouped}（0x{p:08x}）"),

@@ -882,6 +882,27 @@ pub fn moved_walkers(sim: &Simulation, last: Option<&LastChange>, cap: usize) ->
         .collect()
 }
 
+/// Whether keys bunch up on the ring — because of the hash, not the picture: twemproxy's
+/// fnv1a_64, cut to 32 bits, puts 3,000 sequential names in ~30 spikes in one quadrant,
+/// which reads as a broken page unless it is said. A sample of up to 4,096 positions
+/// (every k-th) goes into 256 equal arcs; the keys bunch up when they fill under half of
+/// the arcs a uniform hash would (n into B arcs fill B·(1 − (1 − 1/B)ⁿ) on average).
+pub fn keys_cluster(positions: &[u32]) -> bool {
+    const ARCS: usize = 256;
+    if positions.len() < 200 {
+        return false;
+    }
+    let stride = positions.len().div_ceil(4096);
+    let mut filled = [false; ARCS];
+    let mut n = 0usize;
+    for &p in positions.iter().step_by(stride) {
+        filled[(p >> 24) as usize] = true;
+        n += 1;
+    }
+    let expected = ARCS as f64 * (1.0 - math::powf(1.0 - 1.0 / ARCS as f64, n as f64));
+    (filled.iter().filter(|&&f| f).count() as f64) < expected * 0.5
+}
+
 /// Moved keys' marks as runs along the ring, for when there are too many to draw one by
 /// one (removing one of four servers of 800 vnodes moves 12,000 keys: their outlined dots
 /// merged into a froth). The ring is cut into `bins` equal arcs; each arc holding a mark is
@@ -1153,6 +1174,17 @@ mod tests {
         obstacles.push(zoom_buttons_rect(w));
         let placed = place_labels(&g, &s, &markers, &obstacles, &measure(s.font_px));
         (placed, ticks, s)
+    }
+
+    #[test]
+    fn keys_that_bunch_up_are_told_from_keys_spread_round() {
+        // Spread: splitmix64 of 0..3000. Bunched: 3,000 keys in 30 narrow spikes of one
+        // quadrant. Too few to say: 100 keys in one spot.
+        let spread: Vec<u32> = (0..3000u64).map(|i| (splitmix64(i) >> 32) as u32).collect();
+        let bunched: Vec<u32> = (0..3000u32).map(|i| (i % 30) * (1 << 25) + i).collect();
+        assert!(!keys_cluster(&spread));
+        assert!(keys_cluster(&bunched));
+        assert!(!keys_cluster(&[7; 100]));
     }
 
     #[test]

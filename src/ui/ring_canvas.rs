@@ -22,10 +22,10 @@ use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, bucket_radius, key_radius, mark_runs, marker_positions, marks_crowd,
-    name_choices, place_key_labels, place_labels, share_arcs, stack_markers, tick_labels, too_fine,
-    visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker, Rect, Scale,
-    ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
+    band_segments, bucket_radius, key_radius, keys_cluster, mark_runs, marker_positions,
+    marks_crowd, name_choices, place_key_labels, place_labels, share_arcs, stack_markers,
+    tick_labels, too_fine, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker,
+    Rect, Scale, ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
 };
 use crate::render::walk::{score_bars, Walk};
 use crate::render::{
@@ -868,8 +868,25 @@ fn draw_centre(
     if fitted(&line, font_px * 0.9, false).is_some() {
         let _ = ctx.fill_text(&line, g.cx, middle + font_px * 0.6);
     }
-    if summed_band(g, s, state) && fitted(w.centre_summed, font_px * 0.8, false).is_some() {
-        let _ = ctx.fill_text(w.centre_summed, g.cx, middle + font_px * 1.8);
+    // The notes under them: how the band is drawn, and when the keys bunch up because of
+    // the hash (said, so that it does not read as a broken picture).
+    let notes = [
+        summed_band(g, s, state).then_some(w.centre_summed),
+        (sim.ring().is_some() && keys_cluster(&sim.keys().positions)).then_some(w.centre_clustered),
+    ];
+    let mut said = Vec::new();
+    for note in notes.into_iter().flatten() {
+        if fitted(note, font_px * 0.8, false).is_some() {
+            let _ = ctx.fill_text(
+                note,
+                g.cx,
+                middle + font_px * (1.8 + 1.1 * said.len() as f64),
+            );
+            said.push(note);
+        }
+    }
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-centre-notes", &said.join(" | "));
     }
 }
 

@@ -170,3 +170,22 @@ test('a dense ring shows each server’s share as one arc, and its vnodes when z
     await b.context.close();
   }
 });
+
+// twemproxy's fnv1a_64, cut to 32 bits, bunches 3,000 similar names into a few spikes of one
+// quadrant (issue 49): the ring says so in words, where ketama's spread keys need no note.
+test('keys that bunch up because of the hash are said to, in the ring\'s centre', async () => {
+  const b = await openBrowser({ width: 1440, height: 900 });
+  const { page } = b;
+  try {
+    for (const [algo, bunched] of [['twemproxy', true], ['ketama', false]]) {
+      await page.goto(`${server.origin}/?lang=en&algo=${algo}&nodes=${encodeURIComponent(FQDN.join(','))}&keys=0..3000`);
+      await ready(page);
+      await page.waitForFunction(() => document.querySelector('canvas.ring').dataset.centreNotes !== undefined);
+      const notes = await page.evaluate(() => document.querySelector('canvas.ring').dataset.centreNotes);
+      assert.equal(/bunch up/.test(notes), bunched, `${algo}: "${notes}"`);
+      if (bunched) await capture(page, path.join(shots, '49-twemproxy-bunched.png'));
+    }
+  } finally {
+    await b.context.close();
+  }
+});
