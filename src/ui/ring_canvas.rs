@@ -468,7 +468,23 @@ fn draw_key_names(
         h: s.font_px * (1.6 + lines_below),
     };
     let measure = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
-    let labels = place_key_labels(g, s, &named, first, &[title], &measure);
+    // Nor is the followed key's sum under it ("6 mod 4 = 2 → mod 5 = 1", drawn by
+    // draw_walk at the same place and size).
+    let mut keep_clear = vec![title];
+    if let Some(walk @ (Walk::Modulo { .. } | Walk::Cell { .. })) = followed_walk(state) {
+        let sum = walk_sum(state, walk);
+        if !sum.is_empty() {
+            let wide = set_sum_font(ctx, g, s, &sum);
+            keep_clear.push(Rect {
+                x: g.cx - wide / 2.0,
+                y: g.cy + g.radius * SUM_DEPTH - s.font_px * 0.75,
+                w: wide,
+                h: s.font_px * 1.5,
+            });
+            ctx.set_font(&font(s.tick_font_px(), false));
+        }
+    }
+    let labels = place_key_labels(g, s, &named, first, &keep_clear, &measure);
     ctx.set_stroke_style_str(p.muted);
     ctx.set_line_width(1.0);
     for l in labels.iter().filter(|l| l.moved) {
@@ -1078,14 +1094,34 @@ fn draw_walk(
                 ctx.set_stroke_style_str(&owner_colour(owner, p));
                 ctx.stroke();
             }
-            ctx.set_font(&font(s.font_px * 1.2, true));
+            set_sum_font(ctx, g, s, sum);
             ctx.set_text_align("center");
             ctx.set_text_baseline("middle");
             ctx.set_fill_style_str(p.text);
-            let _ = ctx.fill_text(sum, g.cx, g.cy + g.radius * 0.45);
+            let _ = ctx.fill_text(sum, g.cx, g.cy + g.radius * SUM_DEPTH);
         }
     }
     ctx.set_line_cap("butt");
+}
+
+/// How far below the centre (in radii) the followed key's sum is written.
+const SUM_DEPTH: f64 = 0.45;
+
+/// Sets the font of the followed key's sum ("6 mod 4 = 2 → mod 5 = 1"): bold, 1.2 × the
+/// labels' size, smaller when it would be wider than 1.3 radii (it would cross the keys'
+/// dots, which start about 0.8 radii out) — but never under the ring's smallest text (a
+/// projector's back row reads it). Returns its width.
+fn set_sum_font(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, sum: &str) -> f64 {
+    let px = s.font_px * 1.2;
+    ctx.set_font(&font(px, true));
+    let wide = ctx.measure_text(sum).map_or(0.0, |m| m.width());
+    let room = g.radius * 1.3;
+    if wide <= room {
+        return wide;
+    }
+    let fitted = (px * room / wide).max(s.tick_font_px());
+    ctx.set_font(&font(fitted, true));
+    wide * fitted / px
 }
 
 /// Hops between the inner ring's buckets (or the capacity grid's cells), numbered, the
