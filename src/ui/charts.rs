@@ -67,9 +67,8 @@ pub struct BarCanvasProps {
 pub fn BarCanvas(props: &BarCanvasProps) -> Html {
     let canvas = use_node_ref();
     let look = use_look();
-    // Presentation mode writes the axes larger, for the back row.
-    // Presenting, the axes are read from the back row: never under 1/45 of the window's
-    // height (24 px at 1080p, 16 at 720p).
+    // Presenting, the axes are read from the back row: 1.5× larger, and never under 1/45
+    // of the window's height (24 px at 1080p, 16 at 720p).
     let type_scale = if look.present { 1.5 } else { 1.0 };
     let present = look.present;
     {
