@@ -335,6 +335,9 @@ pub fn fit_names(names: &[&str], max: usize) -> Vec<String> {
                 out.extend(differs);
                 out.push('…');
                 out.extend(&after[after.len() - (room - differs.len() - 1)..]);
+            } else if differs.len() <= room {
+                // All that differs, with no room for the tail: "…1", not "……1".
+                out.extend(differs);
             } else {
                 // Only part of what differs fits: its start and its end.
                 let keep = room - 1;
@@ -431,6 +434,11 @@ mod tests {
         ];
         assert_eq!(fit(&fqdn, 12), ["…1…com:11211", "…2…com:11211"]);
         assert_eq!(fit(&fqdn, 5), ["…1…11", "…2…11"]);
+        assert_eq!(
+            fit(&fqdn, 3),
+            ["…1", "…2"],
+            "what differs, without a second …"
+        );
         // Nothing shared: the start and the end of each name.
         assert_eq!(fit(&["alpha-long-name", "B"], 7), ["alp…ame", "B"]);
         assert_eq!(fit(&["only-one-long-name"], 6), ["on…ame"]);
