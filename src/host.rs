@@ -179,9 +179,9 @@ fn short_number(n: f64) -> String {
         return plain;
     }
     // Mantissa and exponent by hand: `{:e}` would bring another float formatter into the
-    // page (6 KB of wasm).
-    let exponent = n.abs().log10().floor();
-    let mantissa = (n / 10f64.powf(exponent) * 1e6).round() / 1e6;
+    // page (6 KB of wasm), and Rust's own `powf` libm's (2 KB): the browser's do.
+    let exponent = crate::math::log10(n.abs()).floor();
+    let mantissa = (n / crate::math::powf(10.0, exponent) * 1e6).round() / 1e6;
     format!("{}e{}", crate::text::Shortest(mantissa), exponent as i32)
 }
 
