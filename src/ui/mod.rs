@@ -825,8 +825,10 @@ impl Page<'_> {
     /// The status line: what the last change did, or the work under way.
     fn status(&self) -> Html {
         let summary = self.state.status_line(self.w);
+        // Before any change it says what the algorithm does, told whole (Ceph's is four lines).
+        let intro = self.state.last.is_none() && self.state.progress().is_none();
         html! {
-            <p class="summary" role="status" aria-live="polite">
+            <p class={classes!("summary", intro.then_some("intro"))} role="status" aria-live="polite">
                 if let Some((_, done, total)) = self.state.progress() {
                     <span class="working">{summary}</span>
                     <progress max={total.to_string()} value={done.to_string()}></progress>

@@ -282,3 +282,24 @@ test('moved keys stay marked after their walk, until hidden or the next change',
     await b.context.close();
   }
 });
+
+test("before any change the status line tells the algorithm's intro whole — Ceph's, the longest, at 1280 and 1440 — and after a change keeps to two lines", async () => {
+  for (const [width, height] of [[1280, 720], [1440, 900]]) {
+    const b = await openBrowser({ width, height });
+    const { page } = b;
+    await page.goto(`${server.origin}/?lang=en&algo=ceph`);
+    await ready(page);
+    const intro = page.locator('.side > p.summary.intro');
+    assert.match(await intro.innerText(), /Bit for bit osdmaptool/);
+    const cut = await intro.evaluate((e) => e.scrollHeight > e.clientHeight + 1);
+    assert.equal(cut, false, `${width}×${height}: the intro is cut`);
+    // The load chart is still on the first screen beside it.
+    assert.deepEqual((await fits(page, ['canvas.load'])).outside, [], `${width}×${height}`);
+    await page.getByRole('button', { name: 'Add server' }).click();
+    await page.waitForSelector('.side > p.summary:not(.intro)');
+    const lines = await page.locator('.side > p.summary').evaluate((e) => Math.round(e.clientHeight / parseFloat(getComputedStyle(e).lineHeight)));
+    assert.ok(lines <= 2, `${width}×${height}: ${lines} lines`);
+    if (width === 1440) await screenshot(page, '49-ceph-intro-1440');
+    await b.context.close();
+  }
+});
