@@ -105,11 +105,16 @@ pub static WORDS: Words = Words {
         format!("{algorithm}: {servers} servers, {keys} keys. Scroll or pinch to zoom, drag to pan.")
     },
     pic_ranges: "Bands inside the buckets: the ranges a key is drawn in ({}).",
-    pic_stack: "The grid: the anchor's {} buckets; the numbered ones are its removal stack, 1 comes back first (buckets {}).",
+    pic_stack: "The grid: the anchor's {} buckets; the numbered ones are its removal stack, 1 comes back first (buckets {}). The others are shaded by how often the first keys' lookups passed them.",
     pic_replacements: "Arrows: each removed bucket to the bucket that replaced it ({}).",
-    pic_grid: "The grid: the array of {} buckets; the coloured ones work.",
+    pic_grid: "The grid: the array of {} buckets; the coloured ones work, the others are shaded by how often the first keys' lookups drew them.",
+    pic_jumps: "Curves inside the buckets: the jumps the first keys' lookups made, wider where more keys made them.",
     pic_capacity: "Bars: the keys each server holds; the line is the capacity, {0} keys — {1} keys found their server full and walked on.",
     pic_forwarded: "capacity {0} · {1} keys forwarded",
+    pic_residues: "The slices: hash mod {0} picks the slice of that number, and slice i is live server i ({1}).",
+    pic_scores: "The table: every live server scores each of the first keys, and the {1} score wins ({0}).",
+    pic_score_caption: "each server scores the key · {0} wins",
+    pic_best: ["highest", "lowest"],
     pic_hints: [
         "On the picture, a followed key's lookup hops from bucket to bucket (numbered discs) to the one that keeps it.",
         "On the picture, a followed key's probes each reach a server's point; the nearest (solid) wins.",

@@ -216,12 +216,23 @@ pub struct Words {
     pub pic_replacements: &'static str,
     /// See [`Words::pic_ranges`].
     pub pic_grid: &'static str,
+    /// Jump's and Guava's picture: the first keys' jumps.
+    pub pic_jumps: &'static str,
     /// Bounded loads' bars and capacity line (`{0}`: the capacity; `{1}`: the keys that found
     /// their first server full and walked on).
     pub pic_capacity: &'static str,
     /// Over bounded loads' capacity line: the capacity (`{0}`) and how many keys were
     /// forwarded past a full server (`{1}`).
     pub pic_forwarded: &'static str,
+    /// mod-N's slices: `{0}` the live servers' count, `{1}` them in list order.
+    pub pic_residues: &'static str,
+    /// Rendezvous' and CARP's score table: `{0}` each shown key with its winner, `{1}` the
+    /// end that wins ([`Words::pic_best`]).
+    pub pic_scores: &'static str,
+    /// Under the score table: `{0}` the end that wins.
+    pub pic_score_caption: &'static str,
+    /// The end of the scores that wins: highest, lowest.
+    pub pic_best: [&'static str; 2],
     /// How to read a followed key's walk on the picture, by the walk's kind: hops over
     /// buckets, probes, scores, `h mod N`, a table cell, a placement group.
     pub pic_hints: [&'static str; 6],

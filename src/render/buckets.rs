@@ -59,6 +59,116 @@ impl BucketPicture {
     }
 }
 
+/// How many of the first keys' lookups [`traffic`] follows.
+pub const TRAFFIC_KEYS: u32 = 600;
+
+/// Where the first keys' lookups went: each hop between buckets jump's and Guava's loops made (from,
+/// to) with how many keys made it, and how often each bucket was passed on the way to the
+/// one that works (Anchor's and Dx's chains through removed and reserved buckets). This is
+/// the work each rule does, in aggregate — the followed key's walk shows it for one key —
+/// and it is where rules that end in equal-looking states differ: Dx draws from its whole
+/// array again and again, Anchor's re-draws narrow down to the buckets that left last.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// Each hop made, (from, to), and how many keys made it, in first-made order.
+    pub hops: Vec<((u32, u32), u32)>,
+    /// Per bucket of the capacity, how often a chain passed it (not counting its end).
+    pub visits: Vec<u32>,
+}
+
+/// The [`Traffic`] of the first [`TRAFFIC_KEYS`] keys of `sim` over `capacity` buckets.
+pub fn traffic(sim: &Simulation, capacity: u32) -> Traffic {
+    use crate::engine::contract::How;
+    let mut t = Traffic {
+        hops: Vec::new(),
+        visits: vec![0; capacity as usize],
+    };
+    for id in 0..(sim.keys().len() as u32).min(TRAFFIC_KEYS) {
+        let Ok(e) = sim.explain(&sim.key_name(id)) else {
+            continue;
+        };
+        match e.how {
+            How::Buckets { path, .. } => {
+                for hop in path.windows(2) {
+                    let pair = (hop[0], hop[1]);
+                    match t.hops.iter_mut().find(|h| h.0 == pair) {
+                        Some(h) => h.1 += 1,
+                        None => t.hops.push((pair, 1)),
+                    }
+                }
+            }
+            How::Chain { path, .. } => {
+                for &b in &path[..path.len().saturating_sub(1)] {
+                    if let Some(v) = t.visits.get_mut(b as usize) {
+                        *v += 1;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    t
+}
+
+/// One range of a ranges picture as drawn: the bucket numbers `low..high`, drawn `level`
+/// bands in from the buckets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RangeBand {
+    /// First bucket.
+    pub low: u32,
+    /// One past the last bucket.
+    pub high: u32,
+    /// How many bands in from the inner ring of buckets.
+    pub level: u32,
+    /// Where the buckets a draw may land on but no server holds begin (Flip's enclosing
+    /// power of two past the bucket count: a draw there is drawn again).
+    pub redrawn_from: Option<u32>,
+}
+
+/// How the ranges of `algo` (its [`Structure::Ranges`], over `used` buckets) are laid out, by
+/// the rule each follows — so that two algorithms with near-equal ranges draw what differs
+/// between them: JumpBack walks *back* from its highest range, one band further in per
+/// range it falls back to; Flip draws in the whole enclosing power of two (its outer band,
+/// the part past the last bucket hatched: drawn again there) and flips the bits of one of
+/// the power-of-two ranges inside it; the others (Power's two ranges, Binomial's two trees)
+/// go one band further in when a range overlaps one drawn before.
+pub fn range_bands(algo: &str, ranges: &[(u32, u32)], used: u32) -> Vec<RangeBand> {
+    let band = |(low, high): (u32, u32), level: usize| RangeBand {
+        low,
+        high,
+        level: level as u32,
+        redrawn_from: None,
+    };
+    match algo {
+        "jumpback" => ranges
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| band(r, ranges.len() - 1 - i))
+            .collect(),
+        "flip" => {
+            let top = ranges.iter().map(|r| r.1).max().unwrap_or(0);
+            let enclosing = RangeBand {
+                redrawn_from: (top > used).then_some(used),
+                ..band((0, top), 0)
+            };
+            std::iter::once(enclosing)
+                .chain(ranges.iter().map(|&r| band(r, 1)))
+                .collect()
+        }
+        _ => ranges
+            .iter()
+            .enumerate()
+            .map(|(i, &(low, high))| {
+                let level = ranges[..i]
+                    .iter()
+                    .filter(|r| r.0 < high && low < r.1)
+                    .count();
+                band((low, high), level)
+            })
+            .collect(),
+    }
+}
+
 /// Bounded loads' own state as bars: each live server's keys (`Bounded::loads`) as a share
 /// of the capacity every server has, in list order, that capacity — a full server's bar
 /// reaches the capacity line, and a key that finds it full walks on — and how many keys
@@ -111,12 +221,12 @@ impl Grid {
     /// The grid of `capacity` cells for a ring of geometry `g`, or `None` when its cells
     /// would be under 6 px (a small embed: the ring of buckets is drawn alone).
     pub fn fit(g: &RingGeometry, s: &Scale, capacity: u32) -> Option<Grid> {
-        // From a fifth of the inner radius above the centre (the centre's words move above
+        // From 0.42 of the inner radius above the centre (the centre's words move above
         // it), the bottom corners on the inner ring's inner edge: (cols·cell / 2)² +
         // (top + rows·cell)² = r², for the row length that gives the largest cells whose
         // top corners are inside too.
         let r = super::scene::bucket_radius(g) - s.band * 1.2;
-        let top = -r * 0.2;
+        let top = -r * 0.42;
         let n = f64::from(capacity.max(1));
         let (cell, cols) = (1..=40)
             .map(|cols| {
@@ -244,6 +354,87 @@ mod tests {
         // Dx: its array is the grid, every cell of the capacity.
         let dx = BucketPicture::of(&sim("dx", &["C"])).unwrap();
         assert_eq!((dx.capacity, dx.has_grid()), (100, true));
+    }
+
+    /// Jump's hops are its loop's own, counted over the first keys; Dx's chains pass its
+    /// whole array evenly where Anchor's crowd into the buckets that left last.
+    #[test]
+    fn traffic_is_the_lookups_own_work() {
+        let jump = sim("jump", &["C"]);
+        let t = traffic(&jump, 7);
+        let made: u32 = t.hops.iter().map(|h| h.1).sum();
+        let walked: usize = (0..100)
+            .map(|id| match jump.explain(&jump.key_name(id)).unwrap().how {
+                crate::engine::contract::How::Buckets { path, .. } => path.len() - 1,
+                _ => unreachable!(),
+            })
+            .sum();
+        assert_eq!(made as usize, walked, "every hop of the 100 keys, once");
+        assert!(
+            t.hops.iter().all(|h| h.0 .0 < h.0 .1),
+            "jump only jumps forward"
+        );
+        assert!(t.visits.iter().all(|&v| v == 0));
+        // Over 600 keys (more, so the shares settle): Dx's passes over its reserve are
+        // even, Anchor's fall on few buckets.
+        let many = |algo| {
+            let scenario = Scenario::from_pairs([
+                ("algo", algo),
+                ("nodes", "A,B,C,D,E,F,G,H"),
+                ("keys", "0..600"),
+            ])
+            .unwrap();
+            let mut sim = Simulation::new(&scenario).unwrap();
+            sim.apply(&Change::Remove("C".to_owned())).unwrap();
+            traffic(&sim, 100).visits
+        };
+        let spread = |v: &[u32]| {
+            let reserve = &v[8..];
+            let top = *reserve.iter().max().unwrap() as f64;
+            let mean = reserve.iter().sum::<u32>() as f64 / reserve.len() as f64;
+            top / mean
+        };
+        let (dx, anchor) = (many("dx"), many("anchor"));
+        assert!(spread(&dx) < 2.0, "{dx:?}");
+        assert!(spread(&anchor) > 3.0, "{anchor:?}");
+    }
+
+    /// Each rule's layout: JumpBack's ranges one band further in per step back from the
+    /// top; Flip's enclosing power of two outside its bit ranges, hatched past the buckets;
+    /// Binomial's and Power's overlapping ranges nested.
+    #[test]
+    fn ranges_are_laid_out_by_each_rule() {
+        let bands = |algo| {
+            let Structure::Ranges(r) = BucketPicture::of(&sim(algo, &["C"])).unwrap().structure
+            else {
+                panic!("{algo}");
+            };
+            range_bands(algo, &r, 7)
+                .iter()
+                .map(|b| (b.low, b.high, b.level, b.redrawn_from))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            bands("jumpback"),
+            [
+                (0, 1, 3, None),
+                (1, 2, 2, None),
+                (2, 4, 1, None),
+                (4, 7, 0, None)
+            ]
+        );
+        assert_eq!(
+            bands("flip"),
+            [
+                (0, 8, 0, Some(7)),
+                (0, 1, 1, None),
+                (1, 2, 1, None),
+                (2, 4, 1, None),
+                (4, 8, 1, None)
+            ]
+        );
+        assert_eq!(bands("power"), [(0, 8, 0, None), (4, 7, 1, None)]);
+        assert_eq!(bands("binomial"), [(0, 4, 0, None), (0, 8, 1, None)]);
     }
 
     /// The grid stays inside the inner ring at every size it is drawn, with room above it

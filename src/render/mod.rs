@@ -10,5 +10,6 @@ pub mod palette;
 pub mod qr;
 pub mod scene;
 pub mod walk;
+pub mod workings;
 
 pub use geometry::*;

@@ -10,7 +10,8 @@
 
 use super::buckets::BucketPicture;
 use super::scene::display_cells;
-use crate::engine::contract::{Explanation, How, Probe, Score};
+use super::workings::Workings;
+use crate::engine::contract::{Best, Explanation, How, Probe, Score};
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::Simulation;
 use crate::i18n::Words;
@@ -152,22 +153,6 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The bars of a [`Walk::Scores`]: each server's score as a share of the largest (0 to 1),
-/// in list order (a digest's first four bytes stand for it).
-pub fn score_bars(scores: &[(ServerId, Score)]) -> Vec<(ServerId, f64)> {
-    let value = |s: &Score| match *s {
-        Score::Hash(h) => f64::from(h),
-        Score::Weighted { score, .. } => score,
-        Score::Digest(d) => f64::from(u32::from_be_bytes([d[0], d[1], d[2], d[3]])),
-        Score::Straw2(d) => d.wrapping_sub(i64::MIN) as f64,
-    };
-    let top = scores.iter().map(|(_, s)| value(s)).fold(0.0, f64::max);
-    scores
-        .iter()
-        .map(|(id, s)| (*id, if top > 0.0 { value(s) / top } else { 0.0 }))
-        .collect()
-}
-
 /// The ring picture's own structure and the followed key's walk on it, in words, for the
 /// canvas's accessible name: what a sighted reader sees drawn — the structure, then the
 /// lookup card's sentence, which names the steps drawn (buckets visited, the probe that won,
@@ -200,10 +185,40 @@ pub fn picture_words(w: &Words, sim: &Simulation, lookup: Option<(&str, &Explana
                 vec![list(r.iter().map(|(a, b)| format!("{a} → {b}")).collect())],
             ),
             Structure::None if p.has_grid() => (w.pic_grid, vec![capacity]),
-            Structure::None => ("", Vec::new()),
+            Structure::None => (w.pic_jumps, Vec::new()),
         };
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         told.push(fill(template, &args));
+    }
+    let name = |id: ServerId| sim.server(id).map_or("?", |s| s.name.as_str());
+    match super::workings::Workings::of(sim) {
+        Some(Workings::Residues { live }) => told.push(fill(
+            w.pic_residues,
+            &[
+                &live.len().to_string(),
+                &live
+                    .iter()
+                    .map(|&id| name(id))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            ],
+        )),
+        Some(Workings::Scores { best, rows }) => {
+            let mut winners = String::new();
+            for r in &rows {
+                if !winners.is_empty() {
+                    winners.push_str(", ");
+                }
+                winners.push_str(&r.key);
+                winners.push_str(" → ");
+                winners.push_str(name(r.winner));
+            }
+            told.push(fill(
+                w.pic_scores,
+                &[&winners, w.pic_best[usize::from(best == Best::Lowest)]],
+            ));
+        }
+        None => {}
     }
     if let Some(c) = super::buckets::capacity_bars(sim) {
         told.push(fill(
@@ -231,6 +246,7 @@ mod tests {
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
     use crate::engine::spec::Shape;
+    use crate::render::workings::score_bars;
 
     /// Eight servers, the third removed (a bucket algorithm's harder case), and many keys:
     /// for every algorithm with a walk, the walk drawn ends at the owner the lookup names,
@@ -367,7 +383,8 @@ mod tests {
         assert_eq!(
             picture_words(&crate::i18n::EN, &anchor, None),
             "The grid: the anchor's 100 buckets; the numbered ones are its removal stack, \
-             1 comes back first (buckets 2, 8, 9, 10, 11)."
+             1 comes back first (buckets 2, 8, 9, 10, 11). The others are shaded by how \
+             often the first keys' lookups passed them."
         );
         let zh = crate::i18n::Lang::ZhCn.words();
         assert!(picture_words(zh, &anchor, None).contains("锚点的 100 个桶"));
@@ -381,10 +398,28 @@ mod tests {
         let owner = &jump.server(e.owner).unwrap().name;
         let words = picture_words(&crate::i18n::EN, &jump, Some(("key-7", &e)));
         let sentence = crate::words::explain(&crate::i18n::EN, &jump, "key-7", &e).sentence;
-        // How to read the hops, then the lookup card's own sentence.
+        // The first keys' jumps, how to read the hops, then the lookup card's own sentence.
         assert_eq!(
             words,
-            format!("{} {sentence}", crate::i18n::EN.pic_hints[0])
+            format!(
+                "{} {} {sentence}",
+                crate::i18n::EN.pic_jumps,
+                crate::i18n::EN.pic_hints[0]
+            )
+        );
+        // mod-N's slices and rendezvous' table, said as drawn.
+        assert_eq!(
+            picture_words(&crate::i18n::EN, &sim("modn"), None),
+            "The slices: hash mod 7 picks the slice of that number, and slice i is live \
+             server i (A, B, D, E, F, G, H)."
+        );
+        let rendezvous = picture_words(&crate::i18n::EN, &sim("rendezvous"), None);
+        assert!(
+            rendezvous.starts_with(
+                "The table: every live server scores each of the first keys, and the highest \
+                 score wins (key-0 → "
+            ),
+            "{rendezvous}"
         );
         assert!(
             words.contains(" → ") && words.ends_with(owner.as_str()),

@@ -14,12 +14,14 @@ use std::f64::consts::TAU;
 
 use web_sys::CanvasRenderingContext2d;
 
+use crate::engine::contract::Best;
 use crate::engine::contract::{Probe, Structure};
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
+use crate::engine::sim::Simulation;
 use crate::i18n::Words;
-use crate::render::buckets::{capacity_bars, BucketPicture, Grid};
+use crate::render::buckets::{capacity_bars, range_bands, traffic, BucketPicture, Grid, RangeBand};
 use crate::render::palette::Palette;
 use crate::render::scene::{
     band_segments, bucket_radius, key_radius, keys_cluster, mark_runs, marker_positions,
@@ -27,7 +29,8 @@ use crate::render::scene::{
     tick_labels, too_fine, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker,
     Rect, Scale, ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
 };
-use crate::render::walk::{score_bars, Walk};
+use crate::render::walk::Walk;
+use crate::render::workings::{residue_annulus, score_bars, score_table_rect, ScoreRow, Workings};
 use crate::render::{
     canvas_angle, density_profile, server_colour, visible_arc, walk_position, walk_shorter,
     RingGeometry, RING_SPAN,
@@ -57,6 +60,8 @@ pub fn draw_static(
     let (from, span) = visible_arc(g, s.width, s.height);
     draw_ring_band(ctx, g, s, state, (from, span), p);
     let picture = BucketPicture::of(&state.sim);
+    // How far out from the centre the centre's words may reach.
+    let mut clear = g.radius * 0.575;
     // Anchor's and Dx's whole capacity, when it fits.
     let grid = picture
         .as_ref()
@@ -64,13 +69,29 @@ pub fn draw_static(
         .and_then(|b| Grid::fit(g, s, b.capacity));
     if let Some(picture) = &picture {
         draw_buckets(ctx, g, s, &picture.holders, picture.ring_cells, p);
-        draw_structure(ctx, g, s, picture, grid, p);
+        clear = draw_structure(ctx, g, s, picture, grid, &state.sim, p);
     }
     let key_labels = draw_keys(ctx, g, s, state, from, span, p);
+    // mod-N's residues, rendezvous' and CARP's scores: the arithmetic their keys went by.
+    let workings = Workings::of(&state.sim);
+    match &workings {
+        Some(Workings::Residues { live }) => draw_residues(ctx, g, s, live, &state.sim, p),
+        Some(Workings::Scores { best, rows }) => {
+            draw_score_table(ctx, s, score_table_rect(g), rows, *best, &state.sim, w, p);
+        }
+        None => {}
+    }
     // Bounded loads: each server's keys against the capacity line, labelled with the
     // capacity and how many keys found their first server full and were forwarded.
     if let Some(c) = capacity_bars(&state.sim) {
-        let line = draw_scores(ctx, g, &c.bars, NO_OWNER, true, p);
+        let rect = Rect {
+            x: g.cx - g.radius * 0.65,
+            y: g.cy + g.radius * 0.26,
+            w: g.radius * 1.3,
+            h: g.radius * 0.4 + s.tick_font_px() * 1.4,
+        };
+        let row = [("", &c.bars[..], NO_OWNER)];
+        let line = draw_score_rows(ctx, s, rect, &row, true, &state.sim, p);
         ctx.set_font(&font(s.font_px * 0.9, false));
         ctx.set_text_align("center");
         ctx.set_text_baseline("bottom");
@@ -95,9 +116,14 @@ pub fn draw_static(
     obstacles.push(zoom_buttons_rect(s.width));
     draw_server_labels(ctx, g, s, state, &obstacles, w, p);
     if g.cx > 0.0 && g.cx < s.width && g.cy > 0.0 && g.cy < s.height && g.radius < s.width {
-        // Above the capacity grid when there is one.
-        let middle = grid.map_or(g.cy, |grid| grid.y - s.font_px * 1.3);
-        draw_centre(ctx, g, s, middle, state, w, p);
+        // Above the capacity grid or the score table when there is one.
+        let table = matches!(workings, Some(Workings::Scores { .. }));
+        let middle = match grid {
+            Some(grid) => grid.y - s.font_px * 1.3,
+            None if table => score_table_rect(g).y - s.font_px * 1.4,
+            None => g.cy,
+        };
+        draw_centre(ctx, g, s, (middle, clear * 2.0), state, w, p);
     }
     key_labels
 }
@@ -265,15 +291,22 @@ fn bucket_point(g: &RingGeometry, cells: u32, b: f64, r: f64) -> (f64, f64) {
 /// replacements (an arrow from each removed bucket to its replacer), and Anchor's and Dx's
 /// whole capacity as a grid (working buckets in their holder's colour, removed ones
 /// crossed, the reserve faint; Anchor's next buckets to come back numbered from the top of
-/// its stack).
+/// its stack). Returns how far out from the centre its words may reach, inside the ranges.
 fn draw_structure(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
     s: &Scale,
     picture: &BucketPicture,
     grid: Option<Grid>,
+    sim: &Simulation,
     p: &Palette,
-) {
+) -> f64 {
+    let mut clear = g.radius * 0.575;
+    let algo = sim.settings().algo.name();
+    // The first keys' lookups: jump's jumps (no other structure to draw), Anchor's and Dx's
+    // passes through their grid.
+    let traffic = (matches!(picture.structure, Structure::None) || grid.is_some())
+        .then(|| traffic(sim, picture.capacity));
     let cells = picture.ring_cells;
     let font_px = s.tick_font_px();
     let inner = bucket_radius(g) - s.band * 0.45 - font_px * 1.7;
@@ -283,31 +316,8 @@ fn draw_structure(
     ctx.set_line_width(2.0);
     match &picture.structure {
         Structure::Ranges(ranges) => {
-            // Each range a shaded band inside the buckets, alternate ones darker; a range
-            // that overlaps one drawn before (Binomial's enclosing tree holds its minor
-            // tree) goes one band further in.
-            let width = s.band * 1.3;
-            let sweep = TAU / f64::from(cells);
-            ctx.set_line_width(width);
-            for (i, &(low, high)) in ranges.iter().enumerate() {
-                let level = ranges[..i]
-                    .iter()
-                    .filter(|r| r.0 < high && low < r.1)
-                    .count();
-                let r = inner - width * (0.5 + level as f64 * 1.15);
-                let start = f64::from(low) * sweep - TAU / 4.0 + sweep * 0.04;
-                let end = f64::from(high) * sweep - TAU / 4.0 - sweep * 0.04;
-                ctx.set_global_alpha(if i % 2 == 0 { 0.28 } else { 0.5 });
-                ctx.begin_path();
-                let _ = ctx.arc(g.cx, g.cy, r, start, end.max(start));
-                ctx.stroke();
-                ctx.set_global_alpha(1.0);
-                if high - low > 1 {
-                    let (x, y) = bucket_point(g, cells, f64::from(low + high - 1) / 2.0, r);
-                    let _ = ctx.fill_text(&range_text(low, high), x, y);
-                }
-            }
-            ctx.set_line_width(2.0);
+            let bands = range_bands(algo, ranges, picture.holders.len() as u32);
+            clear = draw_ranges(ctx, g, s, &bands, cells, inner);
         }
         Structure::Replacements(pairs) => {
             for &(removed, replacer) in pairs {
@@ -321,19 +331,30 @@ fn draw_structure(
                 arrow_head(ctx, (cx, cy), (x2, y2), 9.0);
             }
         }
+        Structure::None => {
+            let hops = traffic.as_ref().map_or(&[][..], |t| &t.hops[..]);
+            draw_jumps(ctx, g, s, hops, cells, p);
+        }
         _ => {}
     }
     let Some(grid) = grid else {
-        return;
+        return clear;
     };
+    // Buckets no server holds, shaded by how often the first keys' chains passed them.
+    let visits = traffic.as_ref().map_or(&[][..], |t| &t.visits[..]);
+    let busiest = f64::from(visits.iter().copied().max().unwrap_or(0).max(1));
     let gap = (grid.cell * 0.12).max(0.5);
     for b in 0..picture.capacity {
         let (x, y) = grid.corner(b);
         let holder = picture.holders.get(b as usize).copied();
-        ctx.set_global_alpha(if holder.is_none() { 0.35 } else { 1.0 });
+        let passed = f64::from(visits.get(b as usize).copied().unwrap_or(0)) / busiest;
+        ctx.set_global_alpha(match holder {
+            Some(h) if h != NO_OWNER => 1.0,
+            _ => 0.06 + passed * 0.8,
+        });
         ctx.set_fill_style_str(&match holder {
             Some(h) if h != NO_OWNER => server_colour(h, p),
-            _ => p.track.to_owned(),
+            _ => p.muted.to_owned(),
         });
         ctx.fill_rect(
             x + gap,
@@ -354,11 +375,105 @@ fn draw_structure(
     if grid.cell >= 9.0 {
         ctx.set_font(&font(grid.cell * 0.62, true));
         ctx.set_fill_style_str(p.text);
-        for (i, b) in picture.stack_top(9).into_iter().enumerate() {
+        for (i, b) in picture.stack_top(5).into_iter().enumerate() {
             let (x, y) = grid.centre(b);
             let _ = ctx.fill_text(&(i + 1).to_string(), x, y);
         }
     }
+    clear
+}
+
+/// Ranges as shaded bands inside the buckets, alternate ones darker, laid out by the
+/// algorithm's rule ([`range_bands`]), as wide as the room above the centre's words allows.
+/// Returns how far out from the centre its words may reach.
+fn draw_ranges(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    bands: &[RangeBand],
+    cells: u32,
+    inner: f64,
+) -> f64 {
+    let mut clear = g.radius * 0.575;
+    let levels = f64::from(bands.iter().map(|b| b.level + 1).max().unwrap_or(1));
+    let width = (s.band * 2.0).min((inner - g.radius * 0.26) / (levels * 1.12));
+    let sweep = TAU / f64::from(cells);
+    let angle = |bucket: u32| f64::from(bucket) * sweep - TAU / 4.0;
+    ctx.set_line_width(width);
+    for (i, b) in bands.iter().enumerate() {
+        let r = inner - width * (0.5 + f64::from(b.level) * 1.12);
+        let (start, end) = (angle(b.low) + sweep * 0.04, angle(b.high) - sweep * 0.04);
+        // Flip's enclosing draw, lighter: the ranges inside it are what it flips.
+        ctx.set_global_alpha(match i % 2 {
+            _ if b.redrawn_from.is_some() => 0.12,
+            0 => 0.28,
+            _ => 0.5,
+        });
+        ctx.begin_path();
+        let _ = ctx.arc(g.cx, g.cy, r, start, end.max(start));
+        ctx.stroke();
+        ctx.set_global_alpha(1.0);
+        if let Some(from) = b.redrawn_from {
+            // Past the last bucket: hatched, a draw there is drawn again.
+            ctx.set_line_width(1.5);
+            ctx.begin_path();
+            let (a0, a1) = (angle(from), angle(b.high));
+            let (ri, ro) = (r - width / 2.0, r + width / 2.0);
+            let strokes = ((a1 - a0) * r / 6.0).max(1.0) as usize;
+            for k in 0..=strokes {
+                let a = a0 + (a1 - a0) * k as f64 / strokes as f64;
+                ctx.move_to(g.cx + ri * math::cos(a), g.cy + ri * math::sin(a));
+                ctx.line_to(
+                    g.cx + ro * math::cos(a + 0.05),
+                    g.cy + ro * math::sin(a + 0.05),
+                );
+            }
+            ctx.stroke();
+            ctx.set_line_width(width);
+        }
+        if b.high - b.low > 1 {
+            let (x, y) = bucket_point(g, cells, f64::from(b.low + b.high - 1) / 2.0, r);
+            let _ = ctx.fill_text(&range_text(b.low, b.high), x, y);
+        }
+        clear = clear.min(r - width * 0.6);
+    }
+    ctx.set_line_width(2.0);
+    clear
+}
+
+/// Jump's and Guava's jumps over the first keys, bowed through the inside as a followed
+/// key's are: wider and darker the more keys made them.
+fn draw_jumps(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    hops: &[((u32, u32), u32)],
+    cells: u32,
+    p: &Palette,
+) {
+    let most = f64::from(hops.iter().map(|h| h.1).max().unwrap_or(1));
+    let r = bucket_radius(g) - s.band * 0.8;
+    ctx.set_stroke_style_str(p.muted);
+    for &((a, b), n) in hops {
+        let share = f64::from(n) / most;
+        let ((x1, y1), (x2, y2)) = (
+            bucket_point(g, cells, f64::from(a), r),
+            bucket_point(g, cells, f64::from(b), r),
+        );
+        ctx.set_line_width(1.5 + share * s.band);
+        ctx.set_global_alpha(0.25 + share * 0.5);
+        ctx.begin_path();
+        ctx.move_to(x1, y1);
+        ctx.quadratic_curve_to(
+            g.cx + (x1 + x2 - 2.0 * g.cx) * 0.2,
+            g.cy + (y1 + y2 - 2.0 * g.cy) * 0.2,
+            x2,
+            y2,
+        );
+        ctx.stroke();
+    }
+    ctx.set_global_alpha(1.0);
+    ctx.set_line_width(2.0);
 }
 
 fn circle(ctx: &CanvasRenderingContext2d, g: &RingGeometry, r: f64) {
@@ -843,7 +958,7 @@ fn draw_centre(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
     s: &Scale,
-    middle: f64,
+    (middle, room): (f64, f64),
     state: &PageState,
     w: &Words,
     p: &Palette,
@@ -852,10 +967,9 @@ fn draw_centre(
     let algo = sim.settings().algo;
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
-    // Both lines stay inside the inner circle: a line too wide is drawn smaller, and left
-    // out when it would be unreadable (a small embed). (draw_key_names keeps its names off
-    // this much room.)
-    let room = g.radius * 1.15;
+    // Both lines stay inside the inner circle (`room` wide: inside a bucket algorithm's
+    // ranges): a line too wide is drawn smaller, and left out when it would be unreadable
+    // (a small embed). (draw_key_names keeps its names off 1.15 radii.)
     let fitted = |text: &str, px: f64, bold: bool| -> Option<f64> {
         ctx.set_font(&font(px, bold));
         let wide = ctx.measure_text(text).map_or(0.0, |m| m.width());
@@ -865,12 +979,21 @@ fn draw_centre(
             px
         })
     };
+    // Each line on a plate of the background: a picture's own structure (jump's jumps, the
+    // slices) may pass under it.
+    let plated = |text: &str, y: f64, px: f64, colour: &str| {
+        let wide = ctx.measure_text(text).map_or(0.0, |m| m.width());
+        ctx.set_global_alpha(0.85);
+        ctx.set_fill_style_str(p.background);
+        ctx.fill_rect(g.cx - wide / 2.0 - 4.0, y - px * 0.65, wide + 8.0, px * 1.3);
+        ctx.set_global_alpha(1.0);
+        ctx.set_fill_style_str(colour);
+        let _ = ctx.fill_text(text, g.cx, y);
+    };
     let title = algorithm_title(w, algo);
-    ctx.set_fill_style_str(p.text);
-    if fitted(title, font_px * 1.25, true).is_some() {
-        let _ = ctx.fill_text(title, g.cx, middle - font_px * 0.9);
+    if let Some(px) = fitted(title, font_px * 1.25, true) {
+        plated(title, middle - font_px * 0.9, px, p.text);
     }
-    ctx.set_fill_style_str(p.muted);
     let keys = group_thousands(sim.keys().len() as u64);
     let line = match algo.shape() {
         Shape::Vnodes => (w.centre_ring)(
@@ -881,8 +1004,8 @@ fn draw_centre(
         Shape::SlotRanges => (w.centre_slots)(sim.servers().len(), &keys),
         _ => (w.centre_other)(sim.servers().len(), &keys),
     };
-    if fitted(&line, font_px * 0.9, false).is_some() {
-        let _ = ctx.fill_text(&line, g.cx, middle + font_px * 0.6);
+    if let Some(px) = fitted(&line, font_px * 0.9, false) {
+        plated(&line, middle + font_px * 0.6, px, p.muted);
     }
     // The notes under them: how the band is drawn, and when the keys bunch up because of
     // the hash (said, so that it does not read as a broken picture).
@@ -892,12 +1015,9 @@ fn draw_centre(
     ];
     let mut said = Vec::new();
     for note in notes.into_iter().flatten() {
-        if fitted(note, font_px * 0.8, false).is_some() {
-            let _ = ctx.fill_text(
-                note,
-                g.cx,
-                middle + font_px * (1.8 + 1.1 * said.len() as f64),
-            );
+        if let Some(px) = fitted(note, font_px * 0.8, false) {
+            let y = middle + font_px * (1.8 + 1.1 * said.len() as f64);
+            plated(note, y, px, p.muted);
             said.push(note);
         }
     }
@@ -1011,7 +1131,7 @@ pub fn draw_overlay(
     if let Some(l) = &state.lookup {
         draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
         if let Some(walk) = followed_walk(state) {
-            draw_walk(ctx, g, s, walk, &walk_sum(state, walk), p);
+            draw_walk(ctx, g, s, walk, &walk_sum(state, walk), &state.sim, p);
         }
     }
 }
@@ -1047,6 +1167,7 @@ fn draw_walk(
     s: &Scale,
     walk: Walk,
     sum: &str,
+    sim: &Simulation,
     p: &Palette,
 ) {
     ctx.set_line_cap("round");
@@ -1064,7 +1185,12 @@ fn draw_walk(
         }
         Walk::Probes { probes, best } => draw_probes(ctx, g, s, probes, best, p),
         Walk::Scores { scores, winner } => {
-            draw_scores(ctx, g, &score_bars(scores), winner, false, p);
+            // In the score table's place: this key's scores, larger.
+            let rect = score_table_rect(g);
+            ctx.set_fill_style_str(p.background);
+            ctx.fill_rect(rect.x - 4.0, rect.y - 4.0, rect.w + 8.0, rect.h + 8.0);
+            let bars = score_bars(scores);
+            draw_score_rows(ctx, s, rect, &[("", &bars, winner)], false, sim, p);
         }
         Walk::Modulo { .. } | Walk::Cell { .. } => {
             // The arithmetic, under the centre's words: mod-N's sum, Maglev's table entry
@@ -1094,11 +1220,27 @@ fn draw_walk(
                 ctx.set_stroke_style_str(&owner_colour(owner, p));
                 ctx.stroke();
             }
-            set_sum_font(ctx, g, s, sum);
+            if let Walk::Modulo { value, live } = walk {
+                // The slice the remainder picks, outlined.
+                if !live.is_empty() {
+                    let n = live.len();
+                    residue_slice(ctx, g, value as usize % n, n);
+                    ctx.set_line_width(3.0);
+                    ctx.set_stroke_style_str(p.outline);
+                    ctx.stroke();
+                }
+            }
+            let wide = set_sum_font(ctx, g, s, sum);
             ctx.set_text_align("center");
             ctx.set_text_baseline("middle");
+            // On a plate: it is written over mod-N's slices.
+            let (y, tall) = (g.cy + g.radius * SUM_DEPTH, s.font_px * 1.6);
+            ctx.set_fill_style_str(p.background);
+            ctx.set_global_alpha(0.85);
+            ctx.fill_rect(g.cx - wide / 2.0 - 6.0, y - tall / 2.0, wide + 12.0, tall);
+            ctx.set_global_alpha(1.0);
             ctx.set_fill_style_str(p.text);
-            let _ = ctx.fill_text(sum, g.cx, g.cy + g.radius * SUM_DEPTH);
+            let _ = ctx.fill_text(sum, g.cx, y);
         }
     }
     ctx.set_line_cap("butt");
@@ -1239,45 +1381,211 @@ fn draw_probes(
     }
 }
 
-/// A bar per live server's score (or load) under the centre's words, in list order and in
-/// the server's colour (the servers' own labels on the ring say which is which; the lookup
-/// card lists the scores by name), the winner outlined and pointed at; with `line`, a line
-/// where a bar of share 1 ends (bounded loads' capacity). Returns that line's height.
-fn draw_scores(
+/// Rendezvous' and CARP's arithmetic for the first keys ([`draw_score_rows`]), as many as
+/// stay readable (none in a small frame: a followed key's bars are still drawn there), and
+/// under them which end wins.
+#[allow(clippy::too_many_arguments)]
+fn draw_score_table(
     ctx: &CanvasRenderingContext2d,
-    g: &RingGeometry,
-    bars: &[(ServerId, f64)],
-    winner: ServerId,
+    s: &Scale,
+    rect: Rect,
+    rows: &[ScoreRow],
+    best: Best,
+    sim: &Simulation,
+    w: &Words,
+    p: &Palette,
+) {
+    let tick = s.tick_font_px();
+    let caption = tick * 1.5;
+    let fit = ((rect.h - caption * 2.0) / (tick * 1.6)).max(0.0) as usize;
+    let rows: Vec<_> = rows
+        .iter()
+        .take(fit)
+        .map(|r| (r.key.as_str(), &r.bars[..], r.winner))
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let table = Rect {
+        h: rect.h - caption,
+        ..rect
+    };
+    draw_score_rows(ctx, s, table, &rows, false, sim, p);
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    ctx.set_fill_style_str(p.muted);
+    let said = fill(
+        w.pic_score_caption,
+        &[w.pic_best[usize::from(best == Best::Lowest)]],
+    );
+    let _ = ctx.fill_text(
+        &said,
+        rect.x + rect.w / 2.0,
+        rect.y + rect.h - caption * 0.5,
+    );
+}
+
+/// One row of [`draw_score_rows`]: its key (empty: none), each server's share, the winner.
+type ScoreLine<'a> = (&'a str, &'a [(ServerId, f64)], ServerId);
+
+/// Score bars in `rect`: a row per key (named at its left when it has a name), a bar per
+/// server in list order (its `share` of the row's height), the servers named under the
+/// columns in the room they have (the page's short names). Each row's winner is solid,
+/// outlined, with an arrow onto it; with several rows the others are faint. With `line`,
+/// the bars' full height is drawn as a line (bounded loads' capacity). Returns the line's
+/// height: the top of the first row.
+fn draw_score_rows(
+    ctx: &CanvasRenderingContext2d,
+    s: &Scale,
+    rect: Rect,
+    rows: &[ScoreLine],
     line: bool,
+    sim: &Simulation,
     p: &Palette,
 ) -> f64 {
-    let width = (g.radius * 1.3).min(bars.len() as f64 * 30.0);
-    let (step, tall) = (width / bars.len().max(1) as f64, g.radius * 0.36);
-    let (left, base) = (g.cx - width / 2.0, g.cy + g.radius * 0.66);
-    for (i, &(server, share)) in bars.iter().enumerate() {
-        let x = left + i as f64 * step + step * 0.15;
-        let h = (share * tall).max(1.0);
-        ctx.set_fill_style_str(&owner_colour(server, p));
-        ctx.fill_rect(x, base - h, step * 0.7, h);
-        ctx.set_fill_style_str(p.outline);
-        if server == winner {
-            ctx.set_line_width(2.5);
-            ctx.set_stroke_style_str(p.outline);
-            ctx.stroke_rect(x, base - h, step * 0.7, h);
-            // The winner's mark: an arrow onto its bar (lowest or highest).
-            let (mid, top) = (x + step * 0.35, base - h - 4.0);
-            arrow_head(ctx, (mid, top - 12.0), (mid, top), 10.0);
+    let Some(&(_, first, _)) = rows.first() else {
+        return rect.y;
+    };
+    let tick = s.tick_font_px();
+    ctx.set_font(&font(tick, false));
+    // A long key keeps its start and end (the page's rule for narrow places).
+    let keys: Vec<&str> = rows.iter().map(|r| r.0).collect();
+    let keys = crate::text::fit_names(&keys, 14);
+    let measure = measurer(ctx);
+    let key_w = match keys.iter().map(|k| measure(k)).fold(0.0, f64::max) {
+        0.0 => 0.0,
+        wide => wide.min(rect.w * 0.3) + tick * 0.6,
+    };
+    // Bars no wider than a few letters: a few servers do not fill the table with blocks.
+    let n = first.len().max(1) as f64;
+    let step = ((rect.w - key_w) / n).min(tick * 5.0);
+    let left = rect.x + key_w + (rect.w - key_w - step * n) / 2.0;
+    let base = rect.y + rect.h - tick * 1.4;
+    let row_h = (base - rect.y) / rows.len() as f64;
+    let (tall, faint) = (row_h - tick.min(row_h * 0.14), rows.len() > 1);
+    let ids: Vec<ServerId> = first.iter().map(|b| b.0).collect();
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("top");
+    ctx.set_fill_style_str(p.text);
+    for (j, name) in short_names(ctx, sim, &ids, step * 0.92).iter().enumerate() {
+        let _ = ctx.fill_text(name, left + step * (j as f64 + 0.5), base + tick * 0.25);
+    }
+    ctx.set_text_baseline("middle");
+    for (i, &(_, bars, winner)) in rows.iter().enumerate() {
+        let bottom = rect.y + row_h * (i + 1) as f64;
+        ctx.set_text_align("right");
+        ctx.set_fill_style_str(p.muted);
+        let _ = ctx.fill_text(&keys[i], left - tick * 0.4, bottom - row_h * 0.5);
+        if faint {
+            ctx.set_fill_style_str(p.track);
+            ctx.fill_rect(left, bottom, step * n, 1.0);
+        }
+        for (j, &(server, share)) in bars.iter().enumerate() {
+            let x = left + step * (j as f64 + 0.12);
+            let h = (share * tall).max(1.5);
+            let won = server == winner;
+            ctx.set_global_alpha(if won || !faint { 1.0 } else { 0.55 });
+            ctx.set_fill_style_str(&owner_colour(server, p));
+            ctx.fill_rect(x, bottom - h, step * 0.76, h);
+            ctx.set_global_alpha(1.0);
+            if won {
+                ctx.set_line_width(2.0);
+                ctx.set_stroke_style_str(p.outline);
+                ctx.stroke_rect(x, bottom - h, step * 0.76, h);
+                // The winner's mark: an arrow onto its bar (lowest or highest).
+                let (mid, tip) = (x + step * 0.38, bottom - h - 3.0);
+                let size = (row_h * 0.3).min(10.0);
+                ctx.set_fill_style_str(p.outline);
+                arrow_head(ctx, (mid, tip - size), (mid, tip), size);
+            }
         }
     }
     if line {
         ctx.begin_path();
         ctx.move_to(left, base - tall);
-        ctx.line_to(left + width, base - tall);
+        ctx.line_to(left + step * n, base - tall);
         ctx.set_line_width(2.0);
         ctx.set_stroke_style_str(p.outline);
         ctx.stroke();
     }
     base - tall
+}
+
+/// `ids`' names shortened by the page's rule to what fits `room` pixels at the current font.
+fn short_names(
+    ctx: &CanvasRenderingContext2d,
+    sim: &Simulation,
+    ids: &[ServerId],
+    room: f64,
+) -> Vec<String> {
+    let full: Vec<&str> = ids
+        .iter()
+        .map(|&id| sim.server(id).map_or("?", |s| s.name.as_str()))
+        .collect();
+    let letter = ctx.measure_text("m").map_or(8.0, |m| m.width()).max(1.0);
+    crate::text::fit_names(&full, (room / letter) as usize)
+}
+
+/// The path of mod-N's slice `i` of `n` (clockwise from the top) on its annulus.
+fn residue_slice(ctx: &CanvasRenderingContext2d, g: &RingGeometry, i: usize, n: usize) {
+    let (inner, outer) = residue_annulus(g);
+    let sweep = TAU / n as f64;
+    let start = i as f64 * sweep - TAU / 4.0;
+    ctx.begin_path();
+    let _ = ctx.arc(g.cx, g.cy, outer, start, start + sweep);
+    let _ = ctx.arc_with_anticlockwise(g.cx, g.cy, inner, start + sweep, start, true);
+    ctx.close_path();
+}
+
+/// mod-N's residues: `hash mod N` cut into N equal slices round the centre, slice `i` in the
+/// colour of the `i`-th live server, numbered and named — re-cut whenever N changes, which
+/// is why almost every key moves.
+fn draw_residues(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    live: &[ServerId],
+    sim: &Simulation,
+    p: &Palette,
+) {
+    let n = live.len();
+    let (inner, outer) = residue_annulus(g);
+    let sweep = TAU / n as f64;
+    for (i, &id) in live.iter().enumerate() {
+        residue_slice(ctx, g, i, n);
+        ctx.set_global_alpha(0.3);
+        ctx.set_fill_style_str(&server_colour(id, p));
+        ctx.fill();
+        ctx.set_global_alpha(1.0);
+        ctx.set_line_width(2.0);
+        ctx.set_stroke_style_str(p.background);
+        ctx.stroke();
+    }
+    // Numbers and names while a slice is wide enough to hold them.
+    let tick = s.tick_font_px();
+    let middle = (inner + outer) / 2.0;
+    let room = middle * sweep;
+    if room < tick * 1.2 {
+        return;
+    }
+    ctx.set_text_align("center");
+    ctx.set_text_baseline("middle");
+    ctx.set_font(&font(tick * 0.95, false));
+    let names = short_names(ctx, sim, live, room * 0.9);
+    let named = room >= tick * 2.5 && outer - inner >= tick * 3.2;
+    for (i, name) in names.iter().enumerate() {
+        let a = (i as f64 + 0.5) * sweep - TAU / 4.0;
+        let (x, y) = (g.cx + middle * math::cos(a), g.cy + middle * math::sin(a));
+        let lift = if named { tick * 0.6 } else { 0.0 };
+        ctx.set_font(&font(tick * 1.15, true));
+        ctx.set_fill_style_str(p.text);
+        let _ = ctx.fill_text(&i.to_string(), x, y - lift);
+        if named {
+            ctx.set_font(&font(tick * 0.95, false));
+            ctx.set_fill_style_str(p.muted);
+            let _ = ctx.fill_text(name, x, y + lift);
+        }
+    }
 }
 
 /// A filled arrowhead at `to`, pointing away from `from`, `size` pixels long.

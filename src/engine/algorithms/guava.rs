@@ -8,13 +8,27 @@
 //! catalog entry per language.
 
 /// The registry's entry. Source: Guava Hashing.consistentHash.
-pub static SPEC: crate::engine::spec::Spec =
-    super::jump::bucket_spec("guava", |b| super::jump::buckets(b, guava, None, None));
+/// Its lookup is told by the bucket it picks; the picture draws the candidates its loop took.
+pub static SPEC: crate::engine::spec::Spec = super::jump::bucket_spec("guava", |b| {
+    super::jump::buckets(b, guava, Some(guava_path), None)
+});
 
 /// The bucket in `0..buckets` for `input` (`Hashing.consistentHash`); `buckets` ≥ 1.
 pub fn guava(input: u64, buckets: u32) -> u32 {
+    guava_visiting(input, buckets, &mut |_| {})
+}
+
+/// The candidates Guava's loop takes for `input`, its answer last: its jumps, told hop by hop
+/// as jump's are.
+pub fn guava_path(input: u64, buckets: u32) -> Vec<u32> {
+    super::jump::collect_path(|visit| guava_visiting(input, buckets, visit))
+}
+
+/// [`guava`], telling `visit` each candidate it takes (the answer last).
+fn guava_visiting(input: u64, buckets: u32, visit: &mut dyn FnMut(u32)) -> u32 {
     let mut state = input;
     let mut candidate: i32 = 0;
+    visit(0);
     loop {
         state = state.wrapping_mul(2862933555777941757).wrapping_add(1);
         let next_double = f64::from(((state >> 33) as i32).wrapping_add(1)) / 2_147_483_648.0;
@@ -22,6 +36,7 @@ pub fn guava(input: u64, buckets: u32) -> u32 {
         let next = (f64::from(candidate + 1) / next_double) as i32;
         if next >= 0 && (next as u32) < buckets {
             candidate = next;
+            visit(next as u32);
         } else {
             return candidate as u32;
         }
@@ -48,6 +63,19 @@ mod tests {
         assert_eq!(guava(2, 100001), 80343);
         assert_eq!(guava(2201, 100001), 22152);
         assert_eq!(guava(2202, 100001), 15018);
+    }
+
+    #[test]
+    fn its_path_ends_at_its_answer_and_only_jumps_forward() {
+        for key in 0..2_000u64 {
+            let input = splitmix64(key);
+            for buckets in [1, 2, 7, 8, 100] {
+                let path = guava_path(input, buckets);
+                assert_eq!(path.first(), Some(&0));
+                assert_eq!(path.last(), Some(&guava(input, buckets)));
+                assert!(path.windows(2).all(|w| w[0] < w[1]), "{path:?}");
+            }
+        }
     }
 
     #[test]
