@@ -62,7 +62,7 @@ impl Workings {
         match first.how {
             How::Modulo { live, .. } if !live.is_empty() => Some(Workings::Residues { live }),
             How::BestScore { best, .. } => {
-                let rows = (0..count)
+                let rows: Vec<ScoreRow> = (0..count)
                     .filter_map(explain)
                     .filter_map(|(key, e)| match e.how {
                         How::BestScore { scores, .. } if !scores.is_empty() => Some(ScoreRow {
@@ -73,7 +73,8 @@ impl Workings {
                         _ => None,
                     })
                     .collect();
-                Some(Workings::Scores { best, rows })
+                // No server up: nothing scores, nothing to draw or say.
+                (!rows.is_empty()).then_some(Workings::Scores { best, rows })
             }
             _ => None,
         }
@@ -192,6 +193,18 @@ mod tests {
                     ),
                 }
             }
+        }
+    }
+
+    /// With every server failed nothing scores: no table (nor an empty one said in words).
+    #[test]
+    fn no_server_up_has_no_workings() {
+        for algo in ["modn", "rendezvous", "carp"] {
+            let mut sim = sim(algo);
+            for name in ["A", "B", "D", "E"] {
+                sim.apply(&Change::Fail(name.to_owned())).unwrap();
+            }
+            assert_eq!(Workings::of(&sim), None, "{algo}");
         }
     }
 
