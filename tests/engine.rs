@@ -2,6 +2,7 @@
 //! tests) and properties checked by proptest over random clusters and change sequences.
 #![allow(clippy::unwrap_used)] // A test that cannot go on fails loudly, where it stopped.
 
+use hashring_lab::engine::keys::KeySpec;
 use hashring_lab::engine::placement::Algorithm;
 use hashring_lab::engine::ring::{ArcChange, NO_OWNER};
 use hashring_lab::engine::scenario::Scenario;
@@ -302,13 +303,17 @@ proptest! {
     fn maglev_moves_few_keys_between_surviving_servers(s in scenario_strategy(vec!["maglev"])) {
         let mut s = s;
         s.settings.table = 65537;
+        // Enough keys that the count of moved keys measures the table's cells, not luck: with
+        // the drawn 50..400 keys a handful of moves made the ratio below a coin toss.
+        s.settings.keys = KeySpec::Random { count: 4_000 };
         let mut sim = Simulation::new(&s).unwrap();
         let m = sim.apply(&Change::add("new")).unwrap();
         let new_id = sim.servers().last().unwrap().id;
         let between: u64 = m.flows.iter().filter(|f| f.to != new_id).map(|f| f.keys).sum();
         // Maglev trades a little disruption for balance: with the paper's 65537-cell table,
-        // far fewer keys move between old servers than to the new one.
-        prop_assert!(between * 4 <= m.moved.max(4), "{between} of {}", m.moved);
+        // under a tenth as many keys move between old servers as to the new one (measured:
+        // at most 3 % for 1..6 servers, so the bound is far from a coin toss).
+        prop_assert!(between * 10 <= m.moved, "{between} of {}", m.moved);
     }
 
     #[test]
