@@ -464,7 +464,7 @@ impl Work {
                 .map_or("", |l| l.name.as_str())
         };
         let sorted = points.len();
-        let ring = Ring::new(std::mem::take(points), name_of);
+        let ring = Ring::new(std::mem::take(points), &name_of);
         let over_ring = s.algo.spec().over_ring.ok_or(Problem::Internal(
             "a ring was built in steps for an algorithm that is not one",
         ))?;

@@ -44,7 +44,7 @@ pub static SPEC: Spec = Spec {
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     let p = &b.params;
     let points = super::ring::ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
-    let ring = Ring::new(points, |id| b.name_of(id));
+    let ring = Ring::new(points, &|id| b.name_of(id));
     Ok(Rc::new(Bounded::over(ring, p.c, p.key_count, b.live.len())))
 }
 
@@ -219,7 +219,7 @@ mod tests {
                 replica: 0,
             })
             .collect();
-        Ring::new(points, |_| "")
+        Ring::new(points, &|_| "")
     }
 
     #[test]

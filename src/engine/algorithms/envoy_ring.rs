@@ -131,7 +131,7 @@ impl Ring64 {
             })
             .collect();
         Ring64 {
-            picture: Ring::new(points, |id| b.name_of(id)),
+            picture: Ring::new(points, &|id| b.name_of(id)),
             numbers: entries.iter().map(|e| e.2).collect(),
             ring: entries.into_iter().map(|e| (e.0, e.1)).collect(),
             key,

@@ -66,7 +66,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
             replica: i as u32,
         })
         .collect();
-    Ok(Rc::new(Ring::new(vnodes, |id| b.name_of(id))))
+    Ok(Rc::new(Ring::new(vnodes, &|id| b.name_of(id))))
 }
 
 #[cfg(test)]

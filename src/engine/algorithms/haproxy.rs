@@ -86,8 +86,8 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
             replica: n,
         }));
     }
-    let ring = Ring::new(points, |id| b.name_of(id));
-    let picture = Ring::new(with_midpoints(ring.points()), |id| b.name_of(id));
+    let ring = Ring::new(points, &|id| b.name_of(id));
+    let picture = Ring::new(with_midpoints(ring.points()), &|id| b.name_of(id));
     Ok(Rc::new(Nearest { ring, picture }))
 }
 

@@ -95,7 +95,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
         .collect();
     Ok(Rc::new(AtOrBelow {
         points,
-        picture: Ring::new(drawn, |id| b.name_of(id)),
+        picture: Ring::new(drawn, &|id| b.name_of(id)),
     }))
 }
 

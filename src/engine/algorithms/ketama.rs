@@ -90,7 +90,7 @@ pub fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
             }
         }
     }
-    Ok(Rc::new(Ring::new(points, |id| b.name_of(id))))
+    Ok(Rc::new(Ring::new(points, &|id| b.name_of(id))))
 }
 
 #[cfg(test)]

@@ -134,7 +134,7 @@ pub fn cell_ring(table: &[ServerId]) -> Ring {
             })
             .collect()
     };
-    Ring::new(points, |_| "")
+    Ring::new(points, &|_| "")
 }
 
 /// The ring position at which a key in `cell` of a table of `size` cells is drawn, spread

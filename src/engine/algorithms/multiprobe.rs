@@ -65,7 +65,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
         })
         .collect::<Result<Vec<VNode>, crate::problem::Problem>>()?;
     Ok(Rc::new(MultiProbe {
-        ring: Ring::new(points, |id| b.name_of(id)),
+        ring: Ring::new(points, &|id| b.name_of(id)),
         probes: b.params.probes,
     }))
 }
@@ -161,7 +161,7 @@ mod tests {
                     replica: 0,
                 })
                 .collect(),
-            |_| "",
+            &|_| "",
         )
     }
 

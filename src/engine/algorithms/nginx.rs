@@ -96,7 +96,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     // Sorted by position, the first of equal points kept (stable: the server listed first).
     crate::engine::order::sort_by_key(&mut points, |p| u64::from(p.position));
     points.dedup_by_key(|p| p.position);
-    Ok(Rc::new(Ring::new(points, |id| b.name_of(id))))
+    Ok(Rc::new(Ring::new(points, &|id| b.name_of(id))))
 }
 
 #[cfg(test)]

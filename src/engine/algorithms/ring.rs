@@ -80,7 +80,7 @@ pub fn lookup_cost(_: &CostInput) -> usize {
 fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
     let p = &b.params;
     let points = ring_vnodes(&b.live, p.vnodes, p.label, p.hash)?;
-    Ok(Rc::new(Ring::new(points, |id| b.name_of(id))))
+    Ok(Rc::new(Ring::new(points, &|id| b.name_of(id))))
 }
 
 /// Every server gets at least one vnode, the ring stays within [`MAX_TOTAL_VNODES`], and a

@@ -39,7 +39,7 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, crate::problem::Problem> {
     ))?;
     let points = table.boundaries(|id| b.live.iter().any(|s| s.id == id));
     Ok(Rc::new(SlotRing {
-        ring: Ring::new(points, |id| b.name_of(id)),
+        ring: Ring::new(points, &|id| b.name_of(id)),
         table: table.clone(),
     }))
 }
