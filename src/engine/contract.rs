@@ -37,6 +37,13 @@ pub trait Placement {
         None
     }
 
+    /// The points a lookup compares, when they are not [`Placement::ring`]'s (HAProxy's
+    /// drawn ring adds midpoints, ingress-nginx's shifts each point): what the loupe
+    /// magnifies.
+    fn compared_points(&self) -> Option<&Ring> {
+        None
+    }
+
     /// The owner of a key whose value (its [`crate::engine::keys::KeyValue`], the registry's `key_value`) is
     /// `value`, at `position`: the same as [`Placement::owner`] of its name. Only the
     /// placements of algorithms with a key value answer it.

@@ -29,6 +29,17 @@ pub struct VNode {
     pub replica: u32,
 }
 
+/// Indices of the `each_side` items before index `after` and the `each_side` from it on,
+/// in a circle of `len` items (each of them once when there are no more than that).
+pub fn around(len: usize, after: usize, each_side: usize) -> impl Iterator<Item = usize> {
+    let (start, take) = if len <= 2 * each_side {
+        (0, len)
+    } else {
+        (after + len - each_side, 2 * each_side)
+    };
+    (0..take).map(move |i| (start + i) % len)
+}
+
 /// A half-open arc `(after, upto]` of the ring whose owner changed.
 /// `after == upto` stands for the whole circle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -164,6 +175,17 @@ impl Ring {
         let (lo, hi) = (self.buckets[b] as usize, self.buckets[b + 1] as usize);
         let i = lo + self.positions[lo..hi].partition_point(|&p| p < position);
         Some(if i == self.positions.len() { 0 } else { i })
+    }
+
+    /// The `each_side` points before `position` and the `each_side` from it on (all of
+    /// them on a ring of fewer): what a lookup at `position` chooses among.
+    pub fn near(&self, position: u32, each_side: usize) -> Vec<VNode> {
+        self.successor_index(position)
+            .map_or_else(Vec::new, |after| {
+                around(self.len(), after, each_side)
+                    .map(|i| self.points[i])
+                    .collect()
+            })
     }
 
     /// The point owning `position`.
@@ -347,6 +369,14 @@ fn closer_counter_clockwise(p: u32, x: u32, y: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn around_takes_each_side_wrapping_and_each_item_once() {
+        assert_eq!(around(10, 0, 3).collect::<Vec<_>>(), [7, 8, 9, 0, 1, 2]);
+        assert_eq!(around(10, 5, 2).collect::<Vec<_>>(), [3, 4, 5, 6]);
+        assert_eq!(around(4, 1, 3).collect::<Vec<_>>(), [0, 1, 2, 3]);
+        assert_eq!(around(0, 0, 3).count(), 0);
+    }
 
     fn ring(points: &[(u32, ServerId)]) -> Ring {
         let v = points

@@ -115,6 +115,12 @@ pub static WORDS: Words = Words {
     pic_scores: "The table: every live server scores each of the first keys, and the {1} score wins ({0}).",
     pic_score_caption: "each server scores the key · {0} wins",
     pic_best: ["highest", "lowest"],
+    loupe: [
+        "×{0}: the first point clockwise takes the key",
+        "×{0}: the first point clockwise, by 64-bit hash",
+        "×{0}: the nearer point, either side, takes it",
+        "×{0}: the last point at or below the key takes it",
+    ],
     pic_hints: [
         "On the picture, a followed key's lookup hops from bucket to bucket (numbered discs) to the one that keeps it.",
         "On the picture, a followed key's probes each reach a server's point; the nearest (solid) wins.",

@@ -6,6 +6,7 @@
 pub mod buckets;
 mod geometry;
 pub mod gesture;
+pub mod loupe;
 pub mod palette;
 pub mod qr;
 pub mod scene;

@@ -22,6 +22,7 @@ use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::engine::sim::Simulation;
 use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, range_bands, traffic, BucketPicture, Grid, RangeBand};
+use crate::render::loupe::{self, Loupe};
 use crate::render::palette::Palette;
 use crate::render::scene::{
     band_segments, bucket_radius, key_radius, keys_cluster, mark_runs, marker_positions,
@@ -1045,6 +1046,7 @@ pub fn draw_overlay(
     s: &Scale,
     state: &PageState,
     o: &Overlay,
+    w: &Words,
     p: &Palette,
 ) {
     let inner = key_radius(g, s);
@@ -1130,9 +1132,168 @@ pub fn draw_overlay(
     }
     if let Some(l) = &state.lookup {
         draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
+        let loupe = Loupe::of(&l.explanation, &state.sim, TAU * g.radius);
+        if let Some(canvas) = ctx.canvas() {
+            let drawn = loupe.and_then(|loupe| draw_loupe(ctx, g, s, &loupe, state, w, p));
+            let _ = canvas.set_attribute("data-loupe", &drawn.unwrap_or_default());
+        }
         if let Some(walk) = followed_walk(state) {
             draw_walk(ctx, g, s, walk, &walk_sum(state, walk), &state.sim, p);
         }
+    }
+}
+
+/// The followed key's walk magnified ([`Loupe`]), under the centre's words: the stretch of
+/// ring around the key laid out straight, coloured by who owns it as the ring is drawn, its
+/// points as ticks, the key's pin and an arrow to the point that takes it (a dashed line to
+/// HAProxy's losing neighbour), the rule and the magnification above. `None` when the inner
+/// circle has no room for it (a small embed); else the record the page exposes for its
+/// tests: the box, then the key's and the chosen point's x, then how far apart the points
+/// either side of the key are, in pixels.
+fn draw_loupe(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    l: &Loupe,
+    state: &PageState,
+    w: &Words,
+    p: &Palette,
+) -> Option<String> {
+    let Rect {
+        x: x0,
+        y: top,
+        w: wide,
+        h: tall,
+    } = loupe::place(g, s)?;
+    let (tick, bottom) = (s.tick_font_px(), top + tall);
+    ctx.set_global_alpha(0.92);
+    ctx.set_fill_style_str(p.background);
+    ctx.fill_rect(x0, top, wide, tall);
+    ctx.set_global_alpha(1.0);
+    ctx.set_line_width(1.0);
+    ctx.set_stroke_style_str(p.muted);
+    ctx.stroke_rect(x0, top, wide, tall);
+    let (left, length) = (x0 + tick, wide - tick * 2.0);
+    let x = |position: u32| left + l.at(position) * length;
+    // Rows: the caption, the ruler with the walk's arrow above it, the names.
+    let mark = ((tall - tick * 3.6) / 2.8).clamp(4.0, 14.0);
+    let line = top + tall / 2.0 + mark * 0.3;
+    // Who owns the stretch, as a band under the ruler.
+    ctx.set_line_cap("butt");
+    ctx.set_line_width(mark * 0.8);
+    for &(from, to, server) in &l.owners {
+        ctx.begin_path();
+        ctx.move_to(left + from * length, line);
+        ctx.line_to(left + to * length, line);
+        ctx.set_stroke_style_str(&owner_colour(server, p));
+        ctx.stroke();
+    }
+    // The points, as ticks across it.
+    ctx.set_line_width(3.0);
+    for point in &l.points {
+        ctx.begin_path();
+        ctx.move_to(x(point.position), line - mark);
+        ctx.line_to(x(point.position), line + mark);
+        ctx.set_stroke_style_str(&owner_colour(point.server, p));
+        ctx.stroke();
+    }
+    let (key, chosen) = (x(l.key), x(l.chosen.position));
+    let colour = owner_colour(l.chosen.server, p);
+    // HAProxy's other neighbour, dashed: the distance it lost on.
+    let above = line - mark * 1.6;
+    if let Some(rival) = l.rival {
+        ctx.begin_path();
+        ctx.move_to(key, above);
+        ctx.line_to(x(rival.position), above);
+        ctx.set_line_width(1.5);
+        ctx.set_stroke_style_str(p.muted);
+        let _ = ctx.set_line_dash(&js_sys::Array::of2(&4.0.into(), &4.0.into()));
+        ctx.stroke();
+        let _ = ctx.set_line_dash(&js_sys::Array::new());
+    }
+    // The walk: from the key's pin to the chosen point, in its colour.
+    ctx.begin_path();
+    ctx.move_to(key, above);
+    ctx.line_to(chosen, above);
+    ctx.set_line_width(3.0);
+    ctx.set_stroke_style_str(&colour);
+    ctx.stroke();
+    ctx.set_fill_style_str(&colour);
+    if (chosen - key).abs() > mark {
+        arrow_head(ctx, (key, above), (chosen, above), mark);
+    }
+    // The chosen point, a marker as on the ring; the key's pin.
+    ctx.begin_path();
+    let _ = ctx.arc(chosen, line, mark * 0.9, 0.0, TAU);
+    ctx.fill();
+    ctx.set_line_width(2.0);
+    ctx.set_stroke_style_str(p.outline);
+    ctx.stroke();
+    ctx.begin_path();
+    ctx.move_to(key, line + mark);
+    ctx.line_to(key, above - mark * 0.8);
+    ctx.stroke();
+    // The rule and magnification above; the key's name and the server's under the ruler.
+    let times = length / (f64::from(l.span) / 4_294_967_296.0 * TAU * g.radius);
+    let rule = l.told(state.sim.settings().algo.name());
+    let caption = fill(w.loupe[rule], &[&group_thousands(times as u64)]);
+    ctx.set_font(&font(tick, false));
+    ctx.set_text_baseline("middle");
+    ctx.set_text_align("center");
+    ctx.set_fill_style_str(p.text);
+    let _ = ctx.fill_text_with_max_width(&caption, g.cx, top + tick * 0.9, length);
+    draw_loupe_names(
+        ctx,
+        (left, length, bottom - tick * 0.9),
+        (key, chosen),
+        l,
+        state,
+        p,
+    );
+    let gap = x(l.around[1].position) - x(l.around[0].position);
+    Some(format!(
+        "{} {} {} {} {} {} {}",
+        Fixed(x0, 1),
+        Fixed(top, 1),
+        Fixed(wide, 1),
+        Fixed(tall, 1),
+        Fixed(key, 1),
+        Fixed(chosen, 1),
+        Fixed(gap, 1)
+    ))
+}
+
+/// Under the loupe's ruler (from `left`, `length` long, the names' middle at `below`): the
+/// chosen server's name under its point, and the key's under its pin where it clears it.
+fn draw_loupe_names(
+    ctx: &CanvasRenderingContext2d,
+    (left, length, below): (f64, f64, f64),
+    (key, chosen): (f64, f64),
+    l: &Loupe,
+    state: &PageState,
+    p: &Palette,
+) {
+    // Each name centred under its mark inside the box; the key's only where it clears the
+    // server's (the lookup box above names it too).
+    let span_of = |text: &str, at: f64| {
+        let half = ctx.measure_text(text).map_or(0.0, |m| m.width()) / 2.0;
+        let at = at.clamp(left + half, left + length - half);
+        (at - half, at + half)
+    };
+    // Shortened as the page shortens them all, so the name stays told apart from the others.
+    let ids: Vec<ServerId> = state.sim.servers().iter().map(|x| x.id).collect();
+    let names = short_names(ctx, &state.sim, &ids, length * 0.45);
+    let owner = ids
+        .iter()
+        .position(|&id| id == l.chosen.server)
+        .map_or("", |i| &names[i]);
+    let name = state.lookup.as_ref().map_or("", |k| k.key.as_str());
+    let (a, b) = (span_of(owner, chosen), span_of(name, key));
+    let _ = ctx.fill_text(owner, (a.0 + a.1) / 2.0, below);
+    let room = a.1 - a.0 + b.1 - b.0;
+    if (a.0 + a.1 - b.0 - b.1).abs() / 2.0 > room / 2.0 + 8.0 {
+        ctx.set_fill_style_str(p.muted);
+        let _ = ctx.fill_text(name, (b.0 + b.1) / 2.0, below);
     }
 }
 

@@ -268,7 +268,8 @@ impl Renderer {
                 idle: &self.motion.idle,
                 marks,
             };
-            draw_overlay(&ctx, &g, &s, &state, &moving, self.look.theme.palette());
+            let (w, p) = (self.look.lang.words(), self.look.theme.palette());
+            draw_overlay(&ctx, &g, &s, &state, &moving, w, p);
         }
         true
     }

@@ -157,6 +157,10 @@ impl Placement for Nearest {
         Some(&self.picture)
     }
 
+    fn compared_points(&self) -> Option<&Ring> {
+        Some(&self.ring)
+    }
+
     fn memory_bytes(&self) -> usize {
         self.ring.memory_bytes() + self.picture.memory_bytes()
     }

@@ -93,9 +93,17 @@ fn build(b: &Build<'_>) -> Result<Rc<dyn Placement>, Problem> {
             replica: 0,
         }))
         .collect();
+    let compared = (points.iter().enumerate())
+        .map(|(i, &(position, server))| VNode {
+            position,
+            server,
+            replica: i as u32,
+        })
+        .collect();
     Ok(Rc::new(AtOrBelow {
         points,
         picture: Ring::new(drawn, &|id| b.name_of(id)),
+        compared: Ring::new(compared, &|id| b.name_of(id)),
     }))
 }
 
@@ -105,6 +113,9 @@ pub struct AtOrBelow {
     pub points: Vec<(u32, ServerId)>,
     /// The same ownership drawn as first-point-clockwise arcs.
     pub picture: Ring,
+    /// The points as a ring, for the loupe (not counted in its memory: lua-resty-balancer
+    /// holds `points` alone).
+    pub compared: Ring,
 }
 
 impl AtOrBelow {
@@ -137,6 +148,10 @@ impl Placement for AtOrBelow {
 
     fn ring(&self) -> Option<&Ring> {
         Some(&self.picture)
+    }
+
+    fn compared_points(&self) -> Option<&Ring> {
+        Some(&self.compared)
     }
 
     fn memory_bytes(&self) -> usize {
