@@ -858,13 +858,7 @@ fn draw_server_labels(
         let (mx, my) = m.centre(g);
         if m.lift > 0.0 {
             // A lifted marker's stem down to its point on the ring.
-            let (x, y) = g.point(m.position, g.radius);
-            ctx.begin_path();
-            ctx.move_to(x, y);
-            ctx.line_to(mx, my);
-            ctx.set_line_width(2.0);
-            ctx.set_stroke_style_str(&colour);
-            ctx.stroke();
+            line(ctx, g.point(m.position, g.radius), (mx, my), 2.0, &colour);
         }
         ctx.begin_path();
         let _ = ctx.arc(mx, my, marker_radius, 0.0, TAU);
@@ -1177,62 +1171,48 @@ fn draw_loupe(
     let x = |position: u32| left + l.at(position) * length;
     // Rows: the caption, the ruler with the walk's arrow above it, the names.
     let mark = ((tall - tick * 3.6) / 2.8).clamp(4.0, 14.0);
-    let line = top + tall / 2.0 + mark * 0.3;
+    let ruler = top + tall / 2.0 + mark * 0.3;
     // Who owns the stretch, as a band under the ruler.
     ctx.set_line_cap("butt");
-    ctx.set_line_width(mark * 0.8);
     for &(from, to, server) in &l.owners {
-        ctx.begin_path();
-        ctx.move_to(left + from * length, line);
-        ctx.line_to(left + to * length, line);
-        ctx.set_stroke_style_str(&owner_colour(server, p));
-        ctx.stroke();
+        let (from, to) = ((left + from * length, ruler), (left + to * length, ruler));
+        line(ctx, from, to, mark * 0.8, &owner_colour(server, p));
     }
     // The points, as ticks across it.
-    ctx.set_line_width(3.0);
     for point in &l.points {
-        ctx.begin_path();
-        ctx.move_to(x(point.position), line - mark);
-        ctx.line_to(x(point.position), line + mark);
-        ctx.set_stroke_style_str(&owner_colour(point.server, p));
-        ctx.stroke();
+        let at = x(point.position);
+        let colour = owner_colour(point.server, p);
+        line(ctx, (at, ruler - mark), (at, ruler + mark), 3.0, &colour);
     }
     let (key, chosen) = (x(l.key), x(l.chosen.position));
     let colour = owner_colour(l.chosen.server, p);
     // HAProxy's other neighbour, dashed: the distance it lost on.
-    let above = line - mark * 1.6;
+    let above = ruler - mark * 1.6;
     if let Some(rival) = l.rival {
-        ctx.begin_path();
-        ctx.move_to(key, above);
-        ctx.line_to(x(rival.position), above);
-        ctx.set_line_width(1.5);
-        ctx.set_stroke_style_str(p.muted);
         let _ = ctx.set_line_dash(&js_sys::Array::of2(&4.0.into(), &4.0.into()));
-        ctx.stroke();
+        line(ctx, (key, above), (x(rival.position), above), 1.5, p.muted);
         let _ = ctx.set_line_dash(&js_sys::Array::new());
     }
     // The walk: from the key's pin to the chosen point, in its colour.
-    ctx.begin_path();
-    ctx.move_to(key, above);
-    ctx.line_to(chosen, above);
-    ctx.set_line_width(3.0);
-    ctx.set_stroke_style_str(&colour);
-    ctx.stroke();
+    line(ctx, (key, above), (chosen, above), 3.0, &colour);
     ctx.set_fill_style_str(&colour);
     if (chosen - key).abs() > mark {
         arrow_head(ctx, (key, above), (chosen, above), mark);
     }
     // The chosen point, a marker as on the ring; the key's pin.
     ctx.begin_path();
-    let _ = ctx.arc(chosen, line, mark * 0.9, 0.0, TAU);
+    let _ = ctx.arc(chosen, ruler, mark * 0.9, 0.0, TAU);
     ctx.fill();
     ctx.set_line_width(2.0);
     ctx.set_stroke_style_str(p.outline);
     ctx.stroke();
-    ctx.begin_path();
-    ctx.move_to(key, line + mark);
-    ctx.line_to(key, above - mark * 0.8);
-    ctx.stroke();
+    line(
+        ctx,
+        (key, ruler + mark),
+        (key, above - mark * 0.8),
+        2.0,
+        p.outline,
+    );
     // The rule and magnification above; the key's name and the server's under the ruler.
     let times = length / (f64::from(l.span) / 4_294_967_296.0 * TAU * g.radius);
     let rule = l.told(state.sim.settings().algo.name());
@@ -1750,6 +1730,22 @@ fn draw_residues(
 }
 
 /// A filled arrowhead at `to`, pointing away from `from`, `size` pixels long.
+/// Strokes the straight line `from` → `to`, `width` wide, in `colour`.
+fn line(
+    ctx: &CanvasRenderingContext2d,
+    from: (f64, f64),
+    to: (f64, f64),
+    width: f64,
+    colour: &str,
+) {
+    ctx.begin_path();
+    ctx.move_to(from.0, from.1);
+    ctx.line_to(to.0, to.1);
+    ctx.set_line_width(width);
+    ctx.set_stroke_style_str(colour);
+    ctx.stroke();
+}
+
 fn arrow_head(ctx: &CanvasRenderingContext2d, from: (f64, f64), to: (f64, f64), size: f64) {
     let a = math::atan2(to.1 - from.1, to.0 - from.0);
     ctx.begin_path();
