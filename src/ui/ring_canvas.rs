@@ -585,12 +585,21 @@ fn draw_key_names(
     };
     let measure = |t: &str| ctx.measure_text(t).map_or(0.0, |m| m.width());
     // Nor is the followed key's sum under it ("6 mod 4 = 2 → mod 5 = 1", drawn by
-    // draw_walk at the same place and size).
+    // draw_walk at the same place and size; mod-N's in the slices' hole, two lines).
     let mut keep_clear = vec![title];
-    if let Some(walk @ (Walk::Modulo { .. } | Walk::Cell { .. })) = followed_walk(state) {
+    if let Some(Walk::Modulo { .. }) = followed_walk(state) {
+        let hole = residue_annulus(g).0;
+        keep_clear.push(Rect {
+            x: g.cx - hole,
+            y: g.cy + s.font_px * 1.1,
+            w: hole * 2.0,
+            h: s.font_px * 3.0,
+        });
+    }
+    if let Some(walk @ Walk::Cell { .. }) = followed_walk(state) {
         let sum = walk_sum(state, walk);
         if !sum.is_empty() {
-            let wide = set_sum_font(ctx, g, s, &sum);
+            let wide = set_sum_font(ctx, s, &sum, g.radius * 1.3);
             keep_clear.push(Rect {
                 x: g.cx - wide / 2.0,
                 y: g.cy + g.radius * SUM_DEPTH - s.font_px * 0.75,
@@ -1371,17 +1380,31 @@ fn draw_walk(
                     ctx.stroke();
                 }
             }
-            let wide = set_sum_font(ctx, g, s, sum);
             ctx.set_text_align("center");
             ctx.set_text_baseline("middle");
-            // On a plate: it is written over mod-N's slices.
-            let (y, tall) = (g.cy + g.radius * SUM_DEPTH, s.font_px * 1.6);
-            ctx.set_fill_style_str(p.background);
-            ctx.set_global_alpha(0.85);
-            ctx.fill_rect(g.cx - wide / 2.0 - 6.0, y - tall / 2.0, wide + 12.0, tall);
-            ctx.set_global_alpha(1.0);
-            ctx.set_fill_style_str(p.text);
-            let _ = ctx.fill_text(sum, g.cx, y);
+            if let Walk::Modulo { .. } = walk {
+                // mod-N's in the slices' hole, under the centre's words, the hash above its
+                // remainder: written over the slices it would cover a slice's number.
+                let hole = residue_annulus(g).0 - 4.0;
+                let parts = sum.split_once(' ').unwrap_or((sum, ""));
+                for (line, text) in [(1.9, parts.0), (3.3, parts.1)] {
+                    let depth = s.font_px * line;
+                    let chord = 2.0 * (hole * hole - depth * depth).max(0.0).sqrt();
+                    set_sum_font(ctx, s, text, chord);
+                    ctx.set_fill_style_str(p.text);
+                    let _ = ctx.fill_text(text, g.cx, g.cy + depth);
+                }
+            } else {
+                let wide = set_sum_font(ctx, s, sum, g.radius * 1.3);
+                // On a plate, over whatever the picture draws there.
+                let (y, tall) = (g.cy + g.radius * SUM_DEPTH, s.font_px * 1.6);
+                ctx.set_fill_style_str(p.background);
+                ctx.set_global_alpha(0.85);
+                ctx.fill_rect(g.cx - wide / 2.0 - 6.0, y - tall / 2.0, wide + 12.0, tall);
+                ctx.set_global_alpha(1.0);
+                ctx.set_fill_style_str(p.text);
+                let _ = ctx.fill_text(sum, g.cx, y);
+            }
         }
     }
     ctx.set_line_cap("butt");
@@ -1391,14 +1414,13 @@ fn draw_walk(
 const SUM_DEPTH: f64 = 0.45;
 
 /// Sets the font of the followed key's sum ("6 mod 4 = 2 → mod 5 = 1"): bold, 1.2 × the
-/// labels' size, smaller when it would be wider than 1.3 radii (it would cross the keys'
-/// dots, which start about 0.8 radii out) — but never under the ring's smallest text (a
-/// projector's back row reads it). Returns its width.
-fn set_sum_font(ctx: &CanvasRenderingContext2d, g: &RingGeometry, s: &Scale, sum: &str) -> f64 {
+/// labels' size, smaller when it would be wider than `room` (1.3 radii: it would cross the
+/// keys' dots, which start about 0.8 radii out) — but never under the ring's smallest text
+/// (a projector's back row reads it). Returns its width.
+fn set_sum_font(ctx: &CanvasRenderingContext2d, s: &Scale, sum: &str, room: f64) -> f64 {
     let px = s.font_px * 1.2;
     ctx.set_font(&font(px, true));
     let wide = ctx.measure_text(sum).map_or(0.0, |m| m.width());
-    let room = g.radius * 1.3;
     if wide <= room {
         return wide;
     }
