@@ -120,6 +120,7 @@ pub static WORDS: Words = Words {
         "×{0}: the first point clockwise, by 64-bit hash",
         "×{0}: the nearer point, either side, takes it",
         "×{0}: the last point at or below the key takes it",
+        "×{0}: both sides are one server's: the next point takes it",
     ],
     pic_hints: [
         "On the picture, a followed key's lookup hops from bucket to bucket (numbered discs) to the one that keeps it.",

@@ -234,9 +234,9 @@ pub struct Words {
     /// The end of the scores that wins: highest, lowest.
     pub pic_best: [&'static str; 2],
     /// The loupe's caption, by its rule (first point clockwise, the same on Envoy's 64-bit
-    /// hashes, HAProxy's nearer point, ingress-nginx's point at or below): `{0}` how many
-    /// times it magnifies.
-    pub loupe: [&'static str; 4],
+    /// hashes, HAProxy's nearer point, ingress-nginx's point at or below, HAProxy's next
+    /// point when both neighbours are one server's): `{0}` how many times it magnifies.
+    pub loupe: [&'static str; 5],
     /// How to read a followed key's walk on the picture, by the walk's kind: hops over
     /// buckets, probes, scores, `h mod N`, a table cell, a placement group.
     pub pic_hints: [&'static str; 6],

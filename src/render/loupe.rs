@@ -132,11 +132,13 @@ impl Loupe {
     }
 
     /// Which of its captions tells the rule ([`crate::i18n::Words::loupe`]) under the
-    /// algorithm named `algo`: Envoy's clockwise walk compares 64-bit hashes.
+    /// algorithm named `algo`: Envoy's clockwise walk compares 64-bit hashes; HAProxy
+    /// compares distances only between two servers' points, else takes the next.
     pub fn told(&self, algo: &str) -> usize {
         match (self.rule, algo) {
             (Rule::Clockwise, "envoy-ring") => 1,
             (Rule::Clockwise, _) => 0,
+            (Rule::Nearer, _) if self.rival.is_none() => 4,
             (Rule::Nearer, _) => 2,
             (Rule::AtOrBelow, _) => 3,
         }
@@ -226,6 +228,11 @@ mod tests {
                         if let Some(rival) = l.rival {
                             assert!(far(l.chosen.position) <= far(rival.position), "{key}");
                             assert_ne!(rival.server, l.chosen.server);
+                            assert_eq!(l.told(algo), 2);
+                        } else {
+                            // One server either side: HAProxy takes the next, and says so.
+                            assert_eq!(l.chosen, l.around[1], "{key}");
+                            assert_eq!(l.told(algo), 4);
                         }
                     }
                 }
