@@ -5,10 +5,11 @@
 //! works an answer out again: the numbers come from [`Placement::buckets`] and
 //! [`Placement::structure`], so the picture shows what the placement holds.
 //!
-//! Anchor and Dx hold more buckets than are in use (their capacity, at least 100): those
-//! are drawn as a grid under the centre's words, where a key's chain through reserved and
-//! removed buckets can be walked, while the ring keeps the buckets in use at a readable
-//! size.
+//! Anchor and Dx hold more buckets than are in use (their capacity, at least 100): their
+//! whole capacity is drawn as a grid in place of the inner ring, out to the keys, so its
+//! cells are big enough to read a key's chain through reserved and removed buckets on (a
+//! ring of 100 cells, or a grid inside the ring of buckets, left them ~14 px at 1280×720).
+//! The buckets in use are its first cells, in their holders' colours.
 //!
 //! [`Placement::buckets`]: crate::engine::placement::Placement::buckets
 //! [`Placement::structure`]: crate::engine::placement::Placement::structure
@@ -203,11 +204,12 @@ pub struct CapacityBars {
     pub forwarded: u32,
 }
 
-/// Where the capacity grid is drawn: square cells, `cols` to a row, under the centre's
-/// words and inside the inner ring of buckets.
+/// Where the capacity grid is drawn: square cells in rows of ten (twenty, … for a larger
+/// capacity), each row numbered in a gutter on its left, under the centre's words and in
+/// place of the inner ring of buckets, out to the keys.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Grid {
-    /// Left edge.
+    /// Left edge of the cells (the gutter of row numbers is a cell wide, left of it).
     pub x: f64,
     /// Top edge.
     pub y: f64,
@@ -219,35 +221,46 @@ pub struct Grid {
 
 impl Grid {
     /// The grid of `capacity` cells for a ring of geometry `g`, or `None` when its cells
-    /// would be under 6 px (a small embed: the ring of buckets is drawn alone).
+    /// would be under 9 px (a small embed: the ring of buckets is drawn instead).
     pub fn fit(g: &RingGeometry, s: &Scale, capacity: u32) -> Option<Grid> {
-        // From 0.42 of the inner radius above the centre (the centre's words move above
-        // it), the bottom corners on the inner ring's inner edge: (cols·cell / 2)² +
-        // (top + rows·cell)² = r², for the row length that gives the largest cells whose
-        // top corners are inside too.
-        let r = super::scene::bucket_radius(g) - s.band * 1.2;
+        // From 0.42 of the room's radius above the centre (the centre's words go above
+        // it), the bottom corners on the room's edge: (wide·cell / 2)² + (top +
+        // rows·cell)² = r², for the row length that gives the largest cells whose top
+        // corners are inside too. Rows of ten, so a cell's bucket number reads off its
+        // row's number and its column.
+        let r = super::scene::inside_keys(g) - s.band * 0.5;
         let top = -r * 0.42;
         let n = f64::from(capacity.max(1));
-        let (cell, cols) = (1..=40)
-            .map(|cols| {
-                let (c, rows) = (f64::from(cols), (n / f64::from(cols)).ceil());
+        let (cell, cols) = (1..=4)
+            .map(|tens| {
+                let cols = if capacity < 10 {
+                    n
+                } else {
+                    f64::from(tens * 10)
+                };
+                let (wide, rows) = (cols + 1.0, (n / cols).ceil());
                 let (a, b, k) = (
-                    c * c / 4.0 + rows * rows,
+                    wide * wide / 4.0 + rows * rows,
                     2.0 * top * rows,
                     top * top - r * r,
                 );
                 let cell = (-b + (b * b - 4.0 * a * k).max(0.0).sqrt()) / (2.0 * a);
-                let half = c * cell / 2.0;
+                let half = wide * cell / 2.0;
                 let inside = half * half + top * top <= r * r;
-                (if inside { cell } else { 0.0 }, c)
+                (if inside { cell } else { 0.0 }, cols)
             })
             .fold((0.0, 1.0), |best, t| if t.0 > best.0 { t } else { best });
-        (cell >= 6.0).then(|| Grid {
-            x: g.cx - cell * cols / 2.0,
+        (cell >= 9.0).then(|| Grid {
+            x: g.cx - cell * (cols + 1.0) / 2.0 + cell,
             y: g.cy + top,
             cell,
             cols: cols as u32,
         })
+    }
+
+    /// How many rows `capacity` cells take.
+    pub fn rows(&self, capacity: u32) -> u32 {
+        capacity.div_ceil(self.cols.max(1))
     }
 
     /// The top-left corner of bucket `b`'s cell.
@@ -437,29 +450,33 @@ mod tests {
         assert_eq!(bands("binomial"), [(0, 4, 0, None), (0, 8, 1, None)]);
     }
 
-    /// The grid stays inside the inner ring at every size it is drawn, with room above it
-    /// for the centre's two lines; it is left out when its cells would be too small to see.
+    /// The grid stays inside the keys at every size it is drawn, row numbers and all, with
+    /// room above it for the centre's two lines; its cells are of teaching size on a
+    /// desktop (≥ 18 px in the page's 612-px canvas at 1280×720) and it is left out when they would be too small to see.
     #[test]
-    fn the_grid_fits_inside_the_inner_ring() {
-        for (w, h) in [
-            (1280.0, 720.0),
-            (390.0, 500.0),
-            (1920.0, 1080.0),
-            (480.0, 360.0),
+    fn the_grid_fits_inside_the_keys() {
+        for (w, h, least) in [
+            (612.0, 612.0, 18.0),
+            (390.0, 500.0, 9.0),
+            (1920.0, 1080.0, 28.0),
+            (480.0, 360.0, 9.0),
         ] {
             let g = RingGeometry::fit(w, h);
             let s = Scale::new(g.radius, w, h);
             let grid = Grid::fit(&g, &s, 100).expect("a grid");
-            let inner = super::super::scene::bucket_radius(&g) - s.band;
+            assert_eq!((grid.cols, grid.rows(100)), (10, 10), "{w}x{h}");
+            let inner = super::super::scene::inside_keys(&g);
             for b in [0, grid.cols - 1, 99 - 99 % grid.cols, 99] {
                 let (x, y) = grid.corner(b);
+                // The row's number is a cell to the left of its first cell.
+                let x = if b % grid.cols == 0 { x - grid.cell } else { x };
                 for (px, py) in [(x, y), (x + grid.cell, y + grid.cell)] {
                     assert!(math_hypot(px - g.cx, py - g.cy) <= inner, "{w}x{h} {b}");
                 }
             }
             // The centre's two lines above it, inside the ring.
             assert!(grid.y - s.font_px * 2.5 > g.cy - inner, "{w}x{h}");
-            assert!(grid.cell >= 6.0, "{w}x{h}: {grid:?}");
+            assert!(grid.cell >= least, "{w}x{h}: {grid:?}");
         }
         let g = RingGeometry::fit(320.0, 240.0);
         let s = Scale::new(g.radius, 320.0, 240.0);

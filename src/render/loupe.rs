@@ -156,7 +156,11 @@ impl Loupe {
 /// (from about 0.77). `None` when even that is too small to read, or the centre is off
 /// the canvas.
 pub fn place(g: &RingGeometry, s: &Scale) -> Option<Rect> {
-    let (tick, r, top) = (s.tick_font_px(), g.radius * 0.74, s.font_px * 3.3);
+    let (tick, r, top) = (
+        s.tick_font_px(),
+        super::scene::inside_keys(g),
+        s.font_px * 3.3,
+    );
     let least = top + tick * 5.0;
     let wide = g.radius.min(2.0 * (r * r - least * least).max(0.0).sqrt());
     let bottom = (r * r - wide * wide / 4.0).max(0.0).sqrt();

@@ -307,6 +307,12 @@ fn spread_markers(ring: &Ring) -> Vec<(ServerId, u32)> {
     placed
 }
 
+/// How far out from the centre a picture inside the ring may reach: the keys start at
+/// about 0.77 radii (the loupe and the capacity grid keep inside this).
+pub fn inside_keys(g: &RingGeometry) -> f64 {
+    g.radius * 0.74
+}
+
 /// The radius of the bucket algorithms' inner ring of buckets.
 pub fn bucket_radius(g: &RingGeometry) -> f64 {
     g.radius * 0.6

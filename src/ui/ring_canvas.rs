@@ -69,7 +69,10 @@ pub fn draw_static(
         .filter(|b| b.has_grid())
         .and_then(|b| Grid::fit(g, s, b.capacity));
     if let Some(picture) = &picture {
-        draw_buckets(ctx, g, s, &picture.holders, picture.ring_cells, p);
+        // The grid holds the buckets in use as its first cells: it takes the ring's place.
+        if grid.is_none() {
+            draw_buckets(ctx, g, s, &picture.holders, picture.ring_cells, p);
+        }
         clear = draw_structure(ctx, g, s, picture, grid, &state.sim, p);
     }
     let key_labels = draw_keys(ctx, g, s, state, from, span, p);
@@ -332,7 +335,7 @@ fn draw_structure(
                 arrow_head(ctx, (cx, cy), (x2, y2), 9.0);
             }
         }
-        Structure::None => {
+        Structure::None if grid.is_none() => {
             let hops = traffic.as_ref().map_or(&[][..], |t| &t.hops[..]);
             draw_jumps(ctx, g, s, hops, cells, p);
         }
@@ -374,8 +377,20 @@ fn draw_structure(
     }
     ctx.set_global_alpha(1.0);
     if grid.cell >= 9.0 {
-        ctx.set_font(&font(grid.cell * 0.62, true));
+        // Each row's first bucket number in the gutter on its left.
+        ctx.set_font(&font((grid.cell * 0.5).min(font_px), false));
+        ctx.set_fill_style_str(p.muted);
+        ctx.set_text_align("right");
+        ctx.set_text_baseline("middle");
+        for row in 0..grid.rows(picture.capacity) {
+            let (x, y) = grid.centre(row * grid.cols);
+            let _ = ctx.fill_text(&(row * grid.cols).to_string(), x - grid.cell * 0.62, y);
+        }
+        // Anchor's next buckets to come back, in the order they would: plain numbers in
+        // their cells (a followed key's steps are discs at the cells' corners).
+        ctx.set_font(&font(grid.cell * 0.55, true));
         ctx.set_fill_style_str(p.text);
+        ctx.set_text_align("center");
         for (i, b) in picture.stack_top(5).into_iter().enumerate() {
             let (x, y) = grid.centre(b);
             let _ = ctx.fill_text(&(i + 1).to_string(), x, y);
@@ -1455,7 +1470,7 @@ fn draw_hops(
     p: &Palette,
 ) {
     let disc = match on {
-        Some(grid) => (grid.cell * 0.45).max(4.0),
+        Some(grid) => (grid.cell * 0.36).max(s.tick_font_px() * 0.75),
         None => s.tick_font_px() * 0.8,
     };
     let r = bucket_radius(g) - s.band * 0.8;
@@ -1463,44 +1478,30 @@ fn draw_hops(
         Some(grid) => grid.centre(b),
         None => bucket_point(g, cells, f64::from(b), r),
     };
+    // On the grid a step's disc sits on its cell's top-left corner, clear of the number
+    // the cell may hold (Anchor's removal stack).
+    let mark = |b: u32| match on {
+        Some(grid) => {
+            let (x, y) = grid.corner(b);
+            (x + grid.cell * 0.12, y + grid.cell * 0.12)
+        }
+        None => at(b),
+    };
     // A chain on the grid when the grid is not drawn: only its end shows.
     let path = if gridded && on.is_none() {
         &path[path.len().saturating_sub(1)..]
     } else {
         path
     };
-    ctx.set_stroke_style_str(p.outline);
-    ctx.set_fill_style_str(p.outline);
-    ctx.set_line_width(2.5);
-    for hop in path.windows(2) {
-        let ((x1, y1), (x2, y2)) = (at(hop[0]), at(hop[1]));
-        if on.is_some() {
-            // On the grid, straight, thin and faint: the numbers tell the order.
-            ctx.set_line_width(1.5);
-            ctx.set_global_alpha(0.5);
-            ctx.begin_path();
-            ctx.move_to(x1, y1);
-            ctx.line_to(x2, y2);
-            ctx.stroke();
-            ctx.set_global_alpha(1.0);
-            continue;
-        }
-        // Through the inside of the ring, bowed toward the centre.
-        let (cx, cy) = (
-            g.cx + (x1 + x2 - 2.0 * g.cx) * 0.2,
-            g.cy + (y1 + y2 - 2.0 * g.cy) * 0.2,
-        );
-        // It ends at the edge of the next step's disc, where its head shows.
-        let (dx, dy) = (x2 - cx, y2 - cy);
-        let back = disc / math::hypot(dx, dy).max(1.0);
-        let (ex, ey) = (x2 - dx * back, y2 - dy * back);
-        ctx.begin_path();
-        ctx.move_to(x1, y1);
-        ctx.quadratic_curve_to(cx, cy, ex, ey);
-        ctx.stroke();
-        arrow_head(ctx, (cx, cy), (ex, ey), 10.0);
-    }
-    if let Some(&last) = path.last() {
+    // The bucket that works first, so the hops and their heads are drawn over it.
+    if let (Some(&last), Some(grid)) = (path.last(), on) {
+        // The bucket that works, outlined in its holder's colour.
+        let holder = holders.get(last as usize).copied().unwrap_or(NO_OWNER);
+        let (x, y) = grid.corner(last);
+        ctx.set_line_width((grid.cell * 0.16).max(2.0));
+        ctx.set_stroke_style_str(&owner_colour(holder, p));
+        ctx.stroke_rect(x, y, grid.cell, grid.cell);
+    } else if let Some(&last) = path.last() {
         let holder = holders.get(last as usize).copied().unwrap_or(NO_OWNER);
         let sweep = TAU / f64::from(cells);
         let start = f64::from(last) * sweep - TAU / 4.0;
@@ -1511,11 +1512,53 @@ fn draw_hops(
         ctx.set_stroke_style_str(&owner_colour(holder, p));
         ctx.stroke();
     }
+    ctx.set_stroke_style_str(p.outline);
+    ctx.set_fill_style_str(p.outline);
+    if let Some(grid) = on {
+        // Each cell the chain passes on the way, outlined: the step's disc is on its corner.
+        ctx.set_line_width(2.0);
+        for &b in &path[..path.len().saturating_sub(1)] {
+            let (x, y) = grid.corner(b);
+            ctx.stroke_rect(x + 1.0, y + 1.0, grid.cell - 2.0, grid.cell - 2.0);
+        }
+    }
+    ctx.set_line_width(2.5);
+    for hop in path.windows(2) {
+        let ((x1, y1), (x2, y2)) = (at(hop[0]), at(hop[1]));
+        if on.is_some() {
+            // On the grid, straight and thin: the numbers tell the order.
+            ctx.set_line_width(1.5);
+            ctx.set_global_alpha(0.7);
+            ctx.begin_path();
+            ctx.move_to(x1, y1);
+            ctx.line_to(x2, y2);
+            ctx.stroke();
+            ctx.set_global_alpha(1.0);
+            continue;
+        }
+        // Round the outside of the ring of buckets, forward (clockwise) to a higher bucket
+        // and back to a lower one, so no hop crosses the centre's words or the ranges
+        // inside: out from the step's disc, along, and in to the next disc's edge.
+        let (a1, a2) = (
+            math::atan2(y1 - g.cy, x1 - g.cx),
+            math::atan2(y2 - g.cy, x2 - g.cx),
+        );
+        let along = bucket_radius(g) + s.band * 1.1;
+        let end = r + disc;
+        ctx.begin_path();
+        ctx.move_to(x1, y1);
+        let _ = ctx.arc_with_anticlockwise(g.cx, g.cy, along, a1, a2, hop[1] < hop[0]);
+        let (ex, ey) = (g.cx + end * math::cos(a2), g.cy + end * math::sin(a2));
+        ctx.line_to(ex, ey);
+        ctx.stroke();
+        let (ox, oy) = (g.cx + along * math::cos(a2), g.cy + along * math::sin(a2));
+        arrow_head(ctx, (ox, oy), (ex, ey), 10.0);
+    }
     ctx.set_font(&font(disc * 1.1, true));
     ctx.set_text_align("center");
     ctx.set_text_baseline("middle");
     for (i, &b) in path.iter().enumerate() {
-        let (x, y) = at(b);
+        let (x, y) = mark(b);
         ctx.begin_path();
         let _ = ctx.arc(x, y, disc, 0.0, TAU);
         ctx.set_fill_style_str(p.outline);
