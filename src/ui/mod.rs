@@ -1036,6 +1036,10 @@ impl Page<'_> {
     fn full(&self) -> Html {
         let (w, s, state) = (self.w, &self.s, self.state);
         let beside = |f: Focus| self.focused(f) && !s.compare;
+        // Presenting without a tour, the lookup comes beside the ring: the presenter
+        // follows keys there, in the room's view.
+        let lookup_beside =
+            beside(Focus::Lookup) || (s.present && self.tour.position.is_none() && !s.compare);
         let lookup = lookup_box(w, &self.controls(Focus::Lookup, false));
         let store = self
             .tour
@@ -1075,7 +1079,7 @@ impl Page<'_> {
                                 {for self.tour_panel()}
                                 {for store}
                                 {for sweep_beside}
-                                if beside(Focus::Lookup) { {lookup.clone()} }
+                                if lookup_beside { {lookup.clone()} }
                                 if beside(Focus::Table) { {self.servers(false)} }
                                 {server_actions(w, state, &self.dispatch)}
                                 {self.status()}
@@ -1088,7 +1092,7 @@ impl Page<'_> {
                     <div class="panel">
                         if s.below_fold {
                         if s.compare { {for self.error()} }
-                        if !beside(Focus::Lookup) { {lookup} }
+                        if !lookup_beside { {lookup} }
                         if !beside(Focus::Table) { {self.servers(false)} }
                         {scenario_controls(w, &ScenarioProps { state: state.clone(), on_action: self.dispatch.clone(), playing: s.playing,
                             on_toggle_play: self.toggle(Flag::Playing), speed: s.speed, on_speed: self.on_screen.reform(ScreenAction::Speed) })}

@@ -216,6 +216,23 @@ test('presentation mode and the light theme, screenshots and axe', async () => {
   const size = await page.$eval('section.tour .narration', (n) => parseFloat(getComputedStyle(n).fontSize));
   assert.ok(size >= 28, `narration ${size}px`);
   await screenshot(page, '53-present-zh-CN');
+  // Presenting without a tour, at 1280×720: the lookup and the readout's first words are
+  // beside the ring, in the room's view, and a key followed there is told beside it too.
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto(`${server.origin}/?present=1&lang=en`);
+  await ready(page);
+  const lookup = page.locator('.side .lookup input');
+  await lookup.fill('user:1001');
+  await lookup.press('Enter');
+  await page.waitForSelector('.side .lookup .explain');
+  const inView = await page.evaluate(() => ['.side .lookup input', '.side .lookup .explain', '.side .readout'].map((q) => {
+    const r = document.querySelector(q).getBoundingClientRect();
+    return [q, r.height > 0 && r.top >= 0 && r.bottom <= innerHeight && r.left >= innerWidth / 2 - 20];
+  }));
+  assert.deepEqual(inView.filter(([, ok]) => !ok), [], 'beside the ring and on the screen');
+  assert.match(await page.textContent('.side .lookup .explain'), /"user:1001"/);
+  await screenshot(page, '53-present-no-tour-1280x720');
+  await page.setViewportSize({ width: 1400, height: 1000 });
   await page.goto(`${server.origin}/?theme=light&lang=en`);
   await ready(page);
   const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
