@@ -471,6 +471,10 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
                 (w.explain_cell)(digest_name(sim), key, *cell, *size, &name(e.owner))
             }
         }
+        // Every OSD out: the group's draws find none (not a set of `NO_OWNER`s).
+        How::PlacementGroup { hash: ps, .. } if e.owner == NO_OWNER => {
+            (w.explain_nobody)("rjenkins", key, *ps)
+        }
         How::PlacementGroup {
             hash: ps,
             pg,

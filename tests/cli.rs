@@ -1285,8 +1285,42 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("ceph_stable_mod(·, 32)"), "{out}");
     }
-    // osd.1 out: the recorded answers of that state, from the same map and a step.
+    // osd.1 out: the recorded answers of that state — from the same map and `--down`, which
+    // says after the map what a CRUSH map cannot (an OSD out is the OSD map's) …
     let out_state = answers("osd.1-out ");
+    let mut args = vec![
+        "locate", "--config", &map, "--pg-num", "12", "--down", "osd.1",
+    ];
+    args.extend(out_state.iter().map(|(k, _)| k.as_str()));
+    let (code, out, err) = run(&args);
+    assert_eq!(code, 0, "{err}");
+    let placed: Vec<Vec<&str>> = out
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split('\t').take(2).collect())
+        .collect();
+    let expected: Vec<Vec<&str>> = out_state
+        .iter()
+        .map(|(k, o)| vec![k.as_str(), o.as_str()])
+        .collect();
+    assert_eq!(placed, expected);
+    // … a name the map does not have is refused, and every OSD out answers "none", not a
+    // set of made-up ids.
+    let (code, _, err) = run(&["locate", "--config", &map, "--down", "osd.9", "k"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("--down (after --config): down: 'osd.9' is not one of the servers"),
+        "{err}"
+    );
+    let all = "osd.0,osd.1,osd.2,osd.3,osd.4,osd.5";
+    let (code, out, err) = run(&["locate", "--config", &map, "--down", all, "k"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("k\t(none)\trjenkins of \"k\" = 0x") && out.contains("no server is up"),
+        "{out}"
+    );
+    assert!(!out.contains('#'), "{out}");
+    // … and by a step, the same answers.
     let keys: Vec<&str> = out_state.iter().map(|(k, _)| k.as_str()).collect();
     let csv = format!("{}/ceph-moved.csv", env!("CARGO_TARGET_TMPDIR"));
     let list = format!("list:{}", keys.join(","));

@@ -37,7 +37,8 @@ pub(super) struct ScenarioArgs {
     /// Seed for random: keys, 0..=2^64-1.
     #[arg(long, default_value = "1")]
     seed: String,
-    /// Failed servers, comma separated.
+    /// Failed servers, comma separated (with `--config`, marked down after it: e.g. an OSD
+    /// out, which a CRUSH map cannot say).
     #[arg(long, default_value = "")]
     down: String,
     /// Multi-probe: probes per key, 1..=256.
@@ -72,7 +73,7 @@ pub(super) struct ScenarioArgs {
     /// `nodetool ring` output (its own tokens) or a Ceph CRUSH map as `crushtool -d` writes it
     /// (a flat root of OSDs; give `--pg-num`). It gives the algorithm, the servers in
     /// declaration order, their weights and the down ones.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "down", "slotmap", "tokens"])]
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "slotmap", "tokens"])]
     config: Option<std::path::PathBuf>,
 }
 
@@ -125,7 +126,9 @@ impl ScenarioArgs {
             self.keys.as_str()
         };
         // With `--config`, the flags it conflicts with keep their defaults: the config sets
-        // the algorithm, servers, slot table and tokens, applied over them.
+        // the algorithm, servers, slot table and tokens, applied over them; `--down` names
+        // the config's servers, so it is applied after it.
+        let down_after = self.config.is_some();
         let pairs = [
             ("algo", self.algo.as_str()),
             ("hash", self.hash.as_str()),
@@ -133,7 +136,7 @@ impl ScenarioArgs {
             ("label", self.label.as_str()),
             ("keys", keys),
             ("seed", self.seed.as_str()),
-            ("down", self.down.as_str()),
+            ("down", if down_after { "" } else { self.down.as_str() }),
             ("probes", self.probes.as_str()),
             ("c", self.c.as_str()),
             ("pg_num", self.pg_num.as_str()),
@@ -141,6 +144,14 @@ impl ScenarioArgs {
             ("tokens", self.tokens.as_str()),
         ];
         let mut scenario = assemble(&pairs, vnodes, self.table.as_deref(), imported)?;
+        if down_after {
+            let already = scenario
+                .mark_down(&self.down)
+                .map_err(|e| format!("--down (after --config): {e}"))?;
+            for name in already {
+                eprintln!("note: --down {name}: the config already has it down");
+            }
+        }
         if let Some(file) = key_file {
             scenario.settings.keys = KeySpec::External(Source(std::sync::Arc::new(file)));
         }

@@ -535,6 +535,27 @@ impl Scenario {
         }
     }
 
+    /// Marks the servers `names` lists (as the `down` parameter writes them) down, over
+    /// what a system's config already said — a CRUSH map cannot say an OSD is out (that is
+    /// the OSD map's), so the command line's `--down` says it after `--config`. Returns the
+    /// names the scenario already had down; a name that is no server is refused, and so is
+    /// a scenario left with no server up (the algorithm's own check).
+    pub fn mark_down(&mut self, names: &str) -> Result<Vec<String>, Problem> {
+        let mut already = Vec::new();
+        if names.trim().is_empty() {
+            return Ok(already);
+        }
+        for name in name_list(names, Field::Down)? {
+            match self.nodes.iter_mut().find(|n| n.name == name) {
+                Some(n) if !n.up => already.push(name),
+                Some(n) => n.up = false,
+                None => return Err(Problem::DownNotServer { name: quote(&name) }),
+            }
+        }
+        self.validate()?;
+        Ok(already)
+    }
+
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
     /// registry entry's check).
     pub fn validate(&self) -> Result<(), Problem> {
