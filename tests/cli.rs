@@ -1239,6 +1239,26 @@ fn inputs_that_would_exhaust_memory_are_refused_before_they_are_held() {
     );
 }
 
+/// The objects `osdmaptool` placed in cluster state `state` of tests/reference/ceph.txt
+/// (the state tests/reference/ceph-crushmap.txt is of, and changes of it): the first 200,
+/// (object, primary OSD).
+fn osdmaptool_answers(state: &str) -> Vec<(String, String)> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let vectors = std::fs::read_to_string(format!("{root}/tests/reference/ceph.txt")).unwrap();
+    vectors
+        .split("scenario ")
+        .find(|s| s.starts_with(&format!("{state} ")))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .take(200)
+        .map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            (w[0].to_owned(), w[2].to_owned())
+        })
+        .collect()
+}
+
 /// A Ceph cluster's decompiled CRUSH map as `--config`, with `--pg-num`: `locate` puts the
 /// objects recorded from `osdmaptool` (tests/reference/ceph.txt, the state that map is of)
 /// on the OSD Ceph chose, and marking an OSD out is a step.
@@ -1246,22 +1266,7 @@ fn inputs_that_would_exhaust_memory_are_refused_before_they_are_held() {
 fn a_crush_map_places_objects_as_osdmaptool_did() {
     let root = env!("CARGO_MANIFEST_DIR");
     let map = format!("{root}/tests/reference/ceph-crushmap.txt");
-    let vectors = std::fs::read_to_string(format!("{root}/tests/reference/ceph.txt")).unwrap();
-    let answers = |state: &str| -> Vec<(String, String)> {
-        vectors
-            .split("scenario ")
-            .find(|s| s.starts_with(state))
-            .unwrap()
-            .lines()
-            .skip(1)
-            .take(200)
-            .map(|l| {
-                let w: Vec<&str> = l.split(' ').collect();
-                (w[0].to_owned(), w[2].to_owned())
-            })
-            .collect()
-    };
-    let reweighted = answers("osd.3-reweighted ");
+    let reweighted = osdmaptool_answers("osd.3-reweighted");
     let mut args = vec!["locate", "--config", &map, "--pg-num", "12"];
     args.extend(reweighted.iter().map(|(k, _)| k.as_str()));
     let (code, out, err) = run(&args);
@@ -1285,9 +1290,50 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
         assert_eq!(code, 0, "{err}");
         assert!(out.contains("ceph_stable_mod(·, 32)"), "{out}");
     }
-    // osd.1 out: the recorded answers of that state — from the same map and `--down`, which
+    // osd.1 out: the recorded answers of that state, from the same map and a step.
+    let out_state = osdmaptool_answers("osd.1-out");
+    let keys: Vec<&str> = out_state.iter().map(|(k, _)| k.as_str()).collect();
+    let csv = format!("{}/ceph-moved.csv", env!("CARGO_TARGET_TMPDIR"));
+    let list = format!("list:{}", keys.join(","));
+    let (code, _, err) = run(&[
+        "simulate",
+        "--config",
+        &map,
+        "--pg-num",
+        "12",
+        "--keys",
+        &list,
+        "--step",
+        "fail:osd.1",
+        "--moved",
+        &csv,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let moved = std::fs::read_to_string(&csv).unwrap();
+    for (key, osd) in &out_state {
+        let was = reweighted
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, o)| o.as_str());
+        let row = moved
+            .lines()
+            .find(|l| l.split(',').nth(1) == Some(key.as_str()));
+        match row {
+            Some(row) => assert_eq!(row.split(',').nth(3), Some(osd.as_str()), "{row}"),
+            None => assert_eq!(was, Some(osd.as_str()), "{key} stayed"),
+        }
+    }
+}
+
+/// `--down` after `--config`: a CRUSH map cannot say an OSD is out (that is the OSD map's),
+/// so `--down` says it, applied after the map, and the answers are `osdmaptool`'s.
+#[test]
+fn down_after_a_crush_map_is_osdmaptools_out() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let map = format!("{root}/tests/reference/ceph-crushmap.txt");
+    // osd.1 out: the recorded answers of that state, from the same map and `--down`, which
     // says after the map what a CRUSH map cannot (an OSD out is the OSD map's) …
-    let out_state = answers("osd.1-out ");
+    let out_state = osdmaptool_answers("osd.1-out");
     let mut args = vec![
         "locate", "--config", &map, "--pg-num", "12", "--down", "osd.1",
     ];
@@ -1320,38 +1366,6 @@ fn a_crush_map_places_objects_as_osdmaptool_did() {
         "{out}"
     );
     assert!(!out.contains('#'), "{out}");
-    // … and by a step, the same answers.
-    let keys: Vec<&str> = out_state.iter().map(|(k, _)| k.as_str()).collect();
-    let csv = format!("{}/ceph-moved.csv", env!("CARGO_TARGET_TMPDIR"));
-    let list = format!("list:{}", keys.join(","));
-    let (code, _, err) = run(&[
-        "simulate",
-        "--config",
-        &map,
-        "--pg-num",
-        "12",
-        "--keys",
-        &list,
-        "--step",
-        "fail:osd.1",
-        "--moved",
-        &csv,
-    ]);
-    assert_eq!(code, 0, "{err}");
-    let moved = std::fs::read_to_string(&csv).unwrap();
-    for (key, osd) in &out_state {
-        let was = reweighted
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, o)| o.as_str());
-        let row = moved
-            .lines()
-            .find(|l| l.split(',').nth(1) == Some(key.as_str()));
-        match row {
-            Some(row) => assert_eq!(row.split(',').nth(3), Some(osd.as_str()), "{row}"),
-            None => assert_eq!(was, Some(osd.as_str()), "{key} stayed"),
-        }
-    }
 }
 
 /// Issue 53, the command line's part: Ceph's `pg_num` is Ceph's own in `compare` (with
