@@ -37,8 +37,10 @@ dist/index.html: $(PAGE_INPUTS)
 	$(PAGE_ENV) trunk build --release
 	@touch dist/index.html
 
+# The page's size, and the release archive a documentation author hosts (tools/package.sh).
 dist: dist/index.html
 	@bash tools/size.sh dist
+	@bash tools/package.sh
 
 build: setup-build dist
 
@@ -53,7 +55,11 @@ serve: setup-build
 	    echo "Other machines open: http://$$a:$(PORT)/";; esac; done;; esac
 	$(PAGE_ENV) trunk serve --release --address $(HOST) --port $(PORT)
 
+# The publishing workflow is checked against GitHub's workflow schema (action-validator, from
+# npm: actionlint's PyPI package downloads its binary from GitHub when built, which a machine
+# that reaches only the registries cannot).
 lint:
+	node_modules/.bin/action-validator .github/workflows/*.yml
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings

@@ -125,11 +125,11 @@ if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGE
   [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ] || die "wasm-bindgen $WASM_BINDGEN_VERSION is still not on PATH after installing it"
 fi
 
-# 3. npm tools: binaryen (wasm-opt), playwright-core, axe-core (accessibility checks) and
-#    jsqr (decodes the page's QR code in the tests),
-#    exactly as package-lock.json says.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/jsqr/dist/jsQR.js ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (binaryen, playwright-core, axe-core, jsqr) with npm ci"
+# 3. npm tools: binaryen (wasm-opt), playwright-core, axe-core (accessibility checks),
+#    jsqr (decodes the page's QR code in the tests) and action-validator (the publishing
+#    workflow's check), exactly as package-lock.json says.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/jsqr/dist/jsQR.js ] || [ ! -x node_modules/.bin/action-validator ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (binaryen, playwright-core, axe-core, jsqr, action-validator) with npm ci"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 fi
 
