@@ -85,6 +85,10 @@ def test_names_are_text_and_one_name_is_one_server():
         (("ring", ["\ud800"]), {}, r"nodes\[0\] is not valid Unicode text"),
         ((5, "A,B"), {}, r"algo must be text \(str\), not int"),
         (("ring", "A,B"), {"vnodes": [1]}, r"vnodes must be a number or text, not list"),
+        # Out of range is said as out of range, with the number as written (issue 50).
+        (("ring", "A,B"), {"vnodes": 10**12}, r"^vnodes '1000000000000' must be a whole number from 1 to \d"),
+        (("ring", {"a": -5.0, "b": 1}), {}, r"weight '-5(\.0)?' must be above 0"),
+        (("ring", {"a": 1e30, "b": 1}), {}, r"weight '1e\+?30' must be above 0"),
     ]:
         with pytest.raises(hl.ScenarioError, match=says):
             hl.Cluster(*args, **kwargs)
