@@ -25,7 +25,7 @@ setup-test:
 # The page is rebuilt only when something it is built from changed: an unchanged tree skips
 # Trunk's wasm-bindgen and wasm-opt passes (~20 s). `trunk build` replaces dist/ as a whole,
 # so a build that stopped half-way leaves the old index.html and the next run builds again.
-# The Python package (crates/python) is not built into the page: its changes do not count.
+# The Python package (bindings/python) is not built into the page: its changes do not count.
 PAGE_INPUTS := $(shell find src static crates/short-md5 crates/plotters-canvas -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
 	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/order_functions.mjs tools/wasm_features.mjs tools/short_names.py tools/wasm_early.py tools/inline_assets.py tools/csp_hashes.py \
 	target/tools/wasm.env target/tools/page.env
@@ -78,7 +78,7 @@ test-browser:
 test-e2e:
 	node --test --test-concurrency=2 $$(ls -S tests/e2e/*.test.mjs)
 
-# The Python package (crates/python): one abi3 wheel built from the checkout by maturin into
+# The Python package (bindings/python): one abi3 wheel built from the checkout by maturin into
 # target/wheels, installed into the project's own virtual environment (target/py), tested by
 # pytest against the release command line's answers.
 WHEEL_DIR := target/wheels
@@ -86,7 +86,7 @@ WHEEL_DIR := target/wheels
 wheel:
 	@bash tools/setup-python.sh
 	rm -rf $(WHEEL_DIR)
-	target/py/bin/maturin build --release --quiet -m crates/python/Cargo.toml -o $(WHEEL_DIR)
+	target/py/bin/maturin build --release --quiet -m bindings/python/Cargo.toml -o $(WHEEL_DIR)
 	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 
 PYTEST := HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) target/py/bin/pytest -q
@@ -94,7 +94,7 @@ PYTEST := HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(
 # Also against the page (dist/, in headless Chromium: test_page_agreement.py).
 test-python: wheel dist
 	cargo build --release --bin hashring-lab
-	HASHRING_LAB_PAGE=1 $(PYTEST) crates/python/tests --ignore=crates/python/tests/test_spark.py
+	HASHRING_LAB_PAGE=1 $(PYTEST) bindings/python/tests --ignore=bindings/python/tests/test_spark.py
 
 # Spark's local mode: pyspark (a 456 MB download) and a JVM do not fit the cold `make test`'s
 # time, so they are a target of their own, which CI runs after `make test`.
@@ -102,7 +102,7 @@ test-spark:
 	@bash tools/setup-python.sh spark
 	$(MAKE) --no-print-directory wheel
 	cargo build --release --bin hashring-lab
-	$(PYTEST) crates/python/tests/test_spark.py
+	$(PYTEST) bindings/python/tests/test_spark.py
 
 test: setup-test
 	$(MAKE) --no-print-directory lint

@@ -25,5 +25,7 @@ pub mod words;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod configs;
 #[cfg(target_arch = "wasm32")]
 pub mod ui;

@@ -135,9 +135,13 @@ fn dependencies(name: &str, text: &str, all: &BTreeMap<String, String>) -> BTree
 
 /// Every module of `src/` with the modules it imports.
 fn import_graph() -> BTreeMap<String, BTreeSet<String>> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    import_graph_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src"))
+}
+
+/// Every module of the crate whose source is `root` with the modules it imports.
+fn import_graph_of(root: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut all = BTreeMap::new();
-    modules(&root, &root, &mut all);
+    modules(root, root, &mut all);
     all.iter()
         .map(|(name, text)| (name.clone(), dependencies(name, text, &all)))
         .collect()
@@ -191,6 +195,9 @@ const LAYERS: &[&[&str]] = &[
     // The tours' scripts, the drawing of a state, the page's links, its host messages and
     // its own view state (the screen).
     &["tour", "render", "link", "host", "screen"],
+    // A system's config read into a scenario: below the command line and the Python
+    // binding, which both build scenarios through it.
+    &["configs"],
     // The page and the command line.
     &["ui", "cli", "crate"],
 ];
@@ -233,7 +240,17 @@ fn no_module_of_src_depends_on_itself_through_others() {
     assert!(graph["engine::algorithms::jump"].contains("engine::contract"));
     // Re-exports are read: the page's root re-exports its views.
     assert!(graph["ui"].contains("ui::charts"));
-    // From each module, every module it reaches; a module that reaches itself is in a circle.
+    let circles = circles_in(&graph);
+    assert!(
+        circles.is_empty(),
+        "import circles:\n{}",
+        circles.join("\n")
+    );
+}
+
+/// The import circles of `graph`: from each module, every module it reaches; a module that
+/// reaches itself is in a circle (one path a module).
+fn circles_in(graph: &BTreeMap<&str, BTreeSet<String>>) -> Vec<String> {
     let mut circles = Vec::new();
     for &start in graph.keys() {
         let mut seen = BTreeSet::new();
@@ -256,10 +273,65 @@ fn no_module_of_src_depends_on_itself_through_others() {
             }
         }
     }
+    circles
+}
+
+/// The workspace's other crates: the engine's helpers under `crates/` (below the engine:
+/// they depend on no crate of ours) and the bindings under `bindings/` (above it: they
+/// depend on the engine, and nothing depends on them); inside each, no import circle.
+#[test]
+fn the_other_crates_are_layered_and_have_no_circle() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = Vec::new();
+    for (folder, may_use_engine) in [("crates", false), ("bindings", true)] {
+        for entry in fs::read_dir(root.join(folder)).unwrap() {
+            let dir = entry.unwrap().path();
+            let manifest = fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+            let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+            // Our crates it depends on, by path.
+            let ours: Vec<&str> = manifest
+                .lines()
+                .filter_map(|l| l.split("path = \"").nth(1))
+                .filter_map(|p| p.split('"').next())
+                .collect();
+            for path in &ours {
+                let target = dir.join(path).canonicalize().unwrap();
+                let engine = target == root.canonicalize().unwrap();
+                assert!(
+                    !target.starts_with(root.join("bindings").canonicalize().unwrap()),
+                    "{folder}/{name} depends on a binding ({path})"
+                );
+                assert!(
+                    may_use_engine || !engine,
+                    "{folder}/{name}, a helper, depends on the engine"
+                );
+            }
+            let graph = import_graph_of(&dir.join("src"));
+            let graph: BTreeMap<&str, BTreeSet<String>> =
+                graph.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
+            let circles = circles_in(&graph);
+            assert!(
+                circles.is_empty(),
+                "{folder}/{name}: import circles:\n{}",
+                circles.join("\n")
+            );
+            seen.push(format!("{folder}/{name}"));
+        }
+    }
+    seen.sort();
+    assert_eq!(
+        seen,
+        [
+            "bindings/python",
+            "crates/plotters-canvas",
+            "crates/short-md5"
+        ]
+    );
+    // Nothing of the engine's depends on a binding.
+    let manifest = fs::read_to_string(root.join("Cargo.toml")).unwrap();
     assert!(
-        circles.is_empty(),
-        "import circles:\n{}",
-        circles.join("\n")
+        !manifest.lines().any(|l| l.contains("path = \"bindings/")),
+        "the engine depends on a binding"
     );
 }
 

@@ -21,10 +21,7 @@ use std::io::{IsTerminal, Write};
 use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 mod bench;
-mod cassandra;
 mod compare;
-mod crushmap;
-mod envoy;
 mod hash;
 mod key_file;
 mod locate;
@@ -38,7 +35,6 @@ use bench::{bench, BenchArgs};
 use compare::{compare, CompareArgs};
 use hash::{hash, HashArgs};
 use locate::{locate, LocateArgs};
-pub use scenario_args::{assemble, read_config_text};
 use shared::Progress;
 pub use shared::{BYTES_PER_KEY, FLOW_BYTES};
 pub use simulate::MAX_STEPS;

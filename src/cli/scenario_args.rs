@@ -1,13 +1,14 @@
 //! The scenario flags every subcommand shares — the page's URL parameters, same names and
-//! syntax — and `--config`: a system's own config read once (`engine::import`) and applied
-//! over the other flags as the page applies a pasted one.
+//! syntax — and `--config`: a system's own config read once ([`crate::configs`]) and
+//! applied over the other flags as the page applies a pasted one.
 
 use clap::builder::PossibleValuesParser;
 use clap::Args;
 
-use super::{cassandra, crushmap, envoy, key_file};
+use super::key_file;
+use crate::configs::{assemble, read_config_text};
 use crate::engine::hash::HashFn;
-use crate::engine::import::{ConfigFormat, Imported};
+use crate::engine::import::Imported;
 use crate::engine::keys::{KeySpec, Source};
 use crate::engine::placement::Algorithm;
 use crate::engine::scenario::Scenario;
@@ -159,43 +160,6 @@ impl ScenarioArgs {
     }
 }
 
-/// The scenario of `pairs` (URL parameters other than `vnodes` and `table`, missing ones at
-/// their defaults), `vnodes` and `table` when given, and a system's config read by
-/// [`read_config_text`] applied over them — as the command line builds it from its flags
-/// and `--config`, and as the Python package builds a `Cluster`.
-///
-/// A table size not given is Maglev's paper's (65,537); a pool's placement groups
-/// (`pg_num`, among `pairs`) are Ceph's own parameter with Ceph's default, 32, whatever the
-/// table. A `vnodes` given wins over the config's own count (`nodetool ring`'s).
-pub fn assemble(
-    pairs: &[(&str, &str)],
-    vnodes: Option<&str>,
-    table: Option<&str>,
-    mut imported: Option<Imported>,
-) -> Result<Scenario, String> {
-    if let Some(imported) = &mut imported {
-        if imported.table.is_some() && table.is_some() {
-            return Err(
-                "--table and the config's table_size both set Maglev's table; give one".to_owned(),
-            );
-        }
-        if vnodes.is_some() {
-            imported.vnodes = None;
-        }
-    }
-    let default_table = crate::engine::algorithms::maglev::DEFAULT_TABLE.to_string();
-    let mut all = pairs.to_vec();
-    all.push(("vnodes", vnodes.unwrap_or("10")));
-    all.push(("table", table.unwrap_or(&default_table)));
-    let mut scenario = Scenario::from_pairs(all)?;
-    if let Some(imported) = imported {
-        scenario = imported
-            .apply(scenario)
-            .map_err(|e| format!("--config: {e}"))?;
-    }
-    Ok(scenario)
-}
-
 /// Reads `--config` (`-`: stdin), at most 16 MB, and what it describes; what the scenario
 /// leaves out (backup servers, replicas, …) is said on stderr.
 pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, String> {
@@ -220,38 +184,6 @@ pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, Strin
         eprintln!("note: --config leaves out {note}");
     }
     Ok(imported)
-}
-
-/// What `--config` says of a text none of its readers recognises.
-const NOT_RECOGNIZED: &str = "not a config hashring-lab reads: an nginx upstream block with `hash … consistent`, an HAProxy backend with `hash-type consistent`, a twemproxy pool, an Envoy cluster (RING_HASH or MAGLEV), Redis Cluster's CLUSTER NODES or CLUSTER SHARDS, Cassandra's nodetool ring, or a Ceph CRUSH map (crushtool -d)";
-
-/// What a system's config text describes, read by the reader its format needs (format
-/// detection in one place, [`ConfigFormat::of`]): nginx, HAProxy, twemproxy, Envoy, Redis
-/// Cluster's `CLUSTER NODES`/`SHARDS`, Cassandra's `nodetool ring` or a Ceph CRUSH map.
-pub fn read_config_text(text: &str) -> Result<Imported, String> {
-    use crate::engine::import::{self, ClusterLayout};
-    let text = import::without_bom(text);
-    // The kinds the page sends here are read by the command line's own readers.
-    match ConfigFormat::of(text) {
-        // The page's words name the formats the page reads; here every reader is on hand.
-        None => Err(NOT_RECOGNIZED.to_owned()),
-        Some(ConfigFormat::Envoy) => envoy::read(text),
-        Some(ConfigFormat::CrushMap) => crushmap::read(text),
-        Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
-            crate::engine::redis_cluster::read_shards(text)
-                .and_then(import::redis_cluster)
-                .map_err(|e| e.to_string())
-        }
-        Some(ConfigFormat::Cluster(ClusterLayout::Ring)) => {
-            crate::engine::cassandra_ring::read(text)
-                .map(|cluster| Imported {
-                    left_out: cassandra::notes(&cluster),
-                    ..import::cassandra_ring(cluster)
-                })
-                .map_err(|e| e.to_string())
-        }
-        Some(format) => import::read_as(text, format).map_err(|e| e.to_string()),
-    }
 }
 
 /// A config pasted in the page and the same text given to the command line's `--config`
@@ -298,9 +230,9 @@ mod paste_equals_command_line {
                 None
             );
             let table = crate::engine::algorithms::maglev::PAGE_TABLE.to_string();
-            let imported = super::read_config_text(text).unwrap();
+            let imported = crate::configs::read_config_text(text).unwrap();
             let command_line =
-                super::assemble(&[], None, Some(table.as_str()), Some(imported)).unwrap();
+                crate::configs::assemble(&[], None, Some(table.as_str()), Some(imported)).unwrap();
             assert_eq!(page.sim.scenario(), command_line, "{text}");
         }
         // Every format the page reads is among them (the others it refuses, naming the

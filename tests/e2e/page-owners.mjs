@@ -1,7 +1,7 @@
 // Each key's server as the page places it, for scenarios given as link queries on stdin (one
 // JSON list): the page is loaded with each, and its "Every key's server (CSV)" export read.
 // Prints a JSON list of {key: server} maps. Not a test of its own: the Python package's tests
-// (crates/python/tests/test_page_agreement.py) compare its answers with the package's and the
+// (bindings/python/tests/test_page_agreement.py) compare its answers with the package's and the
 // command line's.
 import { readFile } from 'node:fs/promises';
 import { serveDist, openBrowser, closeBrowsers } from './harness.mjs';

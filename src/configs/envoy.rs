@@ -1,7 +1,8 @@
 //! An Envoy cluster, YAML or JSON (a bootstrap's `static_resources.clusters`, a `clusters:`
-//! list, or one cluster) → the scenario it describes, for `--config`. Only the command line
-//! reads it: the YAML reader (`yaml-rust2`) does not fit the page's 300 KB budget, and the
-//! page says so when an Envoy cluster is pasted.
+//! list, or one cluster) → the scenario it describes, for the command line's `--config` and
+//! the Python package's `from_config`. The page does not read it: the YAML reader
+//! (`yaml-rust2`) does not fit the page's budget, and the page says so when an Envoy cluster
+//! is pasted.
 //!
 //! What Envoy does, and so what is read (`source/common/upstream/upstream_impl.cc`,
 //! `thread_aware_lb_impl.cc`, `ring_hash_lb.cc`, `maglev_lb.cc`):

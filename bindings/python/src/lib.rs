@@ -2,8 +2,8 @@
 //!
 //! A [`Cluster`] is a scenario as the page's parameters hold it (`algo`, `nodes`, `down`,
 //! `slotmap`, `tokens`, …) plus the steps applied since (`add:E`, `fail:B`), built by the
-//! same code as `hashring-lab simulate` ([`hashring_lab::cli::assemble`], a system's config
-//! read by [`hashring_lab::cli::read_config_text`]). Placement is per key and stateless once
+//! same code as `hashring-lab simulate` ([`hashring_lab::configs::assemble`], a system's config
+//! read by [`hashring_lab::configs::read_config_text`]). Placement is per key and stateless once
 //! the cluster is built, so batches are placed with the interpreter's lock released, and a
 //! cluster travels to another process (a Spark executor) as its parameters and steps.
 //!

@@ -11,9 +11,15 @@ use arrow_schema::{DataType, Field, Schema};
 use hashring_lab::engine::ring::{ServerId, NO_OWNER};
 use hashring_lab::engine::sim::Simulation;
 
-use crate::cluster::Cluster;
 use crate::keys::for_each_key;
 use crate::Failure;
+
+/// What the columns are computed from: a cluster's simulation on this thread (the
+/// `Cluster` class implements it; the columns do not know the class).
+pub(crate) trait Simulated {
+    /// The simulation, built on this thread when it is not yet.
+    fn simulation(&self) -> Result<Rc<Simulation>, Failure>;
+}
 
 /// Server names by id, for one simulation.
 pub(crate) fn names_by_id(sim: &Simulation) -> Vec<Option<String>> {
@@ -55,7 +61,7 @@ pub(crate) fn check_per_key(sim: &Simulation) -> Result<(), Failure> {
 }
 
 /// Each key's owner, as a string column (null for a null key or when no server is up).
-pub(crate) fn locate_array(cluster: &Cluster, keys: &dyn Array) -> Result<ArrayRef, Failure> {
+pub(crate) fn locate_array(cluster: &dyn Simulated, keys: &dyn Array) -> Result<ArrayRef, Failure> {
     let sim = cluster.simulation()?;
     check_per_key(&sim)?;
     let names = names_by_id(&sim);
@@ -87,8 +93,8 @@ pub(crate) struct Transition {
 }
 
 impl Transition {
-    fn of(before: &Cluster, after: &Cluster) -> Result<Transition, Failure> {
-        let side = |c: &Cluster| -> Result<_, Failure> {
+    fn of(before: &dyn Simulated, after: &dyn Simulated) -> Result<Transition, Failure> {
+        let side = |c: &dyn Simulated| -> Result<_, Failure> {
             let sim = c.simulation()?;
             check_per_key(&sim)?;
             let names = names_by_id(&sim);
@@ -112,8 +118,8 @@ impl Transition {
 /// The keys whose owner differs between `before` and `after`: key, from, to (null: no
 /// server up), in the keys' order; null keys are left out.
 pub(crate) fn moved_batch(
-    before: &Cluster,
-    after: &Cluster,
+    before: &dyn Simulated,
+    after: &dyn Simulated,
     keys: &dyn Array,
 ) -> Result<RecordBatch, Failure> {
     let change = Transition::of(before, after)?;
@@ -142,8 +148,8 @@ pub(crate) fn moved_batch(
 /// key whose owner changes, null for one that stays (and for a null key) — the migration
 /// list in a column of the keys' length, as SQL's scalar functions return it.
 pub(crate) fn moves_array(
-    before: &Cluster,
-    after: &Cluster,
+    before: &dyn Simulated,
+    after: &dyn Simulated,
     keys: &dyn Array,
 ) -> Result<ArrayRef, Failure> {
     let change = Transition::of(before, after)?;

@@ -1,4 +1,4 @@
-"""Type hints of the compiled module (crates/python/src/lib.rs)."""
+"""Type hints of the compiled module (bindings/python/src/lib.rs)."""
 
 from typing import Any, Mapping, Sequence, overload
 

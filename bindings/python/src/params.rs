@@ -145,7 +145,7 @@ pub(crate) fn option_pairs(
 }
 
 /// The scenario of `given` pairs (and a config read), with `vnodes` and the table size
-/// apart as [`hashring_lab::cli::assemble`] takes them; keys are the caller's, so the
+/// apart as [`hashring_lab::configs::assemble`] takes them; keys are the caller's, so the
 /// scenario holds one.
 pub(crate) fn assemble(
     given: Vec<(&'static str, String)>,
@@ -159,12 +159,11 @@ pub(crate) fn assemble(
         .map(|(k, v)| (*k, v.as_str()))
         .collect();
     pairs.push(("keys", "0..1"));
-    let scenario = hashring_lab::cli::assemble(&pairs, find("vnodes"), table, imported).map_err(
-        |m| match m.strip_prefix("--config: ") {
+    let scenario = hashring_lab::configs::assemble(&pairs, find("vnodes"), table, imported)
+        .map_err(|m| match m.strip_prefix("--config: ") {
             Some(config) => Failure::Config(config.to_owned()),
             None => Failure::Scenario(m),
-        },
-    )?;
+        })?;
     Ok(scenario
         .to_pairs()
         .into_iter()

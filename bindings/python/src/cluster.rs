@@ -18,7 +18,7 @@ use hashring_lab::engine::sim::Simulation;
 use hashring_lab::link::PAGE_PARAMS;
 use hashring_lab::text::quote;
 
-use crate::columns::{locate_array, moved_batch, moved_schema, moves_array};
+use crate::columns::{locate_array, moved_batch, moved_schema, moves_array, Simulated};
 use crate::keys::{keys_of, string_array, Keys};
 use crate::params::{
     assemble, link_of, link_query, nodes_text, option_pairs, str_of, text_of, CLUSTER_OPTIONS,
@@ -146,6 +146,12 @@ impl Drop for Cluster {
     }
 }
 
+impl Simulated for Cluster {
+    fn simulation(&self) -> Result<Rc<Simulation>, Failure> {
+        Cluster::simulation(self)
+    }
+}
+
 /// Keeps `sim` as this thread's simulation of cluster `id`, letting go of the oldest.
 fn keep(id: u64, sim: Rc<Simulation>) {
     BUILT.with_borrow_mut(|kept| {
@@ -209,7 +215,7 @@ impl Cluster {
         let given = option_pairs(options, &OPTIONS)?;
         let text = str_of(text, "the config")?;
         py.detach(move || {
-            let imported = hashring_lab::cli::read_config_text(&text).map_err(Failure::Config)?;
+            let imported = hashring_lab::configs::read_config_text(&text).map_err(Failure::Config)?;
             let mut notes: Vec<String> = imported
                 .backups
                 .iter()

@@ -1,4 +1,4 @@
-//! What the command line says of a pasted `nodetool ring` beyond the scenario it becomes
+//! What the command line and the Python package say of a `nodetool ring` beyond the scenario it becomes
 //! (`engine::cassandra_ring` reads it): which nodes are down here and why, and what the
 //! scenario leaves out (a `Leaving` node's departure, a `Moving` node's move, datacenter
 //! boundaries). Notes in English, printed on stderr.

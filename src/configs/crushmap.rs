@@ -1,6 +1,7 @@
 //! A decompiled CRUSH map (`crushtool -d`, `ceph osd getcrushmap | crushtool -d -`) → the
-//! Ceph cluster it describes, for `--config`. Only the command line reads it (the page says
-//! so when one is pasted: its reader does not fit the page's budget).
+//! Ceph cluster it describes, for the command line's `--config` and the Python package's
+//! `from_config`. The page does not read it (it says so when one is pasted: this reader
+//! does not fit the page's budget).
 //!
 //! What the lab models is Ceph's flat case, and so what is read: the rule's `step take
 //! ROOT` bucket must hold the OSDs themselves (`item osd.N weight W`), be a `straw2` bucket
@@ -10,7 +11,8 @@
 //! with their CRUSH weights; an item of weight 0 never wins and is left out, said so. A map
 //! with hosts between root and OSDs, another bucket algorithm or other tunables is refused
 //! with the reason — not approximated. A CRUSH map holds no pool: `pg_num` comes from
-//! `--pg-num`, and an OSD marked out is a step (`--step fail:osd.N`).
+//! `--pg-num`, and an OSD marked out (the OSD map's, not CRUSH's) is `--down osd.N`, applied
+//! after the map, or a step (`--step fail:osd.N`).
 
 use std::collections::HashMap;
 
