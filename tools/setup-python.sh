@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the Python package's build and tests need and is missing, into a virtual
 # environment of the project's own (target/py): maturin, pyarrow, DuckDB, Polars, pytest,
-# at the versions crates/python/requirements-test.txt pins. Idempotent: under a second when
+# at the versions bindings/python/requirements-test.txt pins. Idempotent: under a second when
 # the environment is already as pinned.
 #   tools/setup-python.sh         the package's build and tests
 #   tools/setup-python.sh spark   the above plus pyspark and pandas (requirements-spark.txt)
@@ -28,7 +28,7 @@ pip_install() {
     cp "$requirements" "$stamp"
   fi
 }
-pip_install crates/python/requirements-test.txt
+pip_install bindings/python/requirements-test.txt
 if [ "$mode" = spark ]; then
   if ! command -v java >/dev/null; then
     say "installing a Java runtime for Spark (apt-get install openjdk-17-jre-headless)"
@@ -37,6 +37,6 @@ if [ "$mode" = spark ]; then
       || { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq openjdk-17-jre-headless >/dev/null; } \
       || die "apt-get install openjdk-17-jre-headless failed"
   fi
-  pip_install crates/python/requirements-spark.txt
+  pip_install bindings/python/requirements-spark.txt
 fi
 say "ok ($mode)"
