@@ -1468,3 +1468,114 @@ fn compare_and_key_files_are_never_fooled() {
         "{out}"
     );
 }
+
+/// The words of a shell command line as `sh` splits them: blanks apart, `'…'` and `"…"`
+/// quoting (the README's commands use no escapes or expansions inside quotes).
+fn shell_words(line: &str) -> Vec<String> {
+    let (mut words, mut word, mut quote, mut started) = (Vec::new(), String::new(), None, false);
+    for c in line.chars() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), c) => word.push(c),
+            (None, '\'' | '"') => (quote, started) = (Some(c), true),
+            (None, c) if c.is_whitespace() => {
+                if started || !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            (None, c) => word.push(c),
+        }
+    }
+    if started || !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// Every command the README shows runs as printed, from the repository's root: each
+/// `cargo run --release -- …` line of its `sh` blocks (continued lines joined) runs the
+/// command line with those words and succeeds, writing what it says it writes. The README's
+/// other commands are run elsewhere: `make test` is what CI runs (`.ci/run`), `make serve`
+/// serves the page `make test` builds, and the Python example is run by
+/// bindings/python/tests/test_readme.py.
+#[test]
+fn the_readmes_commands_run_as_printed() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let readme = std::fs::read_to_string(format!("{root}/README.md")).unwrap();
+    // A README that reads in five minutes; the reference is in docs/.
+    assert!(
+        readme.lines().count() <= 250,
+        "README.md: {} lines",
+        readme.lines().count()
+    );
+    let mut commands = Vec::new();
+    let mut others = Vec::new();
+    for block in readme.split("```sh\n").skip(1) {
+        let block = block.split("```").next().unwrap().replace("\\\n", " ");
+        for line in block.lines().filter(|l| !l.trim().is_empty()) {
+            match line.strip_prefix("cargo run --release -- ") {
+                Some(args) => commands.push(shell_words(args)),
+                None => others.push(line.split('#').next().unwrap().trim().to_owned()),
+            }
+        }
+    }
+    assert_eq!(others, ["make serve", "make test"], "commands no test runs");
+    assert!(commands.len() >= 4, "{commands:?}");
+    // From a scratch folder that sees the repository's tests/ (the configs the README
+    // reads), so what the commands write lands there.
+    let cwd = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("readme-commands");
+    let _ = std::fs::remove_dir_all(&cwd);
+    std::fs::create_dir_all(&cwd).unwrap();
+    std::os::unix::fs::symlink(format!("{root}/tests"), cwd.join("tests")).unwrap();
+    for args in &commands {
+        let out = Command::new(env!("CARGO_BIN_EXE_hashring-lab"))
+            .args(args)
+            .current_dir(&cwd)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(!out.stdout.is_empty(), "{args:?} printed nothing");
+        if let Some(at) = args.iter().position(|a| a == "--moved") {
+            let moved = std::fs::read_to_string(cwd.join(&args[at + 1])).unwrap();
+            assert!(
+                moved.starts_with("step,key,from,to,between_survivors\n"),
+                "{args:?}"
+            );
+            assert!(
+                moved.lines().count() > 100,
+                "{args:?}: {} rows",
+                moved.lines().count()
+            );
+        }
+    }
+}
+
+/// Every relative link of the README and of docs/ leads to a file that is there.
+#[test]
+fn the_documentations_links_resolve() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for entry in std::fs::read_dir(root.join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "md") {
+            pages.push(path);
+        }
+    }
+    let mut broken = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        for link in text.split("](").skip(1) {
+            let target = link.split(')').next().unwrap().split('#').next().unwrap();
+            if target.is_empty() || target.contains("://") {
+                continue;
+            }
+            if !page.parent().unwrap().join(target).exists() {
+                broken.push(format!("{}: {target}", page.display()));
+            }
+        }
+    }
+    assert!(pages.len() >= 9, "{pages:?}");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}

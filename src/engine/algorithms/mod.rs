@@ -192,7 +192,7 @@ mod tests {
         let root = env!("CARGO_MANIFEST_DIR");
         for (file, row) in [
             ("src/engine/scenario.rs", "| algo "),
-            ("README.md", "| `algo` "),
+            ("docs/CLI.md", "| `algo` "),
         ] {
             let text = std::fs::read_to_string(format!("{root}/{file}")).unwrap();
             assert_eq!(listed(&text, row), ids, "{file}'s algo row");
