@@ -54,7 +54,8 @@ pub use tour_panel::{store_panel, tour_panel, tour_picker, TourPanelProps, TourP
 /// When the link asks for the plain page and its scenario is placed at once (not in steps),
 /// the ring is drawn into the shell first and the app is mounted after the frame that shows
 /// it: the ring with its data is on screen before the app's first render and layout
-/// (docs/PERFORMANCE.md, "The first paint: the ring before the app").
+/// (its first paint against a plain-JavaScript page: docs/PERFORMANCE.md; how it came to
+/// be: `git log -- src/ui/mod.rs`).
 pub fn start() {
     let first = Rc::new(First::of_page());
     if draw_in_shell(&first) {

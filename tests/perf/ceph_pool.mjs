@@ -1,7 +1,7 @@
 // The largest Ceph pools in the page: load, then an Add server, and the longest main-thread
 // task of each (a `PerformanceObserver` on long tasks). `make dist` first; then
 //   node tests/perf/ceph_pool.mjs
-// (docs/PERFORMANCE.md, "A large Ceph pool, in steps", has its numbers).
+// (its numbers: `git log -- docs/PERFORMANCE.md`, "A large Ceph pool, in steps").
 import { serveDist, openBrowser, ready } from '../e2e/harness.mjs';
 
 const server = await serveDist();
