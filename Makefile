@@ -104,13 +104,9 @@ test-spark:
 	cargo build --release --bin hashring-lab
 	$(PYTEST) bindings/python/tests/test_spark.py
 
-test: setup-test
-	$(MAKE) --no-print-directory lint
-	$(MAKE) --no-print-directory test-native
-	$(MAKE) --no-print-directory dist
-	$(MAKE) --no-print-directory test-browser
-	$(MAKE) --no-print-directory test-e2e
-	$(MAKE) --no-print-directory test-python
+# Each phase timed (tools/phases.sh), stopping at the first failure.
+test:
+	@bash tools/phases.sh setup-test lint test-native dist test-browser test-e2e test-python
 
 bench: setup-test
 	cargo bench --bench engine
