@@ -377,12 +377,18 @@ fn draw_structure(
     }
     ctx.set_global_alpha(1.0);
     if grid.cell >= 9.0 {
-        // Each row's first bucket number in the gutter on its left.
+        // Each row's first bucket number in the gutter on its left (where it can be read:
+        // cells of 14 px and more).
         ctx.set_font(&font((grid.cell * 0.5).min(font_px), false));
         ctx.set_fill_style_str(p.muted);
         ctx.set_text_align("right");
         ctx.set_text_baseline("middle");
-        for row in 0..grid.rows(picture.capacity) {
+        let numbered = if grid.cell >= 14.0 {
+            grid.rows(picture.capacity)
+        } else {
+            0
+        };
+        for row in 0..numbered {
             let (x, y) = grid.centre(row * grid.cols);
             let _ = ctx.fill_text(&(row * grid.cols).to_string(), x - grid.cell * 0.62, y);
         }
