@@ -530,3 +530,29 @@ fn exact_owner(
         .write_name(keys.ids[place], settings.seed, &mut name);
     placement.owner(&name, keys.positions[place])
 }
+
+/// What the tests of the pictures share: a simulation built from link parameters, then
+/// servers taken out one by one.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::Simulation;
+    use crate::engine::change::Change;
+    use crate::engine::scenario::Scenario;
+
+    /// `algo` over `nodes` and `keys` (the link's syntax), after removing `removed` in
+    /// order.
+    pub(crate) fn after_removing(
+        algo: &str,
+        nodes: &str,
+        keys: &str,
+        removed: &[&str],
+    ) -> Simulation {
+        let scenario =
+            Scenario::from_pairs([("algo", algo), ("nodes", nodes), ("keys", keys)]).unwrap();
+        let mut sim = Simulation::new(&scenario).unwrap();
+        for name in removed {
+            sim.apply(&Change::Remove((*name).to_owned())).unwrap();
+        }
+        sim
+    }
+}

@@ -283,22 +283,11 @@ mod tests {
     use super::*;
     use crate::engine::algorithms::anchor::Anchor;
     use crate::engine::algorithms::memento::Memento;
-    use crate::engine::change::Change;
     use crate::engine::ring::NO_OWNER;
-    use crate::engine::scenario::Scenario;
+    use crate::engine::sim::fixtures::after_removing;
 
     fn sim(algo: &str, removed: &[&str]) -> Simulation {
-        let scenario = Scenario::from_pairs([
-            ("algo", algo),
-            ("nodes", "A,B,C,D,E,F,G,H"),
-            ("keys", "0..100"),
-        ])
-        .unwrap();
-        let mut sim = Simulation::new(&scenario).unwrap();
-        for name in removed {
-            sim.apply(&Change::Remove((*name).to_owned())).unwrap();
-        }
-        sim
+        after_removing(algo, "A,B,C,D,E,F,G,H", "0..100", removed)
     }
 
     /// Anchor after three removals: the stack drawn is the anchor's own, the three removed
@@ -391,15 +380,11 @@ mod tests {
         // Over 600 keys (more, so the shares settle): Dx's passes over its reserve are
         // even, Anchor's fall on few buckets.
         let many = |algo| {
-            let scenario = Scenario::from_pairs([
-                ("algo", algo),
-                ("nodes", "A,B,C,D,E,F,G,H"),
-                ("keys", "0..600"),
-            ])
-            .unwrap();
-            let mut sim = Simulation::new(&scenario).unwrap();
-            sim.apply(&Change::Remove("C".to_owned())).unwrap();
-            traffic(&sim, 100).visits
+            traffic(
+                &after_removing(algo, "A,B,C,D,E,F,G,H", "0..600", &["C"]),
+                100,
+            )
+            .visits
         };
         let spread = |v: &[u32]| {
             let reserve = &v[8..];

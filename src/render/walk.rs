@@ -242,9 +242,7 @@ pub fn picture_words(w: &Words, sim: &Simulation, lookup: Option<(&str, &Explana
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::change::Change;
-    use crate::engine::scenario::Scenario;
-    use crate::engine::sim::Simulation;
+    use crate::engine::sim::fixtures::after_removing;
     use crate::engine::spec::Shape;
     use crate::render::workings::score_bars;
 
@@ -255,14 +253,7 @@ mod tests {
     #[test]
     fn every_drawn_walk_ends_at_the_owner_and_is_the_placements_own() {
         for algo in crate::engine::placement::Algorithm::ALL {
-            let scenario = Scenario::from_pairs([
-                ("algo", algo.name()),
-                ("nodes", "A,B,C,D,E,F,G,H"),
-                ("keys", "key-{i}:0..200"),
-            ])
-            .unwrap();
-            let mut sim = Simulation::new(&scenario).unwrap();
-            sim.apply(&Change::Remove("C".to_owned())).unwrap();
+            let sim = after_removing(algo.name(), "A,B,C,D,E,F,G,H", "key-{i}:0..200", &["C"]);
             let placement = sim.placement();
             let places = sim.keys().places_by_id();
             let mut walked = 0;
@@ -368,17 +359,7 @@ mod tests {
     /// hops (how to read them, then the walk) ending at its owner — in English and Chinese.
     #[test]
     fn the_pictures_and_walks_are_said_in_words() {
-        let sim = |algo: &str| {
-            let scenario = Scenario::from_pairs([
-                ("algo", algo),
-                ("nodes", "A,B,C,D,E,F,G,H"),
-                ("keys", "key-{i}:0..100"),
-            ])
-            .unwrap();
-            let mut sim = Simulation::new(&scenario).unwrap();
-            sim.apply(&Change::Remove("C".to_owned())).unwrap();
-            sim
-        };
+        let sim = |algo: &str| after_removing(algo, "A,B,C,D,E,F,G,H", "key-{i}:0..100", &["C"]);
         let anchor = sim("anchor");
         assert_eq!(
             picture_words(&crate::i18n::EN, &anchor, None),

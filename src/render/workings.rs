@@ -120,18 +120,10 @@ pub fn score_table_rect(g: &RingGeometry) -> Rect {
 mod tests {
     use super::*;
     use crate::engine::change::Change;
-    use crate::engine::scenario::Scenario;
+    use crate::engine::sim::fixtures::after_removing;
 
     fn sim(algo: &str) -> Simulation {
-        let scenario = Scenario::from_pairs([
-            ("algo", algo),
-            ("nodes", "A,B,C,D,E"),
-            ("keys", "key-{i}:0..100"),
-        ])
-        .unwrap();
-        let mut sim = Simulation::new(&scenario).unwrap();
-        sim.apply(&Change::Remove("C".to_owned())).unwrap();
-        sim
+        after_removing(algo, "A,B,C,D,E", "key-{i}:0..100", &["C"])
     }
 
     /// mod-N's residues are its live servers in list order: after C left, residue 2 is D.
