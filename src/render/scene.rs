@@ -751,10 +751,12 @@ fn place_labels_from(
 }
 
 /// Each label's names for [`place_labels`]: the full one, then shorter ones (the page's
-/// rule, `text::fit_names`: the names of one cluster told apart by where they differ).
+/// rule, `text::fit_names`: the names of one cluster told apart by where they differ) down
+/// to four characters — "…1…A" names a server where no longer name finds room (a 300-px
+/// embed's corner under the zoom buttons), and the hover card and table give it whole.
 pub fn name_choices(full: &[String]) -> Vec<Vec<String>> {
     let refs: Vec<&str> = full.iter().map(String::as_str).collect();
-    let shorter = [18, 12, 8].map(|max| crate::text::fit_names(&refs, max));
+    let shorter = [18, 12, 8, 4].map(|max| crate::text::fit_names(&refs, max));
     (0..full.len())
         .map(|i| {
             let mut names = vec![full[i].clone()];
@@ -1448,6 +1450,49 @@ mod tests {
         let markers = stack_markers(&g, &s, &at, choices);
         let placed = place_labels(&g, &s, &markers, &[], &measure(s.font_px));
         assert!(placed.iter().filter(|p| p.label.text.len() > 20).count() >= 4);
+    }
+
+    /// The sample documentation page's second frame: seed 000's four servers on a 300-px
+    /// canvas, the zoom buttons over its top-right corner, each marker in the middle of its
+    /// server's summed arc (as the page draws 800 vnodes there). 127.1.1.1#A's corner is
+    /// under the buttons: it is named by its four-character name, the others in full.
+    #[test]
+    fn a_small_frames_corner_under_the_zoom_buttons_still_names_its_server() {
+        let sim = seed000();
+        let (w, h) = (300.0, 300.0);
+        let g = RingGeometry::fit(w, h);
+        let s = Scale::new(g.radius, w, h);
+        let mut obstacles: Vec<Rect> = tick_labels(&g, &s, &measure(s.tick_font_px()))
+            .iter()
+            .map(|t| t.rect)
+            .collect();
+        obstacles.push(zoom_buttons_rect(w));
+        let at: Vec<(ServerId, u32)> = share_arcs(&sim.ring_shares().unwrap())
+            .iter()
+            .map(|a| {
+                let half = (crate::engine::ring::arc_len(a.after, a.upto) / 2) as u32;
+                (a.server, a.after.wrapping_add(half))
+            })
+            .collect();
+        let full: Vec<String> = at
+            .iter()
+            .map(|&(id, _)| sim.server(id).unwrap().name.clone())
+            .collect();
+        let markers = stack_markers(&g, &s, &at, name_choices(&full));
+        // As the page measures them: the bold label's glyphs and its colour swatch.
+        let drawn = |t: &str| t.chars().count() as f64 * s.font_px * 0.63 + s.font_px * 0.95;
+        let placed = place_labels(&g, &s, &markers, &obstacles, &drawn);
+        let mut named: Vec<&str> = placed.iter().map(|p| p.label.text.as_str()).collect();
+        named.sort_unstable();
+        assert_eq!(named, ["127.2.2.2#B", "127.3.3.3#C", "127.4.4.4#D", "…1…A"]);
+        assert_apart(&placed.iter().map(|p| &p.label).collect::<Vec<_>>());
+        for p in &placed {
+            assert!(
+                obstacles.iter().all(|o| !o.overlaps(&p.label.rect)),
+                "{}",
+                p.label.text
+            );
+        }
     }
 
     #[test]
