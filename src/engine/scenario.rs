@@ -538,8 +538,8 @@ impl Scenario {
     /// Marks the servers `names` lists (as the `down` parameter writes them) down, over
     /// what a system's config already said — a CRUSH map cannot say an OSD is out (that is
     /// the OSD map's), so the command line's `--down` says it after `--config`. Returns the
-    /// names the scenario already had down; a name that is no server is refused, and so is
-    /// a scenario left with no server up (the algorithm's own check).
+    /// names the scenario already had down; a name that is no server is refused, and the
+    /// algorithm's own check runs again (every server down is allowed: nothing owns a key).
     pub fn mark_down(&mut self, names: &str) -> Result<Vec<String>, Problem> {
         let mut already = Vec::new();
         if names.trim().is_empty() {
