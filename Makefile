@@ -14,7 +14,7 @@ WASM_ENV := source target/tools/wasm.env &&
 PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
-.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel test-python test-spark
+.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel cli-release test-python python-tests test-spark
 
 setup-build:
 	@bash tools/setup.sh build
@@ -23,18 +23,20 @@ setup-test:
 	@bash tools/setup.sh test
 
 # The page is rebuilt only when something it is built from changed: an unchanged tree skips
-# Trunk's wasm-bindgen and wasm-opt passes (~20 s). `trunk build` replaces dist/ as a whole,
-# so a build that stopped half-way leaves the old index.html and the next run builds again.
+# the wasm-bindgen and wasm-opt passes (~2 min: npm's wasm-opt is binaryen compiled to wasm,
+# on one core). tools/build_page.mjs runs the build index.html and Trunk.toml describe and
+# replaces dist/ as a whole, so a build that stopped half-way leaves the old page and the
+# next run builds again.
 # The Python package (bindings/python) is not built into the page: its changes do not count.
 PAGE_INPUTS := $(shell find src static crates/short-md5 crates/plotters-canvas -type f 2>/dev/null) index.html Cargo.toml Cargo.lock \
-	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/order_functions.mjs tools/wasm_features.mjs tools/short_names.py tools/wasm_early.py tools/inline_assets.py tools/csp_hashes.py \
+	Trunk.toml .cargo/config.toml package-lock.json tools/versions.env tools/build_page.mjs tools/order_functions.mjs tools/wasm_features.mjs tools/short_names.py tools/wasm_early.py tools/inline_assets.py tools/csp_hashes.py \
 	target/tools/wasm.env target/tools/page.env
 
 target/tools/wasm.env target/tools/page.env:
 	@bash tools/setup.sh build
 
 dist/index.html: $(PAGE_INPUTS)
-	$(PAGE_ENV) trunk build --release
+	$(PAGE_ENV) node tools/build_page.mjs
 	@touch dist/index.html
 
 # The page's size, and the release archive a documentation author hosts (tools/package.sh).
@@ -49,11 +51,11 @@ build: setup-build dist
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-serve: setup-build
+serve: setup-build dist
 	@case "$(HOST)" in 127.*|localhost) ;; *) \
 	  for a in $$(hostname -I 2>/dev/null); do case "$$a" in *:*) ;; *) \
 	    echo "Other machines open: http://$$a:$(PORT)/";; esac; done;; esac
-	$(PAGE_ENV) trunk serve --release --address $(HOST) --port $(PORT)
+	node tools/serve.mjs dist --host $(HOST) --port $(PORT)
 
 # The publishing workflow is checked against GitHub's workflow schema (action-validator, from
 # npm: actionlint's PyPI package downloads its binary from GitHub when built, which a machine
@@ -91,22 +93,33 @@ wheel:
 
 PYTEST := HASHRING_LAB_BIN=target/release/hashring-lab HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) target/py/bin/pytest -q
 
-# Also against the page (dist/, in headless Chromium: test_page_agreement.py).
-test-python: wheel dist
+# The release command line the package's answers are compared with.
+cli-release:
 	cargo build --release --bin hashring-lab
+
+# Also against the page (dist/, in headless Chromium: test_page_agreement.py).
+test-python: wheel dist cli-release
+	$(MAKE) --no-print-directory python-tests
+
+# The tests alone, on what test-python builds (make test builds it in another lane).
+python-tests:
 	HASHRING_LAB_PAGE=1 $(PYTEST) bindings/python/tests --ignore=bindings/python/tests/test_spark.py
 
 # Spark's local mode: pyspark (a 456 MB download) and a JVM do not fit the cold `make test`'s
 # time, so they are a target of their own, which CI runs after `make test`.
 test-spark:
 	@bash tools/setup-python.sh spark
-	$(MAKE) --no-print-directory wheel
-	cargo build --release --bin hashring-lab
+	$(MAKE) --no-print-directory wheel cli-release
 	$(PYTEST) bindings/python/tests/test_spark.py
 
-# Each phase timed (tools/phases.sh), stopping at the first failure.
+# Each phase timed (tools/phases.sh), stopping after the first stage that fails. Two lanes at
+# a time on the machine's two cores: the page's build is mostly one core's work (npm's
+# wasm-opt is binaryen compiled to wasm, single-threaded, ~2 min; the fat-LTO link), and so
+# is the end-to-end suite's waiting on pages, so the other lane's compiles and tests fill the
+# other core. Each lane keeps its own cargo profile (debug / wasm-release and release), so
+# neither waits on the other's build-directory lock.
 test:
-	@bash tools/phases.sh setup-test lint test-native dist test-browser test-e2e test-python
+	@bash tools/phases.sh setup-test 'lint test-native test-browser | dist wheel cli-release' 'test-e2e | python-tests'
 
 bench: setup-test
 	cargo bench --bench engine

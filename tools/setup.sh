@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what hashring-lab needs and is missing; says what it installs; fails with the
 # name of the missing piece. Idempotent: a few seconds when everything is present.
-#   tools/setup.sh build   the wasm toolchain, Trunk, wasm-bindgen CLI, wasm-opt (npm binaryen)
+#   tools/setup.sh build   the wasm toolchain, the wasm-bindgen CLI, and npm's build tools:
+#                          wasm-opt (binaryen) and the minifiers tools/build_page.mjs runs
 #   tools/setup.sh test    the above plus Chromium + ChromeDriver and Playwright (npm)
 # Versions are pinned in tools/versions.env (npm ones in package.json / package-lock.json).
 set -euo pipefail
@@ -51,7 +52,7 @@ ENV
   fi
 fi
 
-# 1b. The page's own build (Trunk, wasm-release) rebuilds std with panics as a bare trap:
+# 1b. The page's own build (tools/build_page.mjs, wasm-release) rebuilds std with panics as a bare trap:
 # no panic message, location or formatting machinery in the page (−31 KB gzip; the page has
 # no panic hook, so a panic already showed the user nothing but a dead page). It needs std's
 # source (rustup's rust-src); without it the page builds as before, only bigger. Nor does
@@ -70,7 +71,7 @@ ENV
     echo "# no std source: the page builds with the prebuilt std (bigger)" > "$PAGE_ENV"
   fi
 fi
-# std's own dependencies (addr2line, …) must be in the cargo cache: Trunk builds offline.
+# std's own dependencies (addr2line, …) must be in the cargo cache: the page builds offline.
 if grep -q BUILD_STD "$PAGE_ENV"; then
   (source "$WASM_ENV" && source "$PAGE_ENV" && cargo fetch -q --target wasm32-unknown-unknown) || die "cargo fetch of std's sources for the page's build-std failed"
 fi
@@ -99,11 +100,11 @@ if [ "$mode" = test ] && [ ${#browser_packages[@]} -gt 0 ]; then
   chromium_job=$!
 fi
 
-# 2. Trunk and the wasm-bindgen CLI, at the pinned versions. They only orchestrate the build,
-# so their own speed does not matter: compile them fast (no LTO, many codegen units,
-# opt-level 1; their release profiles ask for fat LTO and one unit, ~7 min of a 2-core
-# machine for Trunk's last crate alone) and with only the features they need here (Trunk
-# insists on one TLS stack; wasm-bindgen's runner downloads nothing here, so none for it).
+# 2. The wasm-bindgen CLI, at the pinned version. It only writes the glue, so its own speed
+# does not matter: compile it fast (no LTO, many codegen units, opt-level 1; its release
+# profile asks for fat LTO and one unit) and without the runner's download features.
+# (Trunk is not needed: tools/build_page.mjs runs the build Trunk.toml describes, with the
+# minifiers Trunk links taken prebuilt from npm — Trunk itself was a 5–7 minute compile.)
 tool_install() {
   CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
   CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=false \
@@ -113,23 +114,19 @@ tool_install() {
 lock_bindgen=$(awk '/^name = "wasm-bindgen"$/{getline; gsub(/version = |"/,""); print; exit}' Cargo.lock 2>/dev/null || true)
 [ -z "$lock_bindgen" ] || [ "$lock_bindgen" = "$WASM_BINDGEN_VERSION" ] || die "Cargo.lock has wasm-bindgen $lock_bindgen but tools/versions.env pins $WASM_BINDGEN_VERSION"
 grep -q "wasm_bindgen = \"$WASM_BINDGEN_VERSION\"" Trunk.toml || die "Trunk.toml [tools] wasm_bindgen must be \"$WASM_BINDGEN_VERSION\" (tools/versions.env)"
-if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (cargo install)"
-  # --force: cargo may still list a package whose binary was deleted, and skip it.
-  tool_install trunk --version "$TRUNK_VERSION" --locked --ignore-rust-version --no-default-features --features rustls || die "cargo install trunk $TRUNK_VERSION failed"
-  [ "$(trunk --version 2>/dev/null | awk '{print $2}')" = "$TRUNK_VERSION" ] || die "trunk $TRUNK_VERSION is still not on PATH after installing it"
-fi
 if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
   say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install)"
+  # --force: cargo may still list a package whose binary was deleted, and skip it.
   tool_install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features || die "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION failed"
   [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" = "$WASM_BINDGEN_VERSION" ] || die "wasm-bindgen $WASM_BINDGEN_VERSION is still not on PATH after installing it"
 fi
 
-# 3. npm tools: binaryen (wasm-opt), playwright-core, axe-core (accessibility checks),
-#    jsqr (decodes the page's QR code in the tests) and action-validator (the publishing
-#    workflow's check), exactly as package-lock.json says.
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/jsqr/dist/jsQR.js ] || [ ! -x node_modules/.bin/action-validator ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  say "installing npm packages (binaryen, playwright-core, axe-core, jsqr, action-validator) with npm ci"
+# 3. npm tools: binaryen (wasm-opt), the page's minifiers (@swc/core, lightningcss,
+#    @minify-html/node), playwright-core, axe-core (accessibility checks), jsqr (decodes the
+#    page's QR code in the tests) and action-validator (the publishing workflow's check),
+#    exactly as package-lock.json says.
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/@swc/core ] || [ ! -d node_modules/lightningcss ] || [ ! -d node_modules/@minify-html/node ] || [ ! -d node_modules/playwright-core ] || [ ! -f node_modules/axe-core/axe.min.js ] || [ ! -f node_modules/jsqr/dist/jsQR.js ] || [ ! -x node_modules/.bin/action-validator ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm packages (binaryen, the minifiers, playwright-core, axe-core, jsqr, action-validator) with npm ci"
   npm ci --no-audit --no-fund --loglevel=error || die "npm ci failed"
 fi
 

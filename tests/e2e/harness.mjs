@@ -9,6 +9,9 @@ import { after } from 'node:test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { fileFor, types } from '../../tools/serve.mjs';
+
+export { types };
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dist = process.env.HASHRING_DIST || path.join(root, 'dist');
@@ -21,12 +24,6 @@ export function cli(args) {
     ? execFileSync(bin, args, { maxBuffer: 1 << 30 })
     : execFileSync('cargo', ['run', '-q', '--bin', 'hashring-lab', '--', ...args], { cwd: root, maxBuffer: 1 << 30 })).toString();
 }
-
-/** Content types by file extension, as a static server sends them. */
-export const types = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
-  '.css': 'text/css', '.svg': 'image/svg+xml', '.png': 'image/png', '.json': 'application/json',
-};
 
 /** Serves `dir` (dist/) at `/` and also under `/docs/embed/` (a sub-path, as an embedding
  * site would) — or, with `only`, under that sub-path alone: anything asked for outside it
@@ -43,9 +40,8 @@ export async function serveDist(dir = dist, { only } = {}) {
       return;
     }
     url = only ? `/${url.slice(only.length)}` : url.replace(/^\/docs\/embed\//, '/');
-    if (url.endsWith('/')) url += 'index.html';
-    const file = path.join(dir, path.normalize(url));
-    if (!file.startsWith(dir)) { res.writeHead(403).end(); return; }
+    const file = fileFor(dir, url);
+    if (!file) { res.writeHead(403).end(); return; }
     try {
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
