@@ -76,8 +76,8 @@ fn mount(first: Rc<First>) {
     link_icon();
 }
 
-/// Gives the page its icon (copied beside index.html by Trunk, relative like every asset),
-/// in place of the empty one index.html starts with.
+/// Gives the page its icon (copied beside index.html by the page's build, relative like
+/// every asset), in place of the empty one index.html starts with.
 fn link_icon() {
     let icon = tools::document().and_then(|d| d.query_selector("link[rel=icon]").ok().flatten());
     if let Some(icon) = icon {
