@@ -51,7 +51,7 @@ build: setup-build dist
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-serve: setup-build dist
+serve: setup-build dist/index.html
 	@case "$(HOST)" in 127.*|localhost) ;; *) \
 	  for a in $$(hostname -I 2>/dev/null); do case "$$a" in *:*) ;; *) \
 	    echo "Other machines open: http://$$a:$(PORT)/";; esac; done;; esac
