@@ -6,7 +6,9 @@
 // 0.22 links, and the steps are these:
 //
 //   1. cargo builds the `data-bin` of index.html's `<link data-trunk rel="rust">` for
-//      wasm32 in its `data-cargo-profile` (wasm-release), offline, with the lock file;
+//      wasm32 in its `data-cargo-profile` (wasm-release), with the lock file (not offline,
+//      as Trunk.toml's `offline` had it: in `make test` this build starts beside `make
+//      lint`, before anything else has fetched the crates);
 //   2. wasm-bindgen (the pinned CLI, tools/versions.env) writes the JS glue for `--target web`;
 //   3. wasm-opt (npm's binaryen) runs `-O<data-wasm-opt>` and the link's `data-wasm-opt-params`;
 //   4. the glue is minified (swc), the `rel="css"` stylesheet too (lightningcss), the
@@ -77,7 +79,7 @@ const work = path.join(staging, '.work');
 fs.mkdirSync(work);
 
 // 1–3. The wasm and its glue.
-run('cargo', ['build', '--target=wasm32-unknown-unknown', '--profile', profile, '--bin', bin, '--offline', '--locked']);
+run('cargo', ['build', '--target=wasm32-unknown-unknown', '--profile', profile, '--bin', bin, '--locked']);
 const targetDir = path.resolve(root, process.env.CARGO_TARGET_DIR || 'target');
 const built = path.join(targetDir, 'wasm32-unknown-unknown', profile, `${bin}.wasm`);
 if (!fs.existsSync(built)) fail(`cargo built no ${path.relative(root, built)}`);

@@ -71,7 +71,7 @@ ENV
     echo "# no std source: the page builds with the prebuilt std (bigger)" > "$PAGE_ENV"
   fi
 fi
-# std's own dependencies (addr2line, …) must be in the cargo cache: the page builds offline.
+# std's own dependencies (addr2line, …) fetched now, so the page's build finds them.
 if grep -q BUILD_STD "$PAGE_ENV"; then
   (source "$WASM_ENV" && source "$PAGE_ENV" && cargo fetch -q --target wasm32-unknown-unknown) || die "cargo fetch of std's sources for the page's build-std failed"
 fi
