@@ -49,7 +49,7 @@ total=$((end - start))
     PIP_CACHE_DIR="$WORK/pip-cache" bash -c 'time make test-spark' > "$WORK/make-test-spark.log" 2>&1
 ) && spark_status=ok || spark_status=FAILED
 spark_total=$(( $(date +%s) - end ))
-grep -E '^setup: |^setup-python: |^phases: |^  [a-z-]+ +[0-9]+ s|^real' "$WORK/make-test.log" || true
+grep -E '^setup: |^setup-python: |^phases: |^  [a-z0-9-]+ +[0-9]+ s|^real' "$WORK/make-test.log" || true
 grep -E 'test result|^# (pass|fail)' "$WORK/make-test.log" | tail -4 || true
 printf 'make test from a fresh clone with fresh caches: %s in %d min %02d s\n' "$status" $((total / 60)) $((total % 60))
 grep -E '^setup-python: |passed|failed' "$WORK/make-test-spark.log" | tail -4 || true
