@@ -510,16 +510,9 @@ impl Scenario {
             }
         }
         // `down` names servers, so it is read after `nodes`, wherever it stands.
-        if let Some(value) = down.filter(|v| !v.trim().is_empty()) {
-            match name_list(value, Field::Down) {
-                Ok(names) => {
-                    for name in names {
-                        match s.nodes.iter_mut().find(|n| n.name == name) {
-                            Some(n) => n.up = false,
-                            None => errors.push(Problem::DownNotServer { name: quote(&name) }),
-                        }
-                    }
-                }
+        if let Some(value) = down {
+            match s.set_down(value) {
+                Ok((_, unknown)) => errors.extend(unknown),
                 Err(e) => errors.push(e),
             }
         }
@@ -541,19 +534,30 @@ impl Scenario {
     /// names the scenario already had down; a name that is no server is refused, and the
     /// algorithm's own check runs again (every server down is allowed: nothing owns a key).
     pub fn mark_down(&mut self, names: &str) -> Result<Vec<String>, Problem> {
-        let mut already = Vec::new();
+        let (already, unknown) = self.set_down(names)?;
+        if let Some(problem) = unknown.into_iter().next() {
+            return Err(problem);
+        }
+        self.validate()?;
+        Ok(already)
+    }
+
+    /// Sets down every server `names` lists (the `down` parameter's form; blank lists
+    /// none): the names that were down already, and a problem for each name that is no
+    /// server. The link's `down` and [`Scenario::mark_down`] both read names this way.
+    fn set_down(&mut self, names: &str) -> Result<(Vec<String>, Vec<Problem>), Problem> {
+        let (mut already, mut unknown) = (Vec::new(), Vec::new());
         if names.trim().is_empty() {
-            return Ok(already);
+            return Ok((already, unknown));
         }
         for name in name_list(names, Field::Down)? {
             match self.nodes.iter_mut().find(|n| n.name == name) {
                 Some(n) if !n.up => already.push(name),
                 Some(n) => n.up = false,
-                None => return Err(Problem::DownNotServer { name: quote(&name) }),
+                None => unknown.push(Problem::DownNotServer { name: quote(&name) }),
             }
         }
-        self.validate()?;
-        Ok(already)
+        Ok((already, unknown))
     }
 
     /// Checks the rules that involve more than one parameter: the algorithm's own (its
