@@ -25,6 +25,17 @@ export function fileFor(dir, urlPath) {
   return file.startsWith(base + path.sep) ? file : null;
 }
 
+/** Answers with `file` and its content type, or 404 when it cannot be read. */
+export async function sendFile(res, file) {
+  try {
+    const body = await readFile(file);
+    res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
+    res.end(body);
+  } catch {
+    res.writeHead(404).end('not found');
+  }
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const args = process.argv.slice(2);
   const option = (name, fallback) => {
@@ -42,12 +53,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
       file = null;
     }
     if (!file) { res.writeHead(400).end('bad path'); return; }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
+    await sendFile(res, file);
   }).listen(port, host, () => console.log(`serving ${path.relative(process.cwd(), dir) || '.'}/ on http://${host}:${port}/ (Ctrl-C stops)`));
 }

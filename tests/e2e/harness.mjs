@@ -9,7 +9,7 @@ import { after } from 'node:test';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
-import { fileFor, types } from '../../tools/serve.mjs';
+import { fileFor, sendFile, types } from '../../tools/serve.mjs';
 
 export { types };
 
@@ -42,13 +42,7 @@ export async function serveDist(dir = dist, { only } = {}) {
     url = only ? `/${url.slice(only.length)}` : url.replace(/^\/docs\/embed\//, '/');
     const file = fileFor(dir, url);
     if (!file) { res.writeHead(403).end(); return; }
-    try {
-      const body = await readFile(file);
-      res.writeHead(200, { 'content-type': types[path.extname(file)] || 'application/octet-stream' });
-      res.end(body);
-    } catch {
-      res.writeHead(404).end('not found');
-    }
+    await sendFile(res, file);
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
