@@ -56,7 +56,7 @@ for (const [width, height] of [[320, 240], [480, 360], [720, 240], [720, 460], [
       // The readout and the load chart beside the ring, in full.
       assert.deepEqual((await fits(frame, ['.readout .moved-line', 'canvas.load'])).outside, []);
     }
-    await page.screenshot({ path: `target/e2e/52-embed-${width}x${height}.png`, clip: { x: 20, y: 20, width: width + 20, height: height + 20 } });
+    await page.locator('#probe').screenshot({ path: `target/e2e/52-embed-${width}x${height}.png` });
   });
 }
 
