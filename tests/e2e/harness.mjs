@@ -91,14 +91,24 @@ export async function openBrowser({ width = 1400, height = 1000, scale = 1, touc
 /** Writes what the viewport shows to `file` as PNG, through the DevTools protocol with
  * `optimizeForSpeed` (a faster zlib level: the same pixels, ~40 % less time than
  * `page.screenshot`, which also waits for fonts and hides the caret; ~200 pictures a run). */
-export async function capture(page, file) {
+export async function capture(page, file, clip = undefined) {
   const cdp = await page.context().newCDPSession(page);
   try {
-    const { data } = await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true });
+    const { data } = await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true, ...(clip && { clip }) });
     await writeFile(file, Buffer.from(data, 'base64'));
   } finally {
     await cdp.detach();
   }
+}
+
+/** Writes what the first element matching `selector` shows to `file`, as `capture` does
+ * (the element is in view: the pictures these tests keep are of the ring at the top). */
+export async function captureElement(page, selector, file) {
+  const clip = await page.$eval(selector, (el) => {
+    const r = el.getBoundingClientRect();
+    return { x: r.left + scrollX, y: r.top + scrollY, width: r.width, height: r.height, scale: 1 };
+  });
+  await capture(page, file, clip);
 }
 
 /** A Chromium of its own on a new temporary profile, removed when the context closes. */

@@ -9,7 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, cli, shots, capture, contactSheet } from './harness.mjs';
+import { serveDist, openBrowser, ready, cli, shots, capture, captureElement, contactSheet } from './harness.mjs';
 
 let server;
 before(async () => { server = await serveDist(); });
@@ -95,7 +95,7 @@ for (const view of VIEWS) {
           if (names === FQDN) {
             const file = path.join(shots, 'labels', `${view.width}-${view.present ? 'present-' : ''}${algo}.png`);
             await mkdir(path.dirname(file), { recursive: true });
-            await page.locator('.ring-wrap').screenshot({ path: file });
+            await captureElement(page, '.ring-wrap', file);
             sheet.push({ algo, file });
           }
         }

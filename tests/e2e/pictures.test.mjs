@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { serveDist, openBrowser, ready, cli, shots, contactSheet, tableCounts, tourSettled, screenshot } from './harness.mjs';
+import { serveDist, openBrowser, ready, cli, shots, contactSheet, tableCounts, tourSettled, screenshot, captureElement } from './harness.mjs';
 
 let server;
 let browser;
@@ -37,7 +37,7 @@ const WALKS = {
 const MIN_APART = 0.05;
 
 /** The ring as the reader sees it (the static layer and the overlay on top), 200 × 200, as
- * RGB bytes, and the share of it that is the ring's disc. */
+ * RGB bytes. */
 async function ringPixels(page) {
   return page.evaluate(() => {
     const [ring, overlay] = ['canvas.ring', 'canvas.ring-overlay'].map((s) => document.querySelector(s));
@@ -50,10 +50,11 @@ async function ringPixels(page) {
     const [x, y] = [(ring.width - s) / 2, (ring.height - s) / 2];
     for (const layer of [ring, overlay]) ctx.drawImage(layer, x, y, s, s, 0, 0, side, side);
     const { data } = ctx.getImageData(0, 0, side, side);
-    const rgb = [];
-    for (let i = 0; i < data.length; i += 4) rgb.push(data[i], data[i + 1], data[i + 2]);
-    return rgb;
-  });
+    // As base64 (a 120,000-number array took ~0.5 s to pass back).
+    let bytes = '';
+    for (let i = 0; i < data.length; i += 4) bytes += String.fromCharCode(data[i], data[i + 1], data[i + 2]);
+    return btoa(bytes);
+  }).then((b64) => Buffer.from(b64, 'base64'));
 }
 
 function apart(a, b) {
@@ -90,7 +91,7 @@ test('every algorithm draws its own picture, and a followed key is walked on it 
       carp: /the lowest score wins \(key-0 → [A-H], /, jump: /the jumps the first keys' lookups made/, guava: /the jumps the first keys' lookups made/,
       dx: /shaded by how often the first keys' lookups drew them/ }[algo];
     if (said) assert.match(await page.locator('canvas.ring').getAttribute('aria-label'), said, algo);
-    await page.locator('.ring-wrap').screenshot({ path: path.join(dir, `${algo}-unfollowed.png`) });
+    await captureElement(page, '.ring-wrap', path.join(dir, `${algo}-unfollowed.png`));
     await page.getByPlaceholder(/Look up a key/).fill('key-7');
     await page.getByRole('button', { name: 'Look up', exact: true }).click();
     await page.waitForFunction(() => document.querySelector('.lookup .explain'));
@@ -111,7 +112,7 @@ test('every algorithm draws its own picture, and a followed key is walked on it 
     }
     await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
     const file = path.join(dir, `${algo}.png`);
-    await page.locator('.ring-wrap').screenshot({ path: file });
+    await captureElement(page, '.ring-wrap', file);
     seen.push({ algo, pixels, counts: JSON.stringify(await tableCounts(page)), file });
   }
   // Pairwise: pictures of placements that differ differ by MIN_APART of the ring; only
