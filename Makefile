@@ -14,7 +14,7 @@ WASM_ENV := source target/tools/wasm.env &&
 PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
-.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel cli test-python python-tests test-spark
+.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel duckdb-extension cli test-python python-tests test-spark
 
 setup-build:
 	@bash tools/setup.sh build
@@ -97,14 +97,24 @@ wheel:
 	target/py/bin/maturin build --profile $(PY_PROFILE) --quiet -m bindings/python/Cargo.toml -o $(WHEEL_DIR)
 	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
 
+# The DuckDB extension (bindings/duckdb): the shared library with DuckDB's footer, named as
+# DuckDB's LOAD wants it (the file's name is the extension's).
+DUCKDB_EXTENSION := target/duckdb/hashring_lab.duckdb_extension
+PY_LIB := target/$(if $(filter dev,$(PY_PROFILE)),debug,$(PY_PROFILE))/libhashring_lab_duckdb.so
+
+duckdb-extension:
+	cargo build --profile $(PY_PROFILE) -p hashring-lab-duckdb
+	@mkdir -p $(dir $(DUCKDB_EXTENSION))
+	python3 tools/duckdb_extension.py $(PY_LIB) $(DUCKDB_EXTENSION) v$$(awk -F'"' '/^version/{print $$2; exit}' bindings/duckdb/Cargo.toml)
+
 # The command line the package's answers are compared with.
 cli:
 	cargo build --profile $(PY_PROFILE) --bin hashring-lab
 
-PYTEST := HASHRING_LAB_BIN=$(PY_BIN) HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) target/py/bin/pytest -q
+PYTEST := HASHRING_LAB_BIN=$(PY_BIN) HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) HASHRING_LAB_DUCKDB_EXTENSION=$(DUCKDB_EXTENSION) target/py/bin/pytest -q
 
 # Also against the page (dist/, in headless Chromium: test_page_agreement.py).
-test-python: wheel dist cli
+test-python: wheel duckdb-extension dist cli
 	$(MAKE) --no-print-directory python-tests
 
 # The tests alone, on what test-python builds (make test builds it in its lanes).
@@ -126,7 +136,7 @@ test-spark:
 # builds use different profiles or targets (debug / wasm-release), so neither waits long on
 # the other's build-directory lock.
 test:
-	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint test-native | dist' 'test-e2e | test-browser wheel python-tests'
+	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint test-native | dist' 'test-e2e | test-browser wheel duckdb-extension python-tests'
 
 bench: setup-test
 	cargo bench --bench engine

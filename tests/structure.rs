@@ -322,6 +322,7 @@ fn the_other_crates_are_layered_and_have_no_circle() {
     assert_eq!(
         seen,
         [
+            "bindings/duckdb",
             "bindings/python",
             "crates/plotters-canvas",
             "crates/short-md5"

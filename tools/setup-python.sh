@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the Python package's build and tests need and is missing, into a virtual
-# environment of the project's own (target/py): maturin, pyarrow, DuckDB, Polars, pytest,
+# environment of the project's own (target/py): maturin, pyarrow, DuckDB (the module and the
+# `duckdb` command line), Polars, pytest,
 # at the versions bindings/python/requirements-test.txt pins. Idempotent: under a second when
 # the environment is already as pinned.
 #   tools/setup-python.sh         the package's build and tests

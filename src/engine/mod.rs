@@ -21,6 +21,7 @@ pub mod keys;
 pub mod movement;
 pub mod note;
 pub mod order;
+pub mod owners;
 pub mod pace;
 pub mod placement;
 pub mod redis_cluster;

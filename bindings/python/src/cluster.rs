@@ -13,19 +13,17 @@ use pyo3::types::{PyDict, PyTuple};
 use pyo3_arrow::{PyArray, PyChunkedArray, PyTable};
 
 use hashring_lab::engine::change::Change;
-use hashring_lab::engine::scenario::{Scenario, PARAMS};
+use hashring_lab::engine::scenario::Scenario;
 use hashring_lab::engine::sim::Simulation;
-use hashring_lab::link::PAGE_PARAMS;
 use hashring_lab::text::quote;
 
 use crate::columns::{locate_array, moved_batch, moved_schema, moves_array, Simulated};
 use crate::keys::{keys_of, string_array, Keys};
 use crate::params::{
-    assemble, link_of, link_query, nodes_text, option_pairs, str_of, text_of, CLUSTER_OPTIONS,
-    OPTIONS,
+    assemble, link_of, nodes_text, option_pairs, str_of, text_of, CLUSTER_OPTIONS, OPTIONS,
 };
 use crate::stream::ArrowKeys;
-use crate::{Failure, KeyColumnError, ScenarioError, StepError};
+use crate::{Failure, KeyColumnError, StepError};
 
 /// Each cluster's number, the key of the per-thread simulations.
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
@@ -235,19 +233,7 @@ impl Cluster {
     #[staticmethod]
     fn from_link(py: Python<'_>, link: &Bound<'_, PyAny>) -> PyResult<Cluster> {
         let link = str_of(link, "the link")?;
-        let query = link_query(link.trim())?;
-        let mut given: Vec<(&'static str, String)> = Vec::new();
-        for (name, value) in hashring_lab::host::query_pairs(query) {
-            if let Some(known) = PARAMS.iter().find(|p| **p == name && name != "keys") {
-                given.push((known, value));
-            } else if !name.is_empty() && !PAGE_PARAMS.contains(&name.as_str()) && name != "keys" {
-                return Err(ScenarioError::new_err(format!(
-                    "the link's parameter {} is not one the page knows; the cluster's are {}",
-                    quote(&name),
-                    PARAMS.join(", ")
-                )));
-            }
-        }
+        let given = hashring_lab::configs::link_cluster_params(&link).map_err(Failure::from)?;
         py.detach(|| {
             let pairs = assemble(given, None)?;
             Cluster::new_checked(pairs, Vec::new(), Vec::new())

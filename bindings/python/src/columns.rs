@@ -8,7 +8,7 @@ use arrow_array::builder::StringBuilder;
 use arrow_array::{Array, ArrayRef, RecordBatch};
 use arrow_schema::{DataType, Field, Schema};
 
-use hashring_lab::engine::ring::{ServerId, NO_OWNER};
+use hashring_lab::engine::owners::KeyOwners;
 use hashring_lab::engine::sim::Simulation;
 
 use crate::keys::for_each_key;
@@ -21,53 +21,14 @@ pub(crate) trait Simulated {
     fn simulation(&self) -> Result<Rc<Simulation>, Failure>;
 }
 
-/// Server names by id, for one simulation.
-pub(crate) fn names_by_id(sim: &Simulation) -> Vec<Option<String>> {
-    let mut names = Vec::new();
-    for s in sim.servers() {
-        let at = usize::from(s.id);
-        if names.len() <= at {
-            names.resize(at + 1, None);
-        }
-        names[at] = Some(s.name.clone());
-    }
-    names
-}
-
-/// The owner's name of `key`, None when no server is up.
-pub(crate) fn owner<'a>(
-    sim: &Simulation,
-    names: &'a [Option<String>],
-    key: &str,
-) -> Result<Option<&'a str>, Failure> {
-    let (_, id): (u32, ServerId) = sim
-        .lookup(key)
-        .map_err(|e| Failure::Keys(format!("key {}: {e}", hashring_lab::text::quote(key))))?;
-    if id == NO_OWNER {
-        return Ok(None);
-    }
-    Ok(names.get(usize::from(id)).and_then(|n| n.as_deref()))
-}
-
-/// Refuses what cannot be placed key by key.
-pub(crate) fn check_per_key(sim: &Simulation) -> Result<(), Failure> {
-    if sim.settings().algo.depends_on_key_set() {
-        return Err(Failure::Keys(format!(
-            "{} places each key by the keys before it (capacities and arrival order), not key by key; use `hashring-lab simulate` with the whole key set",
-            sim.settings().algo.name()
-        )));
-    }
-    Ok(())
-}
-
 /// Each key's owner, as a string column (null for a null key or when no server is up).
 pub(crate) fn locate_array(cluster: &dyn Simulated, keys: &dyn Array) -> Result<ArrayRef, Failure> {
     let sim = cluster.simulation()?;
-    check_per_key(&sim)?;
-    let names = names_by_id(&sim);
+    let owners = KeyOwners::of(&sim).map_err(Failure::Keys)?;
     let mut out = StringBuilder::with_capacity(keys.len(), keys.len() * 8);
     for_each_key(keys, &mut |key| {
-        match key.map(|k| owner(&sim, &names, k)).transpose()?.flatten() {
+        let owner = key.map(|k| owners.owner(&sim, k)).transpose();
+        match owner.map_err(Failure::Keys)?.flatten() {
             Some(name) => out.append_value(name),
             None => out.append_null(),
         }
@@ -88,17 +49,16 @@ pub(crate) fn moved_schema() -> Arc<Schema> {
 /// Two clusters' simulations on this thread, with their servers' names: a key's owner in
 /// each.
 pub(crate) struct Transition {
-    before: (Rc<Simulation>, Vec<Option<String>>),
-    after: (Rc<Simulation>, Vec<Option<String>>),
+    before: (Rc<Simulation>, KeyOwners),
+    after: (Rc<Simulation>, KeyOwners),
 }
 
 impl Transition {
     fn of(before: &dyn Simulated, after: &dyn Simulated) -> Result<Transition, Failure> {
         let side = |c: &dyn Simulated| -> Result<_, Failure> {
             let sim = c.simulation()?;
-            check_per_key(&sim)?;
-            let names = names_by_id(&sim);
-            Ok((sim, names))
+            let owners = KeyOwners::of(&sim).map_err(Failure::Keys)?;
+            Ok((sim, owners))
         };
         Ok(Transition {
             before: side(before)?,
@@ -108,9 +68,10 @@ impl Transition {
 
     /// `key`'s owner before and after (None: no server up).
     fn owners(&self, key: &str) -> Result<(Option<&str>, Option<&str>), Failure> {
+        let (before, after) = (&self.before, &self.after);
         Ok((
-            owner(&self.before.0, &self.before.1, key)?,
-            owner(&self.after.0, &self.after.1, key)?,
+            before.1.owner(&before.0, key).map_err(Failure::Keys)?,
+            after.1.owner(&after.0, key).map_err(Failure::Keys)?,
         ))
     }
 }

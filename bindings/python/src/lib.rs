@@ -71,6 +71,15 @@ pub(crate) enum Failure {
     Keys(String),
 }
 
+impl From<hashring_lab::configs::SpecError> for Failure {
+    fn from(e: hashring_lab::configs::SpecError) -> Failure {
+        match e {
+            hashring_lab::configs::SpecError::Config(m) => Failure::Config(m),
+            hashring_lab::configs::SpecError::Scenario(m) => Failure::Scenario(m),
+        }
+    }
+}
+
 impl From<Failure> for PyErr {
     fn from(f: Failure) -> PyErr {
         match f {

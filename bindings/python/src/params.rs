@@ -144,26 +144,13 @@ pub(crate) fn option_pairs(
     Ok(pairs)
 }
 
-/// The scenario of `given` pairs (and a config read), with `vnodes` and the table size
-/// apart as [`hashring_lab::configs::assemble`] takes them; keys are the caller's, so the
-/// scenario holds one.
+/// The scenario of `given` pairs (and a config read), as
+/// [`hashring_lab::configs::assemble_cluster`] builds a cluster's, as the page's parameters.
 pub(crate) fn assemble(
     given: Vec<(&'static str, String)>,
     imported: Option<hashring_lab::engine::import::Imported>,
 ) -> Result<Vec<(String, String)>, Failure> {
-    let find = |name: &str| given.iter().find(|p| p.0 == name).map(|p| p.1.as_str());
-    let table = find("table");
-    let mut pairs: Vec<(&str, &str)> = given
-        .iter()
-        .filter(|p| !matches!(p.0, "table" | "vnodes"))
-        .map(|(k, v)| (*k, v.as_str()))
-        .collect();
-    pairs.push(("keys", "0..1"));
-    let scenario = hashring_lab::configs::assemble(&pairs, find("vnodes"), table, imported)
-        .map_err(|m| match m.strip_prefix("--config: ") {
-            Some(config) => Failure::Config(config.to_owned()),
-            None => Failure::Scenario(m),
-        })?;
+    let scenario = hashring_lab::configs::assemble_cluster(&given, imported)?;
     Ok(scenario
         .to_pairs()
         .into_iter()
@@ -184,32 +171,4 @@ pub(crate) fn link_of(mut scenario: Scenario) -> String {
         scenario.settings.pg_num = page.pg_num;
     }
     format!("?{}", scenario.to_query())
-}
-
-/// The parameters of a page link: after `?` in an address (`https://…/?algo=…`, nothing
-/// after it for the page's default), or the query alone (`?algo=…`, `algo=…`); a `#…`
-/// fragment is not the link's. Anything else — words, a `javascript:` address — is no
-/// page link.
-pub(crate) fn link_query(link: &str) -> PyResult<&str> {
-    let address = link.starts_with("http://") || link.starts_with("https://");
-    let query = match link.split_once('?') {
-        Some((before, query)) if address || before.is_empty() => query,
-        None if address => "",
-        None if !link.is_empty()
-            && link.split('&').all(|p| {
-                p.split_once('=').is_some_and(|(k, _)| {
-                    !k.is_empty() && k.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
-                })
-            }) =>
-        {
-            link
-        }
-        _ => {
-            return Err(ScenarioError::new_err(format!(
-                "{} is not a page link: give the page's address with its parameters (https://…/?algo=…) or the parameters alone (?algo=…)",
-                hashring_lab::text::quote(link)
-            )))
-        }
-    };
-    Ok(query.split_once('#').map_or(query, |(q, _)| q))
 }

@@ -1,0 +1,93 @@
+//! A key's owner by name, one key at a time: what the bindings that place other programs'
+//! keys need (the Python package's Arrow columns, the DuckDB extension's vectors). They get
+//! keys they have never seen, so an algorithm that places each key by the keys before it
+//! (bounded loads' capacities, arrival order) is refused up front instead of answering
+//! for a key set the caller does not have.
+
+use super::ring::{ServerId, NO_OWNER};
+use super::sim::Simulation;
+
+/// A simulation's server names by id, to name the owner a lookup finds.
+pub struct KeyOwners {
+    names: Vec<Option<String>>,
+}
+
+impl KeyOwners {
+    /// The names of `sim`'s servers; refused for an algorithm that does not place key by key.
+    pub fn of(sim: &Simulation) -> Result<KeyOwners, String> {
+        if sim.settings().algo.depends_on_key_set() {
+            return Err(format!(
+                "{} places each key by the keys before it (capacities and arrival order), not key by key; use `hashring-lab simulate` with the whole key set",
+                sim.settings().algo.name()
+            ));
+        }
+        let mut names = Vec::new();
+        for s in sim.servers() {
+            let at = usize::from(s.id);
+            if names.len() <= at {
+                names.resize(at + 1, None);
+            }
+            names[at] = Some(s.name.clone());
+        }
+        Ok(KeyOwners { names })
+    }
+
+    /// The name of the server `sim` (the simulation these names are of) places `key` on;
+    /// None when no server is up.
+    pub fn owner(&self, sim: &Simulation, key: &str) -> Result<Option<&str>, String> {
+        let (_, id): (u32, ServerId) = sim
+            .lookup(key)
+            .map_err(|e| format!("key {}: {e}", crate::text::quote(key)))?;
+        if id == NO_OWNER {
+            return Ok(None);
+        }
+        Ok(self.names.get(usize::from(id)).and_then(|n| n.as_deref()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::scenario::Scenario;
+
+    fn sim(query: &str) -> Simulation {
+        let pairs = crate::host::query_pairs(query);
+        let scenario = Scenario::from_pairs(pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .expect("scenario");
+        Simulation::new(&scenario).expect("simulation")
+    }
+
+    #[test]
+    fn names_the_owner_the_lookup_finds() {
+        let s = sim("algo=modn&nodes=A,B,C&keys=0..3");
+        let owners = KeyOwners::of(&s).expect("modn places key by key");
+        for key in ["0", "1", "user:42"] {
+            let (_, id) = s.lookup(key).expect("lookup");
+            let name = s
+                .servers()
+                .iter()
+                .find(|x| x.id == id)
+                .map(|x| x.name.as_str());
+            assert_eq!(owners.owner(&s, key).expect("owner"), name, "{key}");
+        }
+    }
+
+    #[test]
+    fn no_server_up_owns_nothing() {
+        let s = sim("algo=ring&nodes=A,B&down=A,B&keys=0..3");
+        let owners = KeyOwners::of(&s).expect("ring");
+        assert_eq!(owners.owner(&s, "k").expect("owner"), None);
+    }
+
+    #[test]
+    fn bounded_loads_are_refused_by_name() {
+        let s = sim("algo=bounded&nodes=A,B&keys=0..10");
+        let refused = KeyOwners::of(&s)
+            .err()
+            .expect("bounded depends on the key set");
+        assert!(
+            refused.starts_with("bounded places each key by the keys before it"),
+            "{refused}"
+        );
+    }
+}
