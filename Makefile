@@ -91,12 +91,6 @@ WHEEL_DIR := target/wheels
 PY_PROFILE ?= release
 PY_BIN := target/$(if $(filter dev,$(PY_PROFILE)),debug,$(PY_PROFILE))/hashring-lab
 
-wheel:
-	@bash tools/setup-python.sh
-	rm -rf $(WHEEL_DIR)
-	target/py/bin/maturin build --profile $(PY_PROFILE) --quiet -m bindings/python/Cargo.toml -o $(WHEEL_DIR)
-	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
-
 # The DuckDB extension (bindings/duckdb): the shared library with DuckDB's footer, named as
 # DuckDB's LOAD wants it (the file's name is the extension's).
 DUCKDB_EXTENSION := target/duckdb/hashring_lab.duckdb_extension
@@ -107,6 +101,14 @@ duckdb-extension:
 	@mkdir -p $(dir $(DUCKDB_EXTENSION))
 	python3 tools/duckdb_extension.py $(PY_LIB) $(DUCKDB_EXTENSION) v$$(awk -F'"' '/^version/{print $$2; exit}' bindings/duckdb/Cargo.toml)
 
+# The wheel carries the DuckDB extension beside the package (hashring_lab.duckdb loads it).
+wheel: duckdb-extension
+	@bash tools/setup-python.sh
+	rm -rf $(WHEEL_DIR)
+	cp $(DUCKDB_EXTENSION) bindings/python/python/hashring_lab/
+	target/py/bin/maturin build --profile $(PY_PROFILE) --quiet -m bindings/python/Cargo.toml -o $(WHEEL_DIR)
+	target/py/bin/pip install --quiet --disable-pip-version-check --force-reinstall --no-deps $(WHEEL_DIR)/*.whl
+
 # The command line the package's answers are compared with.
 cli:
 	cargo build --profile $(PY_PROFILE) --bin hashring-lab
@@ -114,7 +116,7 @@ cli:
 PYTEST := HASHRING_LAB_BIN=$(PY_BIN) HASHRING_LAB_WHEEL_DIR=$(WHEEL_DIR) HASHRING_LAB_DUCKDB_EXTENSION=$(DUCKDB_EXTENSION) target/py/bin/pytest -q
 
 # Also against the page (dist/, in headless Chromium: test_page_agreement.py).
-test-python: wheel duckdb-extension dist cli
+test-python: wheel dist cli
 	$(MAKE) --no-print-directory python-tests
 
 # The tests alone, on what test-python builds (make test builds it in its lanes).
@@ -136,7 +138,7 @@ test-spark:
 # builds use different profiles or targets (debug / wasm-release), so neither waits long on
 # the other's build-directory lock.
 test:
-	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint test-native | dist' 'test-e2e | test-browser wheel duckdb-extension python-tests'
+	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint test-native | dist' 'test-e2e | test-browser wheel python-tests'
 
 bench: setup-test
 	cargo bench --bench engine

@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
-"""The migration list of a large keyspace, measured three ways on this machine: DuckDB (the
-package's SQL function, DuckDB's threads), Spark's local mode (mapInArrow, local[N]) and the
-command line (`simulate --moved`, 10,000,000 keys a run, the most one run takes), plus the
-package on its own (Arrow batches streamed from Parquet, one core).
+"""The migration list of a large keyspace, measured on this machine: DuckDB with the
+extension (bindings/duckdb: native SQL functions on DuckDB's threads), DuckDB through the
+package (Python functions), Spark's local mode (mapInArrow, local[N]) and the command line
+(`simulate --moved`, 10,000,000 keys a run, the most one run takes), plus the package on its
+own (Arrow batches streamed from Parquet, one core). With --rounds N the ways run in turn N
+times (alternately, so a slow moment of the machine falls on all of them) and the table
+gives each way's fastest and slowest.
 
-    target/py/bin/python tools/python-bench.py [--keys 100000000] [--work DIR] [--skip spark,cli]
+    target/py/bin/python tools/python-bench.py [--keys 100000000] [--work DIR] [--skip spark,cli] [--rounds 3]
 
-Needs `make wheel`, `cargo build --release` and, for Spark, `tools/setup-python.sh spark`.
+Needs `make wheel duckdb-extension`, `cargo build --release` and, for Spark,
+`tools/setup-python.sh spark`.
 Prints a Markdown table (rows/s, rows/s per core, wall time, peak memory of the whole process
 tree, sampled every 0.1 s from /proc) for docs/PYTHON.md. Every run computes the same list;
 their row counts are checked equal.
@@ -102,13 +106,33 @@ def generate(work: pathlib.Path, count: int) -> pathlib.Path:
 def duckdb_run(work, keys, threads):
     out = work / "moved-duckdb.parquet"
     code = f"""
-import duckdb, hashring_lab as hl, hashring_lab.duckdb as hd
+import duckdb, hashring_lab as hl, hashring_lab.duckdb as hd, warnings
 con = duckdb.connect(config={{"threads": {threads}}})
 con.execute("SET enable_progress_bar = false")
 before = hl.Cluster.from_config(open("{work / 'nginx.conf'}").read())
-hd.register(con, clusters={{"before": before, "after": before.step("{STEP}")}})
-rel = hd.moved(con, "before", "after", "read_parquet('{keys}')")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")  # this connection takes no unsigned extension: Python functions
+    hd.register(con, clusters={{"before": before, "after": before.step("{STEP}")}})
+rel = hd.moved(con, "before", "after", con.read_parquet("{keys}"))
 rel.write_parquet("{out}")
+print(con.sql("SELECT count(*) FROM '{out}'").fetchall()[0][0])
+"""
+    return measured([PYTHON, "-c", code])
+
+
+def extension_run(work, keys, threads):
+    out = work / "moved-extension.parquet"
+    extension = ROOT / "target" / "duckdb" / "hashring_lab.duckdb_extension"
+    code = f"""
+import duckdb
+con = duckdb.connect(config={{"threads": {threads}, "allow_unsigned_extensions": "true"}})
+con.execute("SET enable_progress_bar = false")
+con.execute("LOAD '{extension}'")
+con.execute("SELECT hashring_cluster('before', ?), hashring_cluster('after', 'before', '{STEP}')",
+            [open("{work / 'nginx.conf'}").read()])
+con.execute(\"\"\"COPY (SELECT key, m.old_server, m.new_server FROM (SELECT key,
+    hashring_moves('before', 'after', key) AS m FROM read_parquet('{keys}')) WHERE m IS NOT NULL)
+    TO '{out}' (FORMAT parquet)\"\"\")
 print(con.sql("SELECT count(*) FROM '{out}'").fetchall()[0][0])
 """
     return measured([PYTHON, "-c", code])
@@ -189,7 +213,8 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=100_000_000)
     parser.add_argument("--work", type=pathlib.Path, default=ROOT / "target" / "bench-python")
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--skip", default="", help="comma-separated: duckdb,spark,cli,package")
+    parser.add_argument("--skip", default="", help="comma-separated: extension,duckdb,spark,cli,package")
+    parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
     args.work.mkdir(parents=True, exist_ok=True)
@@ -197,29 +222,36 @@ def main() -> None:
     start = time.perf_counter()
     keys = generate(args.work, args.keys)
     print(f"keys: {keys.stat().st_size / 1e6:,.0f} MB of Parquet ({time.perf_counter() - start:.0f} s to write)", file=sys.stderr)
-    runs = []
+    runs = {}
 
-    def done(run):
-        runs.append(run)
-        name, _, seconds, peak, out = run
+    def done(name, cores, seconds, peak, out):
+        runs.setdefault(name, []).append((cores, seconds, peak, out))
         print(f"{name}: {seconds:.1f} s, {peak / 2**20:,.0f} MB, {out.strip()}", file=sys.stderr)
 
-    if "duckdb" not in skip:
-        done((f"DuckDB, threads={args.cores}", args.cores, *duckdb_run(args.work, keys, args.cores)))
-    if "spark" not in skip:
-        done((f"Spark local[{args.cores}]", args.cores, *spark_run(args.work, keys, args.cores)))
-    if "package" not in skip:
-        done(("the package, Arrow batches (one core)", 1, *package_run(args.work, keys)))
-    if "cli" not in skip:
-        done((f"command line, {args.keys // CLI_RUN} runs of {CLI_RUN:,}", 1, *cli_run(args.work, keys, args.keys)))
+    for _ in range(args.rounds):
+        if "extension" not in skip:
+            done(f"DuckDB with the extension, threads={args.cores}", args.cores, *extension_run(args.work, keys, args.cores))
+        if "duckdb" not in skip:
+            done(f"DuckDB with the package's Python functions, threads={args.cores}", args.cores, *duckdb_run(args.work, keys, args.cores))
+        if "spark" not in skip:
+            done(f"Spark local[{args.cores}]", args.cores, *spark_run(args.work, keys, args.cores))
+        if "package" not in skip:
+            done("the package, Arrow batches (one core)", 1, *package_run(args.work, keys))
+        if "cli" not in skip:
+            done(f"command line, {args.keys // CLI_RUN} runs of {CLI_RUN:,}", 1, *cli_run(args.work, keys, args.keys))
     print(f"| {args.keys:,} keys, nginx 5 → 6 servers | wall | rows/s | rows/s per core | peak memory | moved |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
     counts = set()
-    for name, cores, seconds, peak, out in runs:
-        moved = int(out.split()[0])
-        counts.add(moved)
-        extra = f" (Python heap: {int(out.split()[1]):,} B a million keys)" if len(out.split()) > 1 else ""
-        print(f"| {name} | {seconds:,.1f} s | {args.keys / seconds / 1e6:,.2f} M | {args.keys / seconds / cores / 1e6:,.2f} M "
+    for name, results in runs.items():
+        cores = results[0][0]
+        times = sorted(r[1] for r in results)
+        peak = max(r[2] for r in results)
+        outs = [r[3] for r in results]
+        counts.update(int(out.split()[0]) for out in outs)
+        moved = int(outs[0].split()[0])
+        extra = f" (Python heap: {int(outs[0].split()[1]):,} B a million keys)" if len(outs[0].split()) > 1 else ""
+        wall = f"{times[0]:,.1f} s" if len(times) == 1 else f"{times[0]:,.1f}–{times[-1]:,.1f} s"
+        print(f"| {name} | {wall} | {args.keys / times[0] / 1e6:,.2f} M | {args.keys / times[0] / cores / 1e6:,.2f} M "
               f"| {peak / 2**20:,.0f} MB{extra} | {moved:,} |")
     assert len(counts) == 1, f"the runs disagree on the rows: {counts}"
 

@@ -48,9 +48,13 @@ struct Definition {
     steps: Vec<String>,
 }
 
-/// Names registered with `hashring_cluster`, and what each stands for (the definition, not
-/// a built cluster: each thread builds its own).
-static NAMED: RwLock<Option<HashMap<String, Definition>>> = RwLock::new(None);
+/// The names registered with `hashring_cluster` in one database (each database that loads
+/// the extension has its own, shared by its connections, as its catalog is), and what each
+/// stands for: the definition, not a built cluster — each thread builds its own.
+#[derive(Default)]
+pub struct Registry {
+    named: RwLock<HashMap<String, Definition>>,
+}
 
 /// Clusters a thread keeps built, most recent last: a query names one or two.
 const KEPT_PER_THREAD: usize = 8;
@@ -81,85 +85,86 @@ fn build(definition: &Definition) -> Result<Built, String> {
     Ok(Built { sim, owners })
 }
 
-/// What `spec` names: a registered name first, else a link or config text.
-fn definition(spec: &str) -> Result<Definition, String> {
-    let named = NAMED
-        .read()
-        .map_err(|_| "hashring_lab: the registered clusters are unreadable".to_owned())?
-        .as_ref()
-        .and_then(|n| n.get(spec).cloned());
-    match named {
-        Some(definition) => Ok(definition),
-        None if is_one_word(spec) => Err(unknown_name(spec)),
-        None => Ok(Definition {
-            text: spec.to_owned(),
-            steps: Vec::new(),
-        }),
-    }
-}
-
-/// The cluster SQL names with `spec`, built on this thread once.
-pub fn cluster(spec: &str) -> Result<Rc<Built>, String> {
-    let definition = definition(spec)?;
-    if let Some(found) = BUILT.with_borrow(|kept| {
-        kept.iter()
-            .find(|(d, _)| *d == definition)
-            .map(|(_, b)| Rc::clone(b))
-    }) {
-        return Ok(found);
-    }
-    let built = Rc::new(build(&definition)?);
-    BUILT.with_borrow_mut(|kept| {
-        if kept.len() == KEPT_PER_THREAD {
-            kept.remove(0);
+impl Registry {
+    /// What `spec` names: a registered name first, else a link or config text.
+    fn definition(&self, spec: &str) -> Result<Definition, String> {
+        let named = self
+            .named
+            .read()
+            .map_err(|_| "hashring_lab: the registered clusters are unreadable".to_owned())?
+            .get(spec)
+            .cloned();
+        match named {
+            Some(definition) => Ok(definition),
+            None if is_one_word(spec) => Err(self.unknown_name(spec)),
+            None => Ok(Definition {
+                text: spec.to_owned(),
+                steps: Vec::new(),
+            }),
         }
-        kept.push((definition, Rc::clone(&built)));
-    });
-    Ok(built)
-}
-
-/// Registers `name` for the cluster `spec` names, with `step` applied when given, after
-/// building it (a bad config or step is refused now, not at the query that uses it);
-/// returns the cluster in a few words.
-pub fn register(name: &str, spec: &str, step: Option<&str>) -> Result<String, String> {
-    if name.is_empty() || name.chars().count() > MAX_NAME || !is_one_word(name) {
-        return Err(format!(
-            "hashring_cluster: a cluster's name is one word of at most {MAX_NAME} characters, not {}",
-            quote(name)
-        ));
     }
-    let mut definition = definition(spec)?;
-    definition.steps.extend(step.map(str::to_owned));
-    let built = build(&definition)?;
-    let mut named = NAMED
-        .write()
-        .map_err(|_| "hashring_lab: the registered clusters are unwritable".to_owned())?;
-    named
-        .get_or_insert_with(HashMap::new)
-        .insert(name.to_owned(), definition);
-    Ok(format!("{name}: {}", built.describe()))
+
+    /// The cluster SQL names with `spec`, built on this thread once.
+    pub fn cluster(&self, spec: &str) -> Result<Rc<Built>, String> {
+        let definition = self.definition(spec)?;
+        if let Some(found) = BUILT.with_borrow(|kept| {
+            kept.iter()
+                .find(|(d, _)| *d == definition)
+                .map(|(_, b)| Rc::clone(b))
+        }) {
+            return Ok(found);
+        }
+        let built = Rc::new(build(&definition)?);
+        BUILT.with_borrow_mut(|kept| {
+            if kept.len() == KEPT_PER_THREAD {
+                kept.remove(0);
+            }
+            kept.push((definition, Rc::clone(&built)));
+        });
+        Ok(built)
+    }
+
+    /// Registers `name` for the cluster `spec` names, with `step` applied when given, after
+    /// building it (a bad config or step is refused now, not at the query that uses it);
+    /// returns the cluster in a few words.
+    pub fn register(&self, name: &str, spec: &str, step: Option<&str>) -> Result<String, String> {
+        if name.is_empty() || name.chars().count() > MAX_NAME || !is_one_word(name) {
+            return Err(format!(
+                "hashring_cluster: a cluster's name is one word of at most {MAX_NAME} characters, not {}",
+                quote(name)
+            ));
+        }
+        let mut definition = self.definition(spec)?;
+        definition.steps.extend(step.map(str::to_owned));
+        let built = build(&definition)?;
+        self.named
+            .write()
+            .map_err(|_| "hashring_lab: the registered clusters are unwritable".to_owned())?
+            .insert(name.to_owned(), definition);
+        Ok(format!("{name}: {}", built.describe()))
+    }
+
+    /// What SQL is told of a name never registered: the names that are.
+    fn unknown_name(&self, name: &str) -> String {
+        let mut known: Vec<String> = self
+            .named
+            .read()
+            .map(|n| n.keys().map(|k| quote(k)).collect())
+            .unwrap_or_default();
+        known.sort();
+        let known = if known.is_empty() {
+            "none".to_owned()
+        } else {
+            known.join(", ")
+        };
+        format!(
+            "no cluster is registered as {} (registered: {known}); a cluster is a name registered with hashring_cluster('name', …), a config text or a page link (?algo=…)",
+            quote(name)
+        )
+    }
 }
 
 /// Text that can only be a name: one word, no link.
 fn is_one_word(text: &str) -> bool {
     !text.trim().is_empty() && !text.contains(char::is_whitespace) && !looks_like_link(text)
-}
-
-/// What SQL is told of a name never registered: the names that are.
-fn unknown_name(name: &str) -> String {
-    let mut known: Vec<String> = NAMED
-        .read()
-        .ok()
-        .and_then(|n| n.as_ref().map(|n| n.keys().map(|k| quote(k)).collect()))
-        .unwrap_or_default();
-    known.sort();
-    let known = if known.is_empty() {
-        "none".to_owned()
-    } else {
-        known.join(", ")
-    };
-    format!(
-        "no cluster is registered as {} (registered: {known}); a cluster is a name registered with hashring_cluster('name', …), a config text or a page link (?algo=…)",
-        quote(name)
-    )
 }

@@ -7,11 +7,53 @@ use std::rc::Rc;
 
 use libduckdb_sys as ffi;
 
-use crate::clusters::{self, Built};
+use std::sync::Arc;
+
+use crate::clusters::{Built, Registry};
 use crate::vectors::{set_null, set_text, Column, KeyKind};
 
-/// A function's body over one chunk: `(input, output)`.
-type Body = unsafe fn(ffi::duckdb_data_chunk, ffi::duckdb_vector) -> Result<(), String>;
+/// One call of a function: the database's registry of names, the chunk of rows in, the
+/// vector out.
+struct Call<'a> {
+    registry: &'a Registry,
+    input: ffi::duckdb_data_chunk,
+    output: ffi::duckdb_vector,
+}
+
+impl Call<'_> {
+    /// The chunk's rows.
+    fn rows(&self) -> u64 {
+        // SAFETY: `input` is DuckDB's chunk for this call.
+        unsafe { ffi::duckdb_data_chunk_get_size(self.input) }
+    }
+
+    /// Input column `index`.
+    ///
+    /// # Safety
+    ///
+    /// The function's signature has more than `index` parameters.
+    unsafe fn column(&self, index: u64) -> Column {
+        // SAFETY: the caller's promise.
+        unsafe { Column::of(self.input, index) }
+    }
+
+    /// Input column `index`, of clusters.
+    ///
+    /// # Safety
+    ///
+    /// As [`Call::column`], for a VARCHAR parameter.
+    unsafe fn clusters(&self, index: u64) -> ClusterColumn<'_> {
+        ClusterColumn {
+            registry: self.registry,
+            // SAFETY: the caller's promise.
+            column: unsafe { self.column(index) },
+            current: None,
+        }
+    }
+}
+
+/// A function's body over one call.
+type Body = unsafe fn(&Call) -> Result<(), String>;
 
 /// A DuckDB logical type, destroyed when dropped.
 struct LogicalType(ffi::duckdb_logical_type);
@@ -52,11 +94,17 @@ unsafe fn run(
     output: ffi::duckdb_vector,
     body: Body,
 ) {
-    // SAFETY: `input` and `output` are the chunk and vector DuckDB passed to this call.
-    let outcome =
-        std::panic::catch_unwind(|| unsafe { body(input, output) }).unwrap_or_else(|_| {
-            Err("hashring_lab: internal error (a panic), please report it".to_owned())
-        });
+    // SAFETY: `input` and `output` are the chunk and vector DuckDB passed to this call; the
+    // extra info is the registry `register` gave every function, alive while it is.
+    let outcome = std::panic::catch_unwind(|| unsafe {
+        let registry = &*ffi::duckdb_scalar_function_get_extra_info(info).cast::<Registry>();
+        body(&Call {
+            registry,
+            input,
+            output,
+        })
+    })
+    .unwrap_or_else(|_| Err("hashring_lab: internal error (a panic), please report it".to_owned()));
     if let Err(message) = outcome {
         let text = CString::new(message.replace('\0', " ")).unwrap_or_default();
         // SAFETY: `info` is this call's; DuckDB copies the message.
@@ -64,20 +112,15 @@ unsafe fn run(
     }
 }
 
-/// The rows of a chunk.
-unsafe fn rows(input: ffi::duckdb_data_chunk) -> u64 {
-    // SAFETY: `input` is DuckDB's chunk.
-    unsafe { ffi::duckdb_data_chunk_get_size(input) }
-}
-
 /// The cluster a column names at a row, rebuilt only when the text changes from the row
 /// before (a query names one cluster for every row, as a constant).
-struct ClusterColumn {
+struct ClusterColumn<'a> {
+    registry: &'a Registry,
     column: Column,
     current: Option<(String, Rc<Built>)>,
 }
 
-impl ClusterColumn {
+impl ClusterColumn<'_> {
     unsafe fn at(&mut self, row: u64) -> Result<Option<Rc<Built>>, String> {
         // SAFETY: `row` is below the chunk's size (the callers loop over `rows`).
         let Some(spec) = (unsafe { self.column.text(row) }) else {
@@ -88,32 +131,21 @@ impl ClusterColumn {
                 return Ok(Some(Rc::clone(built)));
             }
         }
-        let built = clusters::cluster(spec)?;
+        let built = self.registry.cluster(spec)?;
         self.current = Some((spec.to_owned(), Rc::clone(&built)));
         Ok(Some(built))
     }
 }
 
-unsafe fn cluster_column(input: ffi::duckdb_data_chunk, index: u64) -> ClusterColumn {
-    ClusterColumn {
-        // SAFETY: the functions' signatures give them these columns.
-        column: unsafe { Column::of(input, index) },
-        current: None,
-    }
-}
-
 /// `hashring_locate(cluster, key)` for keys of `kind`.
-unsafe fn locate(
-    kind: KeyKind,
-    input: ffi::duckdb_data_chunk,
-    output: ffi::duckdb_vector,
-) -> Result<(), String> {
+unsafe fn locate(kind: KeyKind, call: &Call) -> Result<(), String> {
+    let output = call.output;
     // SAFETY: columns 0 and 1 are the cluster and the key; rows below the chunk's size.
     unsafe {
-        let mut clusters = cluster_column(input, 0);
-        let keys = Column::of(input, 1);
+        let mut clusters = call.clusters(0);
+        let keys = call.column(1);
         let mut buffer = itoa::Buffer::new();
-        for row in 0..rows(input) {
+        for row in 0..call.rows() {
             let (Some(cluster), Some(key)) = (clusters.at(row)?, keys.key(kind, row, &mut buffer)?)
             else {
                 set_null(output, row);
@@ -126,43 +158,32 @@ unsafe fn locate(
 }
 
 /// `hashring_moves(before, after, key)` for keys of `kind`: NULL where the key stays.
-unsafe fn moves(
-    kind: KeyKind,
-    input: ffi::duckdb_data_chunk,
-    output: ffi::duckdb_vector,
-) -> Result<(), String> {
+unsafe fn moves(kind: KeyKind, call: &Call) -> Result<(), String> {
+    let output = call.output;
     // SAFETY: columns 0, 1 and 2 are the clusters and the key; the output is the struct
     // of two VARCHARs; rows below the chunk's size.
     unsafe {
-        let mut before = cluster_column(input, 0);
-        let mut after = cluster_column(input, 1);
-        let keys = Column::of(input, 2);
+        let (mut before, mut after) = (call.clusters(0), call.clusters(1));
+        let keys = call.column(2);
         let (old, new) = (
             ffi::duckdb_struct_vector_get_child(output, 0),
             ffi::duckdb_struct_vector_get_child(output, 1),
         );
         let mut buffer = itoa::Buffer::new();
-        for row in 0..rows(input) {
+        for row in 0..call.rows() {
             let (b, a) = (before.at(row)?, after.at(row)?);
-            let key = keys.key(kind, row, &mut buffer)?;
-            let owners = match (b, a, key) {
-                (Some(b), Some(a), Some(key)) => {
-                    let (from, to) = (b.owner(key)?, a.owner(key)?);
-                    (from != to).then(|| (from.map(str::to_owned), to.map(str::to_owned)))
-                }
-                _ => None,
-            };
-            match owners {
-                Some((from, to)) => {
-                    set_text(old, row, from.as_deref());
-                    set_text(new, row, to.as_deref());
-                }
-                None => {
-                    set_null(output, row);
-                    set_null(old, row);
-                    set_null(new, row);
+            if let (Some(b), Some(a), Some(key)) = (b, a, keys.key(kind, row, &mut buffer)?) {
+                let (from, to) = (b.owner(key)?, a.owner(key)?);
+                if from != to {
+                    set_text(old, row, from);
+                    set_text(new, row, to);
+                    continue;
                 }
             }
+            // Stays (or a NULL): the row is NULL, and so are its fields.
+            set_null(output, row);
+            set_null(old, row);
+            set_null(new, row);
         }
     }
     Ok(())
@@ -170,26 +191,23 @@ unsafe fn moves(
 
 /// `hashring_cluster(name, cluster[, step])`: registers the name (for the cluster with the
 /// step applied), answers the cluster in words.
-unsafe fn name_cluster(
-    with_step: bool,
-    input: ffi::duckdb_data_chunk,
-    output: ffi::duckdb_vector,
-) -> Result<(), String> {
+unsafe fn name_cluster(with_step: bool, call: &Call) -> Result<(), String> {
+    let (registry, output) = (call.registry, call.output);
     // SAFETY: columns 0, 1 (and 2 with a step) are VARCHARs; rows below the chunk's size.
     unsafe {
-        let (names, specs) = (Column::of(input, 0), Column::of(input, 1));
-        let steps = with_step.then(|| Column::of(input, 2));
-        for row in 0..rows(input) {
+        let (names, specs) = (call.column(0), call.column(1));
+        let steps = with_step.then(|| call.column(2));
+        for row in 0..call.rows() {
             let step = steps.as_ref().map(|s| s.text(row));
             match (names.text(row), specs.text(row), step) {
                 (Some(name), Some(spec), None) => {
-                    set_text(output, row, Some(&clusters::register(name, spec, None)?));
+                    set_text(output, row, Some(&registry.register(name, spec, None)?));
                 }
                 (Some(name), Some(spec), Some(Some(step))) => {
                     set_text(
                         output,
                         row,
-                        Some(&clusters::register(name, spec, Some(step))?),
+                        Some(&registry.register(name, spec, Some(step))?),
                     );
                 }
                 _ => set_null(output, row),
@@ -212,16 +230,16 @@ macro_rules! entry {
     };
 }
 
-entry!(locate_text, |i, o| locate(KeyKind::Text, i, o));
-entry!(locate_blob, |i, o| locate(KeyKind::Blob, i, o));
-entry!(locate_signed, |i, o| locate(KeyKind::Signed, i, o));
-entry!(locate_unsigned, |i, o| locate(KeyKind::Unsigned, i, o));
-entry!(moves_text, |i, o| moves(KeyKind::Text, i, o));
-entry!(moves_blob, |i, o| moves(KeyKind::Blob, i, o));
-entry!(moves_signed, |i, o| moves(KeyKind::Signed, i, o));
-entry!(moves_unsigned, |i, o| moves(KeyKind::Unsigned, i, o));
-entry!(name_cluster_entry, |i, o| name_cluster(false, i, o));
-entry!(name_stepped_cluster_entry, |i, o| name_cluster(true, i, o));
+entry!(locate_text, |call| locate(KeyKind::Text, call));
+entry!(locate_blob, |call| locate(KeyKind::Blob, call));
+entry!(locate_signed, |call| locate(KeyKind::Signed, call));
+entry!(locate_unsigned, |call| locate(KeyKind::Unsigned, call));
+entry!(moves_text, |call| moves(KeyKind::Text, call));
+entry!(moves_blob, |call| moves(KeyKind::Blob, call));
+entry!(moves_signed, |call| moves(KeyKind::Signed, call));
+entry!(moves_unsigned, |call| moves(KeyKind::Unsigned, call));
+entry!(name_cluster_entry, |call| name_cluster(false, call));
+entry!(name_stepped_cluster_entry, |call| name_cluster(true, call));
 
 /// A DuckDB function pointer, as the registration takes it.
 type Entry =
@@ -235,9 +253,16 @@ struct Overload {
     volatile: bool,
 }
 
-/// Registers `name` with its overloads on `connection`.
+/// Lets go of one function's share of the registry (DuckDB calls it when the function goes).
+unsafe extern "C" fn release_registry(registry: *mut std::ffi::c_void) {
+    // SAFETY: the pointer is one `Arc::into_raw` made for this function, released once.
+    drop(unsafe { Arc::from_raw(registry.cast::<Registry>()) });
+}
+
+/// Registers `name` with its overloads on `connection`, each holding a share of `registry`.
 unsafe fn register_set(
     connection: ffi::duckdb_connection,
+    registry: &Arc<Registry>,
     name: &CStr,
     overloads: Vec<Overload>,
 ) -> Result<(), String> {
@@ -255,6 +280,11 @@ unsafe fn register_set(
             if overload.volatile {
                 ffi::duckdb_scalar_function_set_volatile(function);
             }
+            ffi::duckdb_scalar_function_set_extra_info(
+                function,
+                Arc::into_raw(Arc::clone(registry)).cast_mut().cast(),
+                Some(release_registry),
+            );
             let added = ffi::duckdb_add_scalar_function_to_set(set, function);
             ffi::duckdb_destroy_scalar_function(&mut function);
             if added != ffi::DuckDBSuccess {
@@ -277,7 +307,8 @@ unsafe fn register_set(
     Ok(())
 }
 
-/// Registers every function on `connection`.
+/// Registers every function on `connection`, sharing one registry of named clusters (the
+/// database's).
 ///
 /// # Safety
 ///
@@ -300,20 +331,24 @@ pub unsafe fn register(connection: ffi::duckdb_connection) -> Result<(), String>
             })
             .collect::<Vec<_>>()
     };
+    let registry = Arc::new(Registry::default());
     // SAFETY: the caller's promise.
     unsafe {
         register_set(
             connection,
+            &registry,
             c"hashring_locate",
             per_key(locates, 1, LogicalType::varchar),
         )?;
         register_set(
             connection,
+            &registry,
             c"hashring_moves",
             per_key(moveses, 2, LogicalType::moves),
         )?;
         register_set(
             connection,
+            &registry,
             c"hashring_cluster",
             vec![
                 Overload {

@@ -13,6 +13,7 @@ use pyo3::types::{PyDict, PyTuple};
 use pyo3_arrow::{PyArray, PyChunkedArray, PyTable};
 
 use hashring_lab::engine::change::Change;
+use hashring_lab::engine::owners::KeyOwners;
 use hashring_lab::engine::scenario::Scenario;
 use hashring_lab::engine::sim::Simulation;
 use hashring_lab::text::quote;
@@ -65,7 +66,9 @@ impl Cluster {
             steps,
             notes,
         };
-        cluster.simulation()?;
+        // A cluster places the keys it is given, one by one: an algorithm that needs the
+        // whole key set is refused now, saying why, not at the first `locate`.
+        KeyOwners::of(&*cluster.simulation()?).map_err(Failure::Scenario)?;
         Ok(cluster)
     }
 
@@ -102,6 +105,8 @@ impl Cluster {
         CHANGES_APPLIED.fetch_add(1, Ordering::Relaxed);
         sim.apply(&change)
             .map_err(|e| Failure::Step(format!("step {}: {e}", quote(&step))))?;
+        KeyOwners::of(&sim)
+            .map_err(|why| Failure::Step(format!("step {}: {why}", quote(&step))))?;
         let mut steps = self.steps.clone();
         steps.push(step);
         let cluster = Cluster {
@@ -339,26 +344,27 @@ impl Cluster {
         keys: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut batches = Vec::new();
-        match keys_of(keys)? {
-            Keys::One(key) => {
-                batches.push(py.detach(|| moved_batch(self, after, &*string_array(&[Some(key)])))?)
-            }
-            Keys::Many(list) => {
-                batches.push(py.detach(|| moved_batch(self, after, &*string_array(&list)))?)
-            }
-            Keys::Arrow(ArrowKeys::Array(array)) => {
-                batches.push(py.detach(|| moved_batch(self, after, &*array))?)
-            }
+        let keys = keys_of(keys)?;
+        let name = match &keys {
+            Keys::Arrow(arrow) => arrow.name().unwrap_or("key").to_owned(),
+            _ => "key".to_owned(),
+        };
+        let schema = moved_schema(&name);
+        let batch = |array: &dyn Array| moved_batch(self, after, array, &schema);
+        match keys {
+            Keys::One(key) => batches.push(py.detach(|| batch(&*string_array(&[Some(key)])))?),
+            Keys::Many(list) => batches.push(py.detach(|| batch(&*string_array(&list)))?),
+            Keys::Arrow(ArrowKeys::Array(array, _)) => batches.push(py.detach(|| batch(&*array))?),
             // A stream (a Parquet dataset's scanner, a DuckDB relation) is read a batch at a
             // time: only the moved rows are kept, never the whole keyspace.
             Keys::Arrow(ArrowKeys::Stream(stream)) => {
                 for chunk in stream {
                     let chunk = chunk?;
-                    batches.push(py.detach(|| moved_batch(self, after, &*chunk))?);
+                    batches.push(py.detach(|| batch(&*chunk))?);
                 }
             }
         }
-        PyTable::try_new(batches, moved_schema())?.into_pyarrow(py)
+        PyTable::try_new(batches, schema)?.into_pyarrow(py)
     }
 
     /// The algorithm's id (`nginx`, `ketama`, `ring`, …).
@@ -397,6 +403,16 @@ impl Cluster {
         self.steps.clone()
     }
 
+    /// The link of the cluster as it was made, and the steps applied since: what the DuckDB
+    /// extension is given to build the same cluster (the link of the cluster after the steps
+    /// could not say the order servers left, which Anchor's and Dx's placement keeps).
+    fn _origin(&self) -> PyResult<(String, Vec<String>)> {
+        let scenario =
+            Scenario::from_pairs(self.pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+                .map_err(|e| Failure::Scenario(e.to_string()))?;
+        Ok((link_of(scenario), self.steps.clone()))
+    }
+
     /// The parameters and steps, for pickling (a Spark executor rebuilds the cluster).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyTuple>> {
         let py = slf.py();
@@ -404,6 +420,21 @@ impl Cluster {
         let restore = py.import("hashring_lab._native")?.getattr("_restore")?;
         let args = (me.pairs.clone(), me.steps.clone(), me.notes.clone());
         PyTuple::new(py, [restore, args.into_pyobject(py)?.into_any()])
+    }
+
+    /// Two clusters are equal when they were made with the same parameters and changed by
+    /// the same steps (so they place every key alike).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Cluster>()
+            .is_ok_and(|o| o.get().pairs == self.pairs && o.get().steps == self.steps)
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        (&self.pairs, &self.steps).hash(&mut hasher);
+        hasher.finish()
     }
 
     fn __repr__(&self) -> PyResult<String> {
@@ -441,7 +472,7 @@ fn in_shape_of<'py>(
             let out = py.detach(|| place(&*string_array(&list)))?;
             to_pyarrow(out)?.call_method0("to_pylist")
         }
-        Keys::Arrow(ArrowKeys::Array(array)) => to_pyarrow(py.detach(|| place(&*array))?),
+        Keys::Arrow(ArrowKeys::Array(array, _)) => to_pyarrow(py.detach(|| place(&*array))?),
         Keys::Arrow(ArrowKeys::Stream(stream)) => {
             let mut out = Vec::new();
             let mut data_type = None;

@@ -1,5 +1,7 @@
 //! Owners and migration lists as Arrow columns: each key's owner, the keys that move
-//! (`key, from, to`), and row by row where each key moves (a struct, null where it stays).
+//! (`key, old_server, new_server`, the key column keeping its own name), and row by row
+//! where each key moves (a struct, null where it stays). The names are SQL-safe: `from`
+//! and `to`, the command line's CSV header, are reserved words every query had to quote.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -37,12 +39,12 @@ pub(crate) fn locate_array(cluster: &dyn Simulated, keys: &dyn Array) -> Result<
     Ok(Arc::new(out.finish()))
 }
 
-/// The migration list's columns.
-pub(crate) fn moved_schema() -> Arc<Schema> {
+/// The migration list's columns, the keys' named `key`.
+pub(crate) fn moved_schema(key: &str) -> Arc<Schema> {
     Arc::new(Schema::new(vec![
-        Field::new("key", DataType::Utf8, false),
-        Field::new("from", DataType::Utf8, true),
-        Field::new("to", DataType::Utf8, true),
+        Field::new(key, DataType::Utf8, false),
+        Field::new("old_server", DataType::Utf8, true),
+        Field::new("new_server", DataType::Utf8, true),
     ]))
 }
 
@@ -76,12 +78,13 @@ impl Transition {
     }
 }
 
-/// The keys whose owner differs between `before` and `after`: key, from, to (null: no
-/// server up), in the keys' order; null keys are left out.
+/// The keys whose owner differs between `before` and `after`: key, old server, new server
+/// (null: no server up), in the keys' order, as `schema` names them; null keys are left out.
 pub(crate) fn moved_batch(
     before: &dyn Simulated,
     after: &dyn Simulated,
     keys: &dyn Array,
+    schema: &Arc<Schema>,
 ) -> Result<RecordBatch, Failure> {
     let change = Transition::of(before, after)?;
     let mut key_out = StringBuilder::new();
@@ -102,10 +105,11 @@ pub(crate) fn moved_batch(
         Arc::new(from_out.finish()),
         Arc::new(to_out.finish()),
     ];
-    RecordBatch::try_new(moved_schema(), columns).map_err(|e| Failure::Keys(e.to_string()))
+    RecordBatch::try_new(Arc::clone(schema), columns).map_err(|e| Failure::Keys(e.to_string()))
 }
 
-/// Row by row, where each key moves from `before` to `after`: a struct `(from, to)` for a
+/// Row by row, where each key moves from `before` to `after`: a struct `(old_server,
+/// new_server)` for a
 /// key whose owner changes, null for one that stays (and for a null key) — the migration
 /// list in a column of the keys' length, as SQL's scalar functions return it.
 pub(crate) fn moves_array(
@@ -136,7 +140,7 @@ pub(crate) fn moves_array(
         }
         Ok(())
     })?;
-    let fields = moved_schema().fields()[1..].to_vec();
+    let fields = moved_schema("key").fields()[1..].to_vec();
     let children: Vec<ArrayRef> = vec![Arc::new(from_out.finish()), Arc::new(to_out.finish())];
     let validity = arrow_buffer::NullBuffer::new(moved.finish());
     arrow_array::StructArray::try_new(fields.into(), children, Some(validity))

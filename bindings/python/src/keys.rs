@@ -110,6 +110,15 @@ pub(crate) fn keys_of(keys: &Bound<'_, PyAny>) -> PyResult<Keys> {
     if let Some(arrow) = arrow_keys_of(keys)? {
         return Ok(Keys::Arrow(arrow));
     }
+    // A NumPy array (of str, bytes or integers) goes through pyarrow, which reads it
+    // without a Python object per element for numbers.
+    if keys.get_type().name()? == "ndarray" {
+        let array = keys
+            .py()
+            .import("pyarrow")?
+            .call_method1("array", (keys,))?;
+        return keys_of(&array);
+    }
     key_text(keys).map(Keys::One).map_err(|why| {
         KeyColumnError::new_err(format!(
             "the key {why}; or give a list of keys or an Arrow column (pyarrow, Polars, DuckDB)"

@@ -137,6 +137,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(algorithms, m)?)?;
     m.add_function(wrap_pyfunction!(_restore, m)?)?;
     m.add_function(wrap_pyfunction!(_changes_applied, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("Error", py.get_type::<Error>())?;
     m.add("ScenarioError", py.get_type::<ScenarioError>())?;
     m.add("ConfigError", py.get_type::<ConfigError>())?;

@@ -21,10 +21,31 @@ use pyo3_arrow::PyArray;
 
 use crate::Failure;
 
-/// Keys as Arrow hands them over: one array, or a stream of them.
+/// Keys as Arrow hands them over: one array, or a stream of them; each with the key
+/// column's name when it has one (a Polars series', a one-column table's).
 pub(crate) enum ArrowKeys {
-    Array(ArrayRef),
+    Array(ArrayRef, Option<String>),
     Stream(KeyStream),
+}
+
+impl ArrowKeys {
+    /// The key column's own name, when it has one.
+    pub(crate) fn name(&self) -> Option<&str> {
+        match self {
+            ArrowKeys::Array(_, name) => name.as_deref(),
+            ArrowKeys::Stream(stream) => stream.name.as_deref(),
+        }
+    }
+}
+
+/// The name of the key column a field stands for: a one-column table's column, else the
+/// field's own; None when empty (a pyarrow array's field has no name).
+fn column_name(field: &Field) -> Option<String> {
+    let field = match field.data_type() {
+        DataType::Struct(fields) if fields.len() == 1 => &fields[0],
+        _ => field,
+    };
+    Some(field.name().clone()).filter(|n| !n.is_empty())
 }
 
 /// `keys` as Arrow (an object with `__arrow_c_array__` or `__arrow_c_stream__`), or None.
@@ -32,9 +53,9 @@ pub(crate) fn arrow_keys_of(keys: &Bound<'_, PyAny>) -> PyResult<Option<ArrowKey
     let py = keys.py();
     if keys.hasattr(intern!(py, "__arrow_c_array__"))? {
         let array: PyArray = keys.extract()?;
-        let (array, _) = array.into_inner();
+        let (array, field) = array.into_inner();
         checked(&array)?;
-        return Ok(Some(ArrowKeys::Array(array)));
+        return Ok(Some(ArrowKeys::Array(array, column_name(&field))));
     }
     if keys.hasattr(intern!(py, "__arrow_c_stream__"))? {
         let capsule = keys
@@ -71,6 +92,7 @@ fn short(message: &str) -> String {
 pub(crate) struct KeyStream {
     stream: FFI_ArrowArrayStream,
     data_type: DataType,
+    name: Option<String>,
     batch: usize,
 }
 
@@ -99,6 +121,7 @@ impl KeyStream {
         Ok(KeyStream {
             stream,
             data_type: field.data_type().clone(),
+            name: column_name(&field),
             batch: 0,
         })
     }

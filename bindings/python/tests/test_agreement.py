@@ -75,5 +75,5 @@ def test_the_package_places_keys_as_the_command_line(algo, tmp_path):
         strings = pacsv.ConvertOptions(column_types={c: pa.string() for c in ("key", "from", "to")}, strings_can_be_null=False)
         want = pacsv.read_csv(out, convert_options=strings)
         got = hl.moved(cluster, after, keys)
-        for column in ("key", "from", "to"):
-            assert got.column(column).to_pylist() == want.column(column).to_pylist(), (step, column)
+        for ours, theirs in (("key", "key"), ("old_server", "from"), ("new_server", "to")):
+            assert got.column(ours).to_pylist() == want.column(theirs).to_pylist(), (step, ours)

@@ -73,7 +73,7 @@ def test_sql_places_and_moves_keys_as_the_package(con, algo):
             [before.link],
         ).fetchall()
         expected = hl.moved(before, after, keys).to_pylist()
-        assert moves == [(r["key"], r["from"], r["to"]) for r in expected], f"{algo} {step}"
+        assert moves == [(r["key"], r["old_server"], r["new_server"]) for r in expected], f"{algo} {step}"
 
 
 def test_a_config_text_and_a_registered_name_are_the_same_cluster(con):
@@ -159,3 +159,30 @@ def test_the_duckdb_command_line_loads_it():
     before, after = hl.Cluster.from_link("?algo=ketama&nodes=A,B,C"), hl.Cluster.from_link("?algo=ketama&nodes=A,B,C,D")
     moved = hl.moved(before, after, [str(i) for i in range(10_000)]).num_rows
     assert lines == ["now: ketama over 3 servers", str(moved)]
+
+
+def test_each_database_has_its_own_names():
+    a, b = (duckdb.connect(config={"allow_unsigned_extensions": "true"}) for _ in range(2))
+    for db in (a, b):
+        db.execute(f"LOAD '{extension()}'")
+    a.execute("SELECT hashring_cluster('c', '?algo=ring&nodes=A')").fetchall()
+    b.execute("SELECT hashring_cluster('c', '?algo=ring&nodes=B')").fetchall()
+    assert column(a, "SELECT hashring_locate('c', 'k')") == ["A"]
+    assert column(b, "SELECT hashring_locate('c', 'k')") == ["B"]
+    # A second connection to the same database shares them, as it shares the catalog.
+    assert column(a.cursor(), "SELECT hashring_locate('c', 'k')") == ["A"]
+
+
+def test_the_package_registers_changed_clusters_on_the_extension():
+    """A Cluster after changes is registered as it was made plus its steps: Anchor's removal
+    order, which no link states, is kept."""
+    import hashring_lab.duckdb as hd
+
+    start = hl.Cluster("anchor", [chr(ord("A") + i) for i in range(8)])
+    after = start.remove("C").remove("F").add("I")
+    con = hd.connect(clusters={"start": start, "after": after})
+    keys = [f"key-{i}" for i in range(5000)]
+    con.execute("CREATE TABLE k AS SELECT * FROM unnest(?::VARCHAR[]) WITH ORDINALITY t(key, n)", [keys])
+    assert column(con, "SELECT hashring_locate('after', key) FROM k ORDER BY n") == after.locate(keys)
+    got = hd.moved(con, "start", "after", con.sql("SELECT key FROM k ORDER BY n")).fetchall()
+    assert got == [tuple(r.values()) for r in hl.moved(start, after, keys).to_pylist()]

@@ -4,6 +4,8 @@ the same servers."""
 
 from __future__ import annotations
 
+import warnings
+
 import pyarrow as pa
 import pyarrow.csv as pacsv
 import pyarrow.parquet as pq
@@ -47,13 +49,14 @@ def simulate_moved(keyspace, config: str, step: str, *flags: str) -> pa.Table:
     assert done.returncode == 0, done.stderr
     strings = pacsv.ConvertOptions(column_types={c: pa.string() for c in ("key", "from", "to")}, strings_can_be_null=False)
     table = pacsv.read_csv(out, convert_options=strings)
-    return table.select(["key", "from", "to"])
+    # The command line's CSV says `from,to`; the package's columns are SQL-safe.
+    return table.select(["key", "from", "to"]).rename_columns(["key", "old_server", "new_server"])
 
 
 def rows(table) -> list[tuple]:
     if isinstance(table, pa.RecordBatchReader):
         table = table.read_all()
-    return list(zip(*(table.column(c).to_pylist() for c in ("key", "from", "to"))))
+    return list(zip(*(table.column(c).to_pylist() for c in ("key", "old_server", "new_server"))))
 
 
 @pytest.fixture(scope="module")
@@ -72,19 +75,36 @@ def test_the_package_lists_what_the_command_line_lists(keyspace, nginx_case):
     assert before.notes and "10.0.0.9:80" in before.notes[0]
 
 
-def test_duckdb_lists_what_the_command_line_lists(keyspace, nginx_case):
-    duckdb = pytest.importorskip("duckdb")
+def duckdb_connection(native: bool):
+    """A connection with the extension (hashring_lab.duckdb.connect), or a plain one, on
+    which the package registers its Python functions instead, warning that it does."""
+    import duckdb
+
+    import hashring_lab.duckdb as hd
+
+    if native:
+        assert hd.EXTENSION is not None, "the wheel carries no DuckDB extension (make wheel)"
+        return hd.connect()
+    return duckdb.connect()
+
+
+@pytest.mark.parametrize("native", [True, False], ids=["extension", "python-functions"])
+def test_duckdb_lists_what_the_command_line_lists(keyspace, nginx_case, native):
     import hashring_lab.duckdb as hd
 
     before, after, want = nginx_case
-    con = duckdb.connect()
-    hd.register(con, clusters={"before": before, "after": after})
-    source = f"read_parquet('{keyspace / 'keys.parquet'}')"
+    con = duckdb_connection(native)
+    with warnings.catch_warnings(record=True) as said:
+        warnings.simplefilter("always")
+        hd.register(con, clusters={"before": before, "after": after})
+    assert [str(w.message)[:60] for w in said] == ([] if native else ["hashring_lab.duckdb: this connection does not load unsigned "])
+    source = con.read_parquet(str(keyspace / "keys.parquet"))
     # DuckDB keeps the file's order (preserve_insertion_order, on by default).
     got = hd.moved(con, "before", "after", source).arrow()
     assert rows(got) == want
-    # The same by config text and link, without names.
-    by_text = hd.moved(con, NGINX, after.link, source).arrow()
+    # The same by config text and link, without names; a table by its name.
+    con.execute(f"CREATE TABLE keys AS SELECT * FROM read_parquet('{keyspace / 'keys.parquet'}')")
+    by_text = hd.moved(con, NGINX, after.link, "keys").arrow()
     assert rows(by_text) == want
 
 
@@ -118,13 +138,15 @@ def test_real_clusters_move_as_the_command_line_says(keyspace, config, step):
     assert rows(hl.moved(before, before.step(step), keys)) == rows(want)
 
 
-def test_duckdb_takes_a_cluster_per_row():
-    duckdb = pytest.importorskip("duckdb")
+@pytest.mark.parametrize("native", [True, False], ids=["extension", "python-functions"])
+def test_duckdb_takes_a_cluster_per_row(native):
     import hashring_lab.duckdb as hd
 
     a, b = hl.Cluster("ring", "A,B,C"), hl.Cluster("ketama", "x:1,y:1")
-    con = duckdb.connect()
-    hd.register(con, clusters={"a": a, "b": b})
+    con = duckdb_connection(native)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        hd.register(con, clusters={"a": a, "b": b})
     got = con.sql(
         "SELECT hashring_locate(c, k) FROM (VALUES ('a', 'k1'), ('b', 'k1'), (NULL, 'k2'), ('a', NULL), "
         "('?algo=modn&nodes=P,Q', 'k3')) t(c, k)"
@@ -133,7 +155,7 @@ def test_duckdb_takes_a_cluster_per_row():
     moves = con.sql(
         "SELECT hashring_moves(x, y, k) FROM (VALUES ('a', 'b', 'k1'), ('a', 'a', 'k1')) t(x, y, k)"
     ).fetchall()
-    assert moves == [({"from": a.locate("k1"), "to": b.locate("k1")},), (None,)]
+    assert moves == [({"old_server": a.locate("k1"), "new_server": b.locate("k1")},), (None,)]
 
 
 def test_a_stream_of_batches_is_read_a_batch_at_a_time(keyspace, nginx_case):

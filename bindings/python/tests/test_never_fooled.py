@@ -65,9 +65,9 @@ def test_moves_takes_what_locate_takes():
     keys = [f"k{i}" for i in range(50)]
     row_by_row = after_rows = CLUSTER.moves(after, keys)
     assert len(row_by_row) == 50
-    moved = {r["key"]: (r["from"], r["to"]) for r in hl.moved(CLUSTER, after, keys).to_pylist()}
+    moved = {r["key"]: (r["old_server"], r["new_server"]) for r in hl.moved(CLUSTER, after, keys).to_pylist()}
     for key, row in zip(keys, after_rows):
-        assert (None if key not in moved else {"from": moved[key][0], "to": moved[key][1]}) == row
+        assert (None if key not in moved else {"old_server": moved[key][0], "new_server": moved[key][1]}) == row
     assert CLUSTER.moves(after, keys[0]) == after_rows[0]
     chunked = CLUSTER.moves(after, pa.chunked_array([keys[:20], keys[20:]]))
     assert chunked.to_pylist() == after_rows

@@ -57,3 +57,27 @@ def test_the_readme_example_runs_in_a_fresh_environment(tmp_path):
     got = pq.read_table(tmp_path / "moved.parquet")
     assert got.equals(want)
     assert int(count.group(1).replace(",", "")) == want.num_rows > 15_000
+
+
+def test_the_readme_sql_runs_in_the_duckdb_command_line(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- readme-sql:[^>]*-->\n```sql\n(.*?)```", readme, re.S)
+    assert found, "README.md has no SQL example marked readme-sql"
+    sql = found.group(1)
+    # Run as written, from a folder that has the extension where the README loads it from.
+    extension = pathlib.Path(os.environ.get("HASHRING_LAB_DUCKDB_EXTENSION", ROOT / "target/duckdb/hashring_lab.duckdb_extension"))
+    assert extension.exists(), f"no DuckDB extension at {extension}: make duckdb-extension"
+    (tmp_path / "target" / "duckdb").mkdir(parents=True)
+    (tmp_path / "target" / "duckdb" / "hashring_lab.duckdb_extension").symlink_to(extension.resolve())
+    keys = [f"user:{i}" for i in range(20_000)]
+    pq.write_table(pa.table({"key": keys}), tmp_path / "keys.parquet")
+    cli = ROOT / "target" / "py" / "bin" / "duckdb"
+    ran = subprocess.run([str(cli), "-unsigned", "-csv", "-c", sql], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    lines = ran.stdout.splitlines()
+    start = lines.index("key,old_server,new_server")
+    got = [tuple(line.split(",")) for line in lines[start + 1 :]]
+    before = hl.Cluster("ketama", ["cache-1", "cache-2", "cache-3"])
+    want = hl.moved(before, before.add("cache-4"), keys).to_pylist()
+    assert sorted(got) == sorted((r["key"], r["old_server"], r["new_server"]) for r in want)
+    assert 3_000 < len(got) < 7_000

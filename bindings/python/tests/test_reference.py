@@ -97,7 +97,7 @@ def test_cassandra_before_and_after_a_node_joins():
     check(after, keys, [r[2] for r in rows])
     joined = hl.moved(before, after, pa.array(keys))
     assert joined.num_rows == 360
-    assert set(joined.column("to").to_pylist()) == {"10.0.1.4"}
+    assert set(joined.column("new_server").to_pylist()) == {"10.0.1.4"}
     # The cluster travels as its link: reopened, it places every key the same.
     check(hl.Cluster.from_link(after.link), keys, [r[2] for r in rows])
 

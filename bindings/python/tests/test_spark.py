@@ -60,7 +60,7 @@ def test_a_spark_job_lists_what_the_command_line_lists(spark, tmp_path):
     assert main([str(tmp_path / "keys.parquet"), str(tmp_path / "moved"), "--config", str(tmp_path / "config.txt"),
                  "--step", "add:127.0.0.1:18385"]) == 0
     got = pq.read_table(tmp_path / "moved")
-    rows = list(zip(*(got.column(c).to_pylist() for c in ("key", "from", "to"))))
+    rows = list(zip(*(got.column(c).to_pylist() for c in ("key", "old_server", "new_server"))))
     # Spark writes a file per partition: the same rows, each partition in the keys' order.
     assert sorted(rows) == sorted(want)
     assert len(rows) == len(want)

@@ -6,7 +6,7 @@ parameters, a page link, or a system's own config text (nginx, HAProxy, twemprox
 Redis Cluster, Cassandra, Ceph) — placed bit for bit as that system places keys.
 
 Keys go in and owners come out as Arrow columns (pyarrow, Polars, DuckDB) without a Python
-object per key; :func:`moved` gives the migration list (``key, from, to``) — the rows of
+object per key; :func:`moved` gives the migration list (``key, old_server, new_server``) — the rows of
 ``hashring-lab simulate --moved``. :mod:`hashring_lab.duckdb`, :mod:`hashring_lab.polars`
 and :mod:`hashring_lab.spark` run it where the keys are.
 
@@ -17,6 +17,7 @@ and :mod:`hashring_lab.spark` run it where the keys are.
 """
 
 from ._native import (
+    __version__,
     Cluster,
     ConfigError,
     Error,
@@ -28,6 +29,7 @@ from ._native import (
 )
 
 __all__ = [
+    "__version__",
     "Cluster",
     "ConfigError",
     "Error",

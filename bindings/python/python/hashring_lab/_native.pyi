@@ -6,6 +6,8 @@ import pyarrow as pa
 
 _Param = str | int | float
 
+__version__: str
+
 class Error(ValueError):
     """Something given to hashring_lab is wrong; the message says what, and what is allowed."""
 
@@ -78,10 +80,14 @@ class Cluster:
     def explain(self, key: str) -> str:
         """How the algorithm found `key`'s owner, in its own steps."""
     def moves(self, after: Cluster, keys: Any) -> pa.StructArray:
-        """Row by row, where each key moves to `after`: a struct `(from, to)`, null where the
+        """Row by row, where each key moves to `after`: a struct `(old_server, new_server)`, null where the
         key stays (SQL's `hashring_moves`)."""
     def moved(self, after: Cluster, keys: Any) -> pa.Table:
-        """The migration list to `after`: `key, from, to` for the keys that move."""
+        """The migration list to `after`: `key, old_server, new_server` for the keys that move
+        (the key column keeps its own name when it has one)."""
+    def __eq__(self, other: object) -> bool:
+        """Made with the same parameters and changed by the same steps."""
+    def __hash__(self) -> int: ...
     @property
     def algorithm(self) -> str: ...
     @property
@@ -97,7 +103,7 @@ class Cluster:
     def steps(self) -> list[str]: ...
 
 def moved(before: Cluster, after: Cluster, keys: Any) -> pa.Table:
-    """The migration list from `before` to `after` over `keys`: `key, from, to`."""
+    """The migration list from `before` to `after` over `keys`: `key, old_server, new_server`."""
 
 def algorithms() -> list[str]:
     """The algorithms' ids, in the registry's order."""

@@ -19,20 +19,23 @@ from . import Cluster
 
 __all__ = ["moved", "locate", "MOVED_SCHEMA"]
 
-#: The migration list's columns.
-MOVED_SCHEMA = "key string, `from` string, `to` string"
+#: The migration list's columns, for a key column named ``key``.
+MOVED_SCHEMA = "key string, old_server string, new_server string"
 
 
 def moved(frame, before: Cluster, after: Cluster, key: str = "key"):
     """The migration list from ``before`` to ``after`` over ``frame``'s ``key`` column, as a
-    Spark DataFrame of ``key, from, to`` (the keys that move; null keys left out)."""
+    Spark DataFrame of the key column (its own name, as a string), ``old_server`` and
+    ``new_server`` (the keys that move; null keys left out)."""
+    names = [key, "old_server", "new_server"]
 
     def batches(chunks):
         for chunk in chunks:
-            table = before.moved(after, chunk.column(0))
+            table = before.moved(after, chunk.column(0)).rename_columns(names)
             yield from table.to_batches()
 
-    return frame.select(frame[key].cast("string").alias("key")).mapInArrow(batches, MOVED_SCHEMA)
+    schema = f"`{key.replace('`', '``')}` string, old_server string, new_server string"
+    return frame.select(frame[key].cast("string").alias(key)).mapInArrow(batches, schema)
 
 
 def locate(frame, cluster: Cluster, key: str = "key", into: str = "server"):
