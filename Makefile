@@ -64,7 +64,7 @@ lint:
 	for workflow in .github/workflows/*.yml; do node_modules/.bin/action-validator $$workflow || exit 1; done
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
+	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --exclude hashring-lab-duckdb --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
 
 # The Python package has no Rust tests (pytest tests it, below).
 test-native:

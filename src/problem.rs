@@ -486,6 +486,7 @@ pub enum Problem {
         max: usize,
     },
     IdentityNeedsInteger {
+        max: u64,
         given: String,
     },
     // Vnode labels and the algorithms' own rules.
@@ -748,7 +749,9 @@ impl Problem {
             P::PatternNeedsIndex { given } => (52, vec![given.to_string()]),
             P::PatternHidden { hidden } => (53, vec![hidden.to_string()]),
             P::TemplateTooLong { max } => (54, vec![max.to_string()]),
-            P::IdentityNeedsInteger { given } => (55, vec![given.to_string()]),
+            P::IdentityNeedsInteger { max, given } => {
+                (55, vec![max.to_string(), given.to_string()])
+            }
             P::LabelNeedsNode { given } => (56, vec![given.to_string()]),
             P::LabelTooLong { max } => (57, vec![max.to_string()]),
             P::LabelHidden { hidden } => (58, vec![hidden.to_string()]),
@@ -894,7 +897,7 @@ pub const EN: [&str; 94] = [
     "keys: the name pattern {0} must contain {i} (where the number goes), e.g. key-{i}:0..1000",
     "keys: the name pattern must not contain the invisible or control character {0}",
     "keys: template is longer than {0} characters",
-    "the identity hash needs decimal integer keys in 0..=4294967295, got {0}",
+    "the identity hash needs decimal integer keys in 0..={0}, got {1}",
     "label {0} must contain {node} (and {i} for more than one vnode), e.g. {node}#{i}",
     "label is longer than {0} characters",
     "label must not contain the invisible or control character {0}",
@@ -1174,7 +1177,10 @@ pub fn examples() -> Vec<Problem> {
             hidden: "U+200B".into(),
         },
         P::TemplateTooLong { max: 200 },
-        P::IdentityNeedsInteger { given: q("x") },
+        P::IdentityNeedsInteger {
+            max: u64::from(u32::MAX),
+            given: q("x"),
+        },
         P::LabelNeedsNode { given: q("x") },
         P::LabelTooLong { max: 100 },
         P::LabelHidden {

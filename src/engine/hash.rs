@@ -46,14 +46,18 @@ pub enum HashFn {
 pub struct HashError {
     /// The key that was rejected.
     pub key: String,
+    /// The largest key the algorithm takes: 2³² − 1 where the key's value is its ring
+    /// position, 2⁶⁴ − 1 where the algorithm places by the key's 64-bit value (jump's
+    /// family, Maglev).
+    pub max: u64,
 }
 
 impl fmt::Display for HashError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the identity hash needs decimal integer keys in 0..=4294967295, got '{}'",
-            self.key
+            "the identity hash needs decimal integer keys in 0..={}, got '{}'",
+            self.max, self.key
         )
     }
 }
@@ -63,6 +67,7 @@ impl std::error::Error for HashError {}
 impl From<HashError> for crate::problem::Problem {
     fn from(e: HashError) -> Self {
         crate::problem::Problem::IdentityNeedsInteger {
+            max: e.max,
             given: format!("'{}'", e.key),
         }
     }
@@ -229,6 +234,7 @@ fn identity(key: &str) -> Result<u32, HashError> {
         .flatten()
         .ok_or_else(|| HashError {
             key: key.chars().take(40).collect(),
+            max: u64::from(u32::MAX),
         })
 }
 

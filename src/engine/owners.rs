@@ -91,3 +91,81 @@ mod tests {
         );
     }
 }
+
+/// Under the identity hash, jump takes the 64-bit keys its users pass (as
+/// jump-consistent-hash does), while mod-N, which takes the key's ring position mod N (as the
+/// ring's algorithms place by the position itself), keeps to 32 bits — and says so.
+#[cfg(test)]
+mod identity_keys {
+    use super::*;
+    use crate::engine::scenario::Scenario;
+
+    fn sim(algo: &str, servers: usize) -> Simulation {
+        let nodes: Vec<String> = (0..servers).map(|i| format!("b{i}")).collect();
+        let nodes = nodes.join(",");
+        let pairs = [
+            ("algo", algo),
+            ("nodes", nodes.as_str()),
+            ("hash", "identity"),
+            ("keys", "0..1"),
+        ];
+        Simulation::new(&Scenario::from_pairs(pairs).expect("scenario")).expect("simulation")
+    }
+
+    /// `jump.hash(key, n)` of PyPI's jump-consistent-hash 3.6.0, for these keys.
+    const KEYS: [u64; 8] = [
+        0,
+        5,
+        4_294_967_295,
+        4_294_967_296,
+        (1 << 40) + 7,
+        (1 << 63) - 1,
+        1 << 63,
+        u64::MAX,
+    ];
+    const BUCKETS: [(usize, [u32; 8]); 3] = [
+        (5, [0, 4, 2, 2, 1, 2, 4, 2]),
+        (10, [0, 4, 5, 2, 1, 8, 5, 9]),
+        (1000, [0, 231, 875, 937, 450, 972, 453, 313]),
+    ];
+
+    #[test]
+    fn jump_places_64_bit_keys_as_jump_consistent_hash() {
+        for (servers, buckets) in BUCKETS {
+            let s = sim("jump", servers);
+            let owners = KeyOwners::of(&s).expect("jump places key by key");
+            for (key, bucket) in KEYS.iter().zip(buckets) {
+                let owner = owners.owner(&s, &key.to_string()).expect("a 64-bit key");
+                assert_eq!(
+                    owner,
+                    Some(format!("b{bucket}").as_str()),
+                    "key {key}, {servers} buckets"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn mod_n_keeps_to_32_bits_and_says_so() {
+        let s = sim("modn", 3);
+        let owners = KeyOwners::of(&s).expect("places key by key");
+        assert_eq!(
+            owners.owner(&s, "4294967295").expect("2^32 - 1"),
+            Some("b0")
+        );
+        let refused = owners.owner(&s, "4294967296").expect_err("above 2^32 - 1");
+        assert!(
+            refused.contains("0..=4294967295, got '4294967296'"),
+            "{refused}"
+        );
+        let s = sim("jump", 3);
+        let refused = KeyOwners::of(&s)
+            .expect("jump")
+            .owner(&s, "18446744073709551616")
+            .expect_err("above 2^64 - 1");
+        assert!(
+            refused.contains("0..=18446744073709551615, got '18446744073709551616'"),
+            "{refused}"
+        );
+    }
+}

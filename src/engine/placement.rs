@@ -41,7 +41,21 @@ pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::
     if let Some(own) = settings.algo.spec().key_hash {
         return Ok((own.hash)(key, &settings.params()));
     }
-    let h = settings.hash.position(key)?;
+    let h = match settings.hash.position(key) {
+        Ok(h) => h,
+        Err(e) if settings.hash == super::hash::HashFn::Identity && by_value(settings) => {
+            // jump's family and Maglev place by the key's 64-bit value, so under the identity
+            // hash they take the 64-bit keys jump-consistent-hash's users pass; the dot sits
+            // at the value folded to 32 bits.
+            let value = key
+                .parse::<u64>()
+                .ok()
+                .filter(|_| key.bytes().all(|b| b.is_ascii_digit()))
+                .ok_or(super::hash::HashError { max: u64::MAX, ..e })?;
+            (value ^ (value >> 32)) as u32
+        }
+        Err(e) => return Err(e),
+    };
     Ok(match settings.algo.shape() {
         Shape::SlotRanges => {
             (u32::from(super::hash::redis_slot(key)) << SLOT_SHIFT) | (h & ((1 << SLOT_SHIFT) - 1))
@@ -52,6 +66,14 @@ pub fn key_position(settings: &Settings, key: &str) -> Result<u32, super::hash::
         ),
         _ => h,
     })
+}
+
+/// Whether the algorithm places a key by its 64-bit digest ([`super::hash::key_digest`]) or by
+/// its name, not by its 32-bit ring position: the bucket algorithms and scorers (drawn as
+/// fans) and the lookup tables — all but mod-N, which takes the position mod N.
+fn by_value(settings: &Settings) -> bool {
+    matches!(settings.algo.shape(), Shape::Fans | Shape::TableCells)
+        && settings.algo.name() != "modn"
 }
 
 /// What the key layout depends on besides the keys and the hash: slots and Maglev (with

@@ -73,3 +73,15 @@ def test_the_spark_extra_installs_what_the_readme_command_needs():
         major = int(pinned.split(".")[0])
         bound = re.search(r"<(\d+)", spark[name])
         assert bound is None or major < int(bound.group(1)), f"{name} {pinned} is outside {spark[name]}"
+
+
+def test_jump_takes_64_bit_keys_under_the_identity_hash():
+    """As jump-consistent-hash's users pass them: `jump.hash(key, 10)` of its 3.6.0 for these
+    keys (the engine's own test holds more)."""
+    keys = [0, 5, 2**32 - 1, 2**32, 2**40 + 7, 2**63 - 1, 2**63, 2**64 - 1]
+    buckets = [0, 4, 5, 2, 1, 8, 5, 9]
+    c = hl.Cluster("jump", [f"b{i}" for i in range(10)], hash="identity")
+    assert c.locate(keys) == [f"b{b}" for b in buckets]
+    assert c.locate(np.array(keys, dtype=np.uint64)).to_pylist() == [f"b{b}" for b in buckets]
+    with pytest.raises(hl.KeyColumnError, match=r"0\.\.=18446744073709551615, got '18446744073709551616'"):
+        c.locate(2**64)
