@@ -81,3 +81,18 @@ def test_the_readme_sql_runs_in_the_duckdb_command_line(tmp_path):
     want = hl.moved(before, before.add("cache-4"), keys).to_pylist()
     assert sorted(got) == sorted((r["key"], r["old_server"], r["new_server"]) for r in want)
     assert 3_000 < len(got) < 7_000
+
+
+def test_the_readme_polars_example_runs_after_the_first(tmp_path):
+    readme = (ROOT / "README.md").read_text()
+    found = re.search(r"<!-- readme-polars:[^>]*-->\n```python\n(.*?)```", readme, re.S)
+    assert found, "README.md has no Polars example marked readme-polars"
+    keys = [f"user:{i}" for i in range(20_000)]
+    pq.write_table(pa.table({"key": keys}), tmp_path / "keys.parquet")
+    (tmp_path / "example.py").write_text(readme_example() + found.group(1))
+    ran = subprocess.run([sys.executable, "example.py"], cwd=tmp_path, capture_output=True, text=True)
+    assert ran.returncode == 0, ran.stderr
+    nginx = re.search(r'nginx = """(.*?)"""', readme_example(), re.S).group(1)
+    counts = pa.table({"s": hl.Cluster.from_config(nginx).locate(pa.array(keys))}).group_by("s").aggregate([("s", "count")])
+    for row in counts.to_pylist():
+        assert re.search(rf"│ {re.escape(row['s'])}\s+┆ {row['s_count']}\s+│", ran.stdout), (row, ran.stdout)
