@@ -16,7 +16,7 @@ import pyarrow as pa
 import pytest
 
 import hashring_lab as hl
-from conftest import ROOT
+from conftest import ROOT, run
 from test_agreement import PER_KEY, random_scenario
 
 NGINX = """upstream backend {
@@ -186,3 +186,32 @@ def test_the_package_registers_changed_clusters_on_the_extension():
     assert column(con, "SELECT hashring_locate('after', key) FROM k ORDER BY n") == after.locate(keys)
     got = hd.moved(con, "start", "after", con.sql("SELECT key FROM k ORDER BY n")).fetchall()
     assert got == [tuple(r.values()) for r in hl.moved(start, after, keys).to_pylist()]
+
+
+def test_the_duckdb_command_line_lists_over_parquet_what_simulate_moved_lists(tmp_path):
+    """`duckdb` over a Parquet file, registering a config's cluster and its change, equals the
+    command line's `simulate --moved` row for row (its CSV says from,to)."""
+    keys = [f"/item/{i * 7919 % 1_000_003}" for i in range(30_000)]
+    pq_path = tmp_path / "keys.parquet"
+    import pyarrow.parquet as pq
+
+    pq.write_table(pa.table({"key": keys}), pq_path)
+    (tmp_path / "keys.txt").write_text("\n".join(keys) + "\n")
+    (tmp_path / "nginx.conf").write_text(NGINX)
+    done = run("simulate", "--config", str(tmp_path / "nginx.conf"), "--keys", f"@{tmp_path / 'keys.txt'}",
+               "--step", "add:10.0.0.4:80", "--moved", str(tmp_path / "cli.csv"))
+    assert done.returncode == 0, done.stderr
+    want = [tuple(line.split(",")[1:4]) for line in (tmp_path / "cli.csv").read_text().splitlines()[1:]]
+    sql = (
+        f"LOAD '{extension()}'; "
+        f"SELECT hashring_cluster('now', $${NGINX}$$); "
+        "SELECT hashring_cluster('next', 'now', 'add:10.0.0.4:80'); "
+        "COPY (SELECT key, m.old_server, m.new_server FROM (SELECT key, hashring_moves('now', 'next', key) AS m "
+        f"FROM '{pq_path}') WHERE m IS NOT NULL) TO '{tmp_path / 'sql.csv'}' (HEADER false);"
+    )
+    cli = ROOT / "target" / "py" / "bin" / "duckdb"
+    done = subprocess.run([str(cli), "-unsigned", "-c", sql], capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr
+    got = [tuple(line.split(",")) for line in (tmp_path / "sql.csv").read_text().splitlines()]
+    assert got == want
+    assert 5_000 < len(got) < 15_000

@@ -2,9 +2,12 @@
 put it (the same files the Rust tests replay): nginx, HAProxy (servers and whole configs),
 libmemcached's ketama, twemproxy, Redis Cluster (CLUSTER NODES and CLUSTER SHARDS), Cassandra
 (`nodetool ring`, before and after a node joins) and Ceph (object → PG → OSD, and a CRUSH map
-read as a config). Keys go through Arrow, as a column would."""
+read as a config). Keys go through Arrow, as a column would, and through the DuckDB
+extension, as SQL would."""
 
 from __future__ import annotations
+
+import functools
 
 import pyarrow as pa
 import pytest
@@ -26,10 +29,28 @@ def scenarios(lines: list[str]):
     return cases
 
 
+@functools.cache
+def duckdb_with_the_extension():
+    import hashring_lab.duckdb as hd
+
+    return hd.connect()
+
+
 def check(cluster: hl.Cluster, keys: list[str], want: list[str]) -> int:
+    """The package and, given the same cluster, the DuckDB extension place every key as the
+    real system did."""
+    import hashring_lab.duckdb as hd
+
     got = cluster.locate(pa.array(keys)).to_pylist()
     wrong = [(k, g, w) for k, g, w in zip(keys, got, want) if g != w]
     assert not wrong, f"{len(wrong)} of {len(keys)} differ, e.g. {wrong[:3]}"
+    con = duckdb_with_the_extension()
+    hd.register(con, clusters={"reference": cluster})
+    sql = con.execute(
+        "SELECT hashring_locate('reference', k) FROM unnest(?::VARCHAR[]) WITH ORDINALITY t(k, n) ORDER BY n", [keys]
+    ).fetchall()
+    wrong = [(k, g[0], w) for k, g, w in zip(keys, sql, want) if g[0] != w]
+    assert not wrong, f"in DuckDB, {len(wrong)} of {len(keys)} differ, e.g. {wrong[:3]}"
     return len(keys)
 
 
