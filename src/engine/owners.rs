@@ -13,14 +13,20 @@ pub struct KeyOwners {
 }
 
 impl KeyOwners {
-    /// The names of `sim`'s servers; refused for an algorithm that does not place key by key.
-    pub fn of(sim: &Simulation) -> Result<KeyOwners, String> {
+    /// Refuses an algorithm that does not place key by key, saying why.
+    pub fn check(sim: &Simulation) -> Result<(), String> {
         if sim.settings().algo.depends_on_key_set() {
             return Err(format!(
                 "{} places each key by the keys before it (capacities and arrival order), not key by key; use `hashring-lab simulate` with the whole key set",
                 sim.settings().algo.name()
             ));
         }
+        Ok(())
+    }
+
+    /// The names of `sim`'s servers; refused as [`KeyOwners::check`] refuses.
+    pub fn of(sim: &Simulation) -> Result<KeyOwners, String> {
+        KeyOwners::check(sim)?;
         let mut names = Vec::new();
         for s in sim.servers() {
             let at = usize::from(s.id);

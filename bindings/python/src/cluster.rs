@@ -68,7 +68,7 @@ impl Cluster {
         };
         // A cluster places the keys it is given, one by one: an algorithm that needs the
         // whole key set is refused now, saying why, not at the first `locate`.
-        KeyOwners::of(&*cluster.simulation()?).map_err(Failure::Scenario)?;
+        KeyOwners::check(&*cluster.simulation()?).map_err(Failure::Scenario)?;
         Ok(cluster)
     }
 
@@ -105,7 +105,7 @@ impl Cluster {
         CHANGES_APPLIED.fetch_add(1, Ordering::Relaxed);
         sim.apply(&change)
             .map_err(|e| Failure::Step(format!("step {}: {e}", quote(&step))))?;
-        KeyOwners::of(&sim)
+        KeyOwners::check(&sim)
             .map_err(|why| Failure::Step(format!("step {}: {why}", quote(&step))))?;
         let mut steps = self.steps.clone();
         steps.push(step);

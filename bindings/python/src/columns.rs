@@ -39,7 +39,7 @@ pub(crate) fn locate_array(cluster: &dyn Simulated, keys: &dyn Array) -> Result<
     Ok(Arc::new(out.finish()))
 }
 
-/// The migration list's columns, the keys' named `key`.
+/// The migration list's columns, the key column named `key`.
 pub(crate) fn moved_schema(key: &str) -> Arc<Schema> {
     Arc::new(Schema::new(vec![
         Field::new(key, DataType::Utf8, false),
