@@ -8,6 +8,7 @@
 //! that only native builds carry (YAML for Envoy, the CRUSH map's, Cassandra's notes) live
 //! here; the page's own are in `engine::import`.
 
+pub mod built;
 pub mod cassandra;
 pub mod crushmap;
 pub mod envoy;

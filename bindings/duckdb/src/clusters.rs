@@ -5,48 +5,14 @@
 //! applied in order to that cluster's simulation, as the command line's `--step` does —
 //! which a link cannot say (Anchor's and Dx's placement depends on the order servers left).
 
-use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::RwLock;
 
-use hashring_lab::configs::{cluster_of_text, looks_like_link};
-use hashring_lab::engine::change::Change;
-use hashring_lab::engine::owners::KeyOwners;
-use hashring_lab::engine::sim::Simulation;
+pub use hashring_lab::configs::built::Built;
+use hashring_lab::configs::built::Definition;
+use hashring_lab::configs::looks_like_link;
 use hashring_lab::text::quote;
-
-/// A cluster ready to place keys: its simulation and its servers' names.
-pub struct Built {
-    /// The simulation of the cluster's scenario.
-    pub sim: Simulation,
-    /// Its servers' names, to name an owner.
-    pub owners: KeyOwners,
-}
-
-impl Built {
-    /// The name of the server that owns `key` (None: no server is up).
-    pub fn owner(&self, key: &str) -> Result<Option<&str>, String> {
-        self.owners.owner(&self.sim, key)
-    }
-
-    /// A cluster in a few words: `ketama over 6 servers`.
-    pub fn describe(&self) -> String {
-        let servers = self.sim.servers().len();
-        format!(
-            "{} over {servers} server{}",
-            self.sim.settings().algo.name(),
-            if servers == 1 { "" } else { "s" }
-        )
-    }
-}
-
-/// What a cluster is made from: a link or config text, then changes in `--step` syntax.
-#[derive(Clone, PartialEq, Eq)]
-struct Definition {
-    text: String,
-    steps: Vec<String>,
-}
 
 /// The names registered with `hashring_cluster` in one database (each database that loads
 /// the extension has its own, shared by its connections, as its catalog is), and what each
@@ -56,34 +22,8 @@ pub struct Registry {
     named: RwLock<HashMap<String, Definition>>,
 }
 
-/// Clusters a thread keeps built, most recent last: a query names one or two.
-const KEPT_PER_THREAD: usize = 8;
-
 /// The longest name `hashring_cluster` takes.
 const MAX_NAME: usize = 64;
-
-thread_local! {
-    static BUILT: RefCell<Vec<(Definition, Rc<Built>)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Builds the cluster of a definition, refusing what cannot place key by key.
-fn build(definition: &Definition) -> Result<Built, String> {
-    let scenario = cluster_of_text(&definition.text).map_err(|e| e.to_string())?;
-    let mut sim = Simulation::new(&scenario).map_err(|e| e.to_string())?;
-    for step in &definition.steps {
-        if step.starts_with("keys:") {
-            return Err(format!(
-                "{}: SQL places the keys it is given; a step changes the servers",
-                quote(step)
-            ));
-        }
-        let change = Change::parse(step).map_err(|e| e.to_string())?;
-        sim.apply(&change)
-            .map_err(|e| format!("step {}: {e}", quote(step)))?;
-    }
-    let owners = KeyOwners::of(&sim)?;
-    Ok(Built { sim, owners })
-}
 
 impl Registry {
     /// What `spec` names: a registered name first, else a link or config text.
@@ -97,31 +37,13 @@ impl Registry {
         match named {
             Some(definition) => Ok(definition),
             None if is_one_word(spec) => Err(self.unknown_name(spec)),
-            None => Ok(Definition {
-                text: spec.to_owned(),
-                steps: Vec::new(),
-            }),
+            None => Ok(Definition::of_text(spec)),
         }
     }
 
     /// The cluster SQL names with `spec`, built on this thread once.
     pub fn cluster(&self, spec: &str) -> Result<Rc<Built>, String> {
-        let definition = self.definition(spec)?;
-        if let Some(found) = BUILT.with_borrow(|kept| {
-            kept.iter()
-                .find(|(d, _)| *d == definition)
-                .map(|(_, b)| Rc::clone(b))
-        }) {
-            return Ok(found);
-        }
-        let built = Rc::new(build(&definition)?);
-        BUILT.with_borrow_mut(|kept| {
-            if kept.len() == KEPT_PER_THREAD {
-                kept.remove(0);
-            }
-            kept.push((definition, Rc::clone(&built)));
-        });
-        Ok(built)
+        self.definition(spec)?.built_here()
     }
 
     /// Registers `name` for the cluster `spec` names, with `step` applied when given, after
@@ -136,7 +58,7 @@ impl Registry {
         }
         let mut definition = self.definition(spec)?;
         definition.steps.extend(step.map(str::to_owned));
-        let built = build(&definition)?;
+        let built = definition.build()?;
         self.named
             .write()
             .map_err(|_| "hashring_lab: the registered clusters are unwritable".to_owned())?

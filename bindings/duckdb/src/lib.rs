@@ -10,7 +10,9 @@
 //!   words);
 //! - `hashring_cluster(name, cluster[, step]) -> VARCHAR`: names a cluster (with a change in
 //!   the command line's `--step` syntax applied: `add:E`, `remove:B`, `fail:C`, …) for the
-//!   queries after it.
+//!   queries after it;
+//! - `hashring_lab.moved(before, after, source[, key := 'key'])`: the migration list as a
+//!   table, over a table, a view or a file ([`moved`]).
 //!
 //! A cluster is a registered name, a page link (`?algo=…`) or a system's config text, read
 //! by the same layer as the command line's `--config` ([`hashring_lab::configs`]). Keys are
@@ -23,6 +25,7 @@
 
 mod clusters;
 mod functions;
+mod moved;
 mod vectors;
 
 use std::ffi::CString;
@@ -87,7 +90,7 @@ unsafe fn init(
                     .to_owned(),
             );
         }
-        let registered = functions::register(connection);
+        let registered = functions::register(connection).and_then(|()| moved::register(connection));
         ffi::duckdb_disconnect(&mut connection);
         registered.map(|()| true)
     }

@@ -207,7 +207,9 @@ def test_the_duckdb_command_line_lists_over_parquet_what_simulate_moved_lists(tm
         f"SELECT hashring_cluster('now', $${NGINX}$$); "
         "SELECT hashring_cluster('next', 'now', 'add:10.0.0.4:80'); "
         "COPY (SELECT key, m.old_server, m.new_server FROM (SELECT key, hashring_moves('now', 'next', key) AS m "
-        f"FROM '{pq_path}') WHERE m IS NOT NULL) TO '{tmp_path / 'sql.csv'}' (HEADER false);"
+        f"FROM '{pq_path}') WHERE m IS NOT NULL) TO '{tmp_path / 'sql.csv'}' (HEADER false); "
+        # The same list from the table macro, over the file by name.
+        f"COPY (FROM hashring_lab.moved('now', 'next', '{pq_path}')) TO '{tmp_path / 'macro.csv'}' (HEADER false);"
     )
     cli = ROOT / "target" / "py" / "bin" / "duckdb"
     done = subprocess.run([str(cli), "-unsigned", "-c", sql], capture_output=True, text=True, check=False)
@@ -215,3 +217,41 @@ def test_the_duckdb_command_line_lists_over_parquet_what_simulate_moved_lists(tm
     got = [tuple(line.split(",")) for line in (tmp_path / "sql.csv").read_text().splitlines()]
     assert got == want
     assert 5_000 < len(got) < 15_000
+    assert [tuple(line.split(",")) for line in (tmp_path / "macro.csv").read_text().splitlines()] == want
+
+
+def test_the_migration_list_as_a_table_reads_what_the_caller_sees(con, tmp_path):
+    """`hashring_lab.moved(before, after, source)` over a TEMP table (which only the calling
+    connection sees), a table, a view and a Parquet file equals the package's list, in the
+    source's order; the key column keeps its name, integer keys come out as text."""
+    before = hl.Cluster.from_link("?algo=ketama&nodes=cache-01:11211,cache-02:11211,cache-03:11211")
+    after = before.add("cache-04:11211")
+    con.execute("SELECT hashring_cluster('before', ?), hashring_cluster('after', 'before', 'add:cache-04:11211')", [before.link])
+    keys = [f"user:{i * 7919 % 100_003}" for i in range(20_000)]
+    want = [tuple(r.values()) for r in hl.moved(before, after, keys).to_pylist()]
+    con.execute("CREATE TEMP TABLE temp_keys AS SELECT key FROM unnest(?::VARCHAR[]) WITH ORDINALITY t(key, n) ORDER BY n", [keys])
+    con.execute("CREATE TABLE main_keys AS FROM temp_keys")
+    con.execute("CREATE VIEW view_keys AS FROM main_keys")
+    con.execute(f"COPY temp_keys TO '{tmp_path / 'keys.parquet'}'")
+    for source in ("temp_keys", "main_keys", "view_keys", str(tmp_path / "keys.parquet")):
+        got = con.execute("FROM hashring_lab.moved('before', 'after', ?)", [source]).fetchall()
+        assert got == want, source
+    con.execute("CREATE TABLE ids AS SELECT range AS user_id FROM range(3000)")
+    ids = [str(i) for i in range(3000)]
+    listed = con.execute("FROM hashring_lab.moved('before', 'after', 'ids', key := 'user_id')")
+    assert [d[0] for d in listed.description] == ["user_id", "old_server", "new_server"]
+    assert listed.fetchall() == [tuple(r.values()) for r in hl.moved(before, after, ids).to_pylist()]
+    with pytest.raises(duckdb.BinderException, match=r'No matching columns found that match regex "\^key\$"'):
+        con.execute("FROM hashring_lab.moved('before', 'after', 'ids')")
+    with pytest.raises(duckdb.Error, match="no cluster is registered as 'nope'"):
+        con.execute("FROM hashring_lab.moved('before', 'nope', 'main_keys')")
+
+
+def test_a_database_named_hashring_lab_is_left_alone(tmp_path):
+    """The macro's catalog is attached in memory; a database file of the same name keeps
+    its catalog (nothing is written into it) and still has the scalar functions."""
+    db = duckdb.connect(str(tmp_path / "hashring_lab.duckdb"), config={"allow_unsigned_extensions": "true"})
+    db.execute(f"LOAD '{extension()}'")
+    assert column(db, "SELECT hashring_locate('?algo=ring&nodes=A', 'k')") == ["A"]
+    assert column(db, "SELECT count(*) FROM duckdb_functions() WHERE database_name = 'hashring_lab' AND function_name = 'moved'") == [0]
+    db.close()
