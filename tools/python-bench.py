@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """The migration list of a large keyspace, measured on this machine: DuckDB with the
-extension (bindings/duckdb: native SQL functions on DuckDB's threads), DuckDB through the
+extension (bindings/duckdb: native SQL functions on DuckDB's threads), Polars with the
+package's plugin (native expressions on Polars' threads), DuckDB through the
 package (Python functions), Spark's local mode (mapInArrow, local[N]) and the command line
 (`simulate --moved`, 10,000,000 keys a run, the most one run takes), plus the package on its
 own (Arrow batches streamed from Parquet, one core). With --rounds N the ways run in turn N
 times (alternately, so a slow moment of the machine falls on all of them) and the table
-gives each way's fastest and slowest.
+gives each way's fastest, slowest and median, and the median against the package's.
 
     target/py/bin/python tools/python-bench.py [--keys 100000000] [--work DIR] [--skip spark,cli] [--rounds 3]
 
@@ -22,6 +23,7 @@ import argparse
 import os
 import pathlib
 import shutil
+import statistics
 import subprocess
 import sys
 import threading
@@ -130,10 +132,23 @@ con.execute("SET enable_progress_bar = false")
 con.execute("LOAD '{extension}'")
 con.execute("SELECT hashring_cluster('before', ?), hashring_cluster('after', 'before', '{STEP}')",
             [open("{work / 'nginx.conf'}").read()])
-con.execute(\"\"\"COPY (SELECT key, m.old_server, m.new_server FROM (SELECT key,
-    hashring_moves('before', 'after', key) AS m FROM read_parquet('{keys}')) WHERE m IS NOT NULL)
-    TO '{out}' (FORMAT parquet)\"\"\")
+con.execute("COPY (FROM hashring_lab.moved('before', 'after', '{keys}')) TO '{out}' (FORMAT parquet)")
 print(con.sql("SELECT count(*) FROM '{out}'").fetchall()[0][0])
+"""
+    return measured([PYTHON, "-c", code])
+
+
+def polars_run(work, keys, threads):
+    out = work / "moved-polars.parquet"
+    code = f"""
+import os
+os.environ["POLARS_MAX_THREADS"] = "{threads}"
+import polars as pl, hashring_lab as hl, hashring_lab.polars as hp
+before = hl.Cluster.from_config(open("{work / 'nginx.conf'}").read())
+plan = hp.moved(pl.scan_parquet("{keys}"), before, before.step("{STEP}"))
+assert "python_udf" not in plan.explain(), plan.explain()
+plan.sink_parquet("{out}")
+print(pl.scan_parquet("{out}").select(pl.len()).collect().item())
 """
     return measured([PYTHON, "-c", code])
 
@@ -213,7 +228,7 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=100_000_000)
     parser.add_argument("--work", type=pathlib.Path, default=ROOT / "target" / "bench-python")
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--skip", default="", help="comma-separated: extension,duckdb,spark,cli,package")
+    parser.add_argument("--skip", default="", help="comma-separated: extension,polars,duckdb,spark,cli,package")
     parser.add_argument("--rounds", type=int, default=1)
     args = parser.parse_args()
     skip = set(filter(None, args.skip.split(",")))
@@ -231,6 +246,8 @@ def main() -> None:
     for _ in range(args.rounds):
         if "extension" not in skip:
             done(f"DuckDB with the extension, threads={args.cores}", args.cores, *extension_run(args.work, keys, args.cores))
+        if "polars" not in skip:
+            done(f"Polars with the plugin, threads={args.cores}", args.cores, *polars_run(args.work, keys, args.cores))
         if "duckdb" not in skip:
             done(f"DuckDB with the package's Python functions, threads={args.cores}", args.cores, *duckdb_run(args.work, keys, args.cores))
         if "spark" not in skip:
@@ -239,8 +256,10 @@ def main() -> None:
             done("the package, Arrow batches (one core)", 1, *package_run(args.work, keys))
         if "cli" not in skip:
             done(f"command line, {args.keys // CLI_RUN} runs of {CLI_RUN:,}", 1, *cli_run(args.work, keys, args.keys))
-    print(f"| {args.keys:,} keys, nginx 5 → 6 servers | wall | rows/s | rows/s per core | peak memory | moved |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    package = next((sorted(r[1] for r in results) for name, results in runs.items() if name.startswith("the package")), None)
+    package_median = statistics.median(package) if package else None
+    print(f"| {args.keys:,} keys, nginx 5 → 6 servers | wall | median | × the package | rows/s | rows/s per core | peak memory | moved |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     counts = set()
     for name, results in runs.items():
         cores = results[0][0]
@@ -251,7 +270,9 @@ def main() -> None:
         moved = int(outs[0].split()[0])
         extra = f" (Python heap: {int(outs[0].split()[1]):,} B a million keys)" if len(outs[0].split()) > 1 else ""
         wall = f"{times[0]:,.1f} s" if len(times) == 1 else f"{times[0]:,.1f}–{times[-1]:,.1f} s"
-        print(f"| {name} | {wall} | {args.keys / times[0] / 1e6:,.2f} M | {args.keys / times[0] / cores / 1e6:,.2f} M "
+        median = statistics.median(times)
+        ratio = f"{median / package_median:.2f}×" if package_median else "–"
+        print(f"| {name} | {wall} | {median:,.1f} s | {ratio} | {args.keys / times[0] / 1e6:,.2f} M | {args.keys / times[0] / cores / 1e6:,.2f} M "
               f"| {peak / 2**20:,.0f} MB{extra} | {moved:,} |")
     assert len(counts) == 1, f"the runs disagree on the rows: {counts}"
 

@@ -364,7 +364,13 @@ impl Cluster {
                 }
             }
         }
-        PyTable::try_new(batches, schema)?.into_pyarrow(py)
+        // `RecordBatchReader.from_stream(…).read_all()`, not `pyarrow.table(…)`: the latter
+        // asks whether its argument is a pandas frame, importing pandas (1.3 s) if installed.
+        let table = PyTable::try_new(batches, schema)?.into_pyobject(py)?;
+        py.import("pyarrow")?
+            .getattr("RecordBatchReader")?
+            .call_method1("from_stream", (table,))?
+            .call_method0("read_all")
     }
 
     /// The algorithm's id (`nginx`, `ketama`, `ring`, …).

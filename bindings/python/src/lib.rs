@@ -26,6 +26,7 @@ mod cluster;
 mod columns;
 mod keys;
 mod params;
+mod plugin;
 mod stream;
 
 use cluster::Cluster;

@@ -2,8 +2,8 @@
 put it (the same files the Rust tests replay): nginx, HAProxy (servers and whole configs),
 libmemcached's ketama, twemproxy, Redis Cluster (CLUSTER NODES and CLUSTER SHARDS), Cassandra
 (`nodetool ring`, before and after a node joins) and Ceph (object → PG → OSD, and a CRUSH map
-read as a config). Keys go through Arrow, as a column would, and through the DuckDB
-extension, as SQL would."""
+read as a config). Keys go through Arrow, as a column would, through the DuckDB extension,
+as SQL would, and through the Polars plugin, as a lazy frame would."""
 
 from __future__ import annotations
 
@@ -37,9 +37,11 @@ def duckdb_with_the_extension():
 
 
 def check(cluster: hl.Cluster, keys: list[str], want: list[str]) -> int:
-    """The package and, given the same cluster, the DuckDB extension place every key as the
-    real system did."""
+    """The package and, given the same cluster, the DuckDB extension and the Polars plugin
+    place every key as the real system did."""
     import hashring_lab.duckdb as hd
+    import hashring_lab.polars as hp
+    import polars as pl
 
     got = cluster.locate(pa.array(keys)).to_pylist()
     wrong = [(k, g, w) for k, g, w in zip(keys, got, want) if g != w]
@@ -51,6 +53,9 @@ def check(cluster: hl.Cluster, keys: list[str], want: list[str]) -> int:
     ).fetchall()
     wrong = [(k, g[0], w) for k, g, w in zip(keys, sql, want) if g[0] != w]
     assert not wrong, f"in DuckDB, {len(wrong)} of {len(keys)} differ, e.g. {wrong[:3]}"
+    placed = pl.LazyFrame({"key": keys}).select(hp.locate("key", cluster)).collect()["key"].to_list()
+    wrong = [(k, g, w) for k, g, w in zip(keys, placed, want) if g != w]
+    assert not wrong, f"in Polars, {len(wrong)} of {len(keys)} differ, e.g. {wrong[:3]}"
     return len(keys)
 
 
