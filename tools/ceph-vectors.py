@@ -20,6 +20,14 @@ The object names are drawn here (seeded), 1 to 40 characters of [A-Za-z0-9._-], 
 tail length of Jenkins' string hash is met; no test saw them before they were recorded.
 
     python3 tools/ceph-vectors.py            # installs ceph-base/ceph-common when missing
+
+`python3 tools/ceph-vectors.py hierarchy` writes the hierarchical maps' vectors (issue 52):
+maps shaped like real clusters — hosts of OSDs with unequal weights under one root, racks of
+hosts, device classes — each compiled by `crushtool -c` and written back by `crushtool -d`
+into tests/reference/crush/NAME.txt (so the files are what `ceph osd getcrushmap | crushtool
+-d -` gives, shadow ids and all), and `crushtool --test --show-mappings` over inputs 0..1023
+for each of their rules, with OSDs out or re-weighted by `--weight`, into
+tests/reference/ceph-crush-hierarchy.txt.
 """
 import os
 import random
@@ -176,5 +184,119 @@ def main():
     print(f"wrote {OUT}: {len(STATES)} states × {OBJECTS} objects", file=sys.stderr)
 
 
+HIERARCHY_OUT = os.path.join(ROOT, "tests", "reference", "ceph-crush-hierarchy.txt")
+HIERARCHY_MAPS = os.path.join(ROOT, "tests", "reference", "crush")
+
+PROFILES = {
+    "jewel": TUNABLES,
+    # bobtail: no vary_r, no stable; firefly: vary_r only.
+    "bobtail": TUNABLES.replace("chooseleaf_vary_r 1", "chooseleaf_vary_r 0").replace("chooseleaf_stable 1", "chooseleaf_stable 0"),
+    "firefly": TUNABLES.replace("chooseleaf_stable 1", "chooseleaf_stable 0"),
+    "descend-many": TUNABLES.replace("chooseleaf_descend_once 1", "chooseleaf_descend_once 0").replace("choose_total_tries 50", "choose_total_tries 19"),
+}
+
+RULES = {
+    "replicated_rule": ["take default", "chooseleaf firstn 0 type host", "emit"],
+    "hdd_rule": ["take default class hdd", "chooseleaf firstn 0 type host", "emit"],
+    "ssd_primary": ["take default class ssd", "chooseleaf firstn 1 type host", "emit",
+                    "take default class hdd", "chooseleaf firstn -1 type host", "emit"],
+    "two_step": ["take default", "choose firstn 0 type host", "choose firstn 1 type osd", "emit"],
+    "by_rack": ["take default", "chooseleaf firstn 0 type rack", "emit"],
+    "two_per_rack": ["take default", "choose firstn 2 type rack", "chooseleaf firstn 2 type host", "emit"],
+}
+
+# Hosts: (name, [(osd id, CRUSH weight, class)]).
+HOSTS = [
+    ("node-a", [(0, 1.0, "hdd"), (1, 2.0, "hdd"), (2, 0.5, "ssd"), (3, 1.5, "hdd")]),
+    ("node-b", [(4, 1.0, "hdd"), (5, 1.0, "ssd"), (6, 3.0, "hdd"), (7, 1.0, "hdd")]),
+    ("node-c", [(8, 2.0, "hdd"), (9, 0.25, "ssd"), (10, 1.0, "hdd"), (11, 1.0, "hdd")]),
+]
+HOST_D = ("node-d", [(12, 1.0, "hdd"), (13, 2.0, "hdd"), (14, 0.5, "ssd"), (15, 1.0, "hdd")])
+
+
+def hierarchy_map(profile, racks, rules):
+    """A map of `racks` ([(rack or None, [hosts])]); bucket weights left for crushtool."""
+    lines = [PROFILES[profile].rstrip()]
+    osds = sorted(o for _, hosts in racks for _, host in hosts for o in host)
+    lines += [f"device {i} osd.{i} class {c}" for i, _, c in osds]
+    lines += ["type 0 osd", "type 1 host", "type 3 rack", "type 11 root"]
+    tops = []
+    for rack, hosts in racks:
+        for name, host in hosts:
+            lines += [f"host {name} {{", "\talg straw2", "\thash 0"]
+            lines += [f"\titem osd.{i} weight {w:.3f}" for i, w, _ in host]
+            lines += ["}"]
+        if rack is None:
+            tops += [name for name, _ in hosts]
+        else:
+            lines += [f"rack {rack} {{", "\talg straw2", "\thash 0"]
+            lines += [f"\titem {name}" for name, _ in hosts]
+            lines += ["}"]
+            tops.append(rack)
+    lines += ["root default {", "\talg straw2", "\thash 0"] + [f"\titem {t}" for t in tops] + ["}"]
+    for n, name in enumerate(rules):
+        lines += [f"rule {name} {{", f"\tid {n}", "\ttype replicated", "\tmin_size 1", "\tmax_size 10"]
+        lines += [f"\tstep {step}" for step in RULES[name]] + ["}"]
+    return "\n".join(lines) + "\n"
+
+
+def reweighted(hosts, osd, weight):
+    return [(n, [(i, weight if i == osd else w, c) for i, w, c in h]) for n, h in hosts]
+
+
+FLAT_RULES = ["replicated_rule", "hdd_rule", "ssd_primary", "two_step"]
+# (map name, profile, racks, rules)
+HIERARCHY_STATES = [
+    ("3-hosts", "jewel", [(None, HOSTS)], FLAT_RULES),
+    ("3-hosts-host-added", "jewel", [(None, HOSTS + [HOST_D])], FLAT_RULES),
+    ("3-hosts-osd-reweighted", "jewel", [(None, reweighted(HOSTS, 6, 1.25))], FLAT_RULES),
+    ("3-hosts-bobtail", "bobtail", [(None, HOSTS)], FLAT_RULES),
+    ("3-hosts-firefly", "firefly", [(None, HOSTS)], FLAT_RULES),
+    ("3-hosts-descend-many", "descend-many", [(None, HOSTS)], FLAT_RULES),
+    ("2-racks", "jewel", [("rack-1", HOSTS[:2]), ("rack-2", [HOSTS[2], HOST_D])],
+     ["replicated_rule", "by_rack", "two_per_rack", "hdd_rule"]),
+]
+# (map, rule id, replicas, OSD-map weights as `osd:weight`)
+HIERARCHY_TESTS = [
+    (m, r, n, w)
+    for m, _, _, rules in HIERARCHY_STATES
+    for r in range(len(rules))
+    for n, w in [(3, ""), (2, ""), (3, "6:0"), (3, "1:0.5,8:0")]
+] + [("2-racks", 2, 4, ""), ("2-racks", 2, 4, "4:0")]
+
+
+def hierarchy():
+    need_tools()
+    version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ceph-base"],
+                             capture_output=True, text=True).stdout
+    os.makedirs(HIERARCHY_MAPS, exist_ok=True)
+    out = [f"# Ceph {version}: crushtool -i MAP --test --show-mappings --rule RULE --num-rep N "
+           f"--min-x 0 --max-x {XS - 1} [--weight OSD W …] (tools/ceph-vectors.py hierarchy).",
+           "# `test MAP rule=ID replicas=N weights=OSD:W,…` then lines X OSD,OSD,… (the maps: crush/MAP.txt)."]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, profile, racks, rules in HIERARCHY_STATES:
+            src, binary = os.path.join(tmp, name + ".txt"), os.path.join(tmp, name + ".bin")
+            open(src, "w").write(hierarchy_map(profile, racks, rules))
+            subprocess.run(["crushtool", "-c", src, "-o", binary], check=True)
+            subprocess.run(["crushtool", "-d", binary, "-o", os.path.join(HIERARCHY_MAPS, name + ".txt")], check=True)
+        for name, rule, replicas, weights in HIERARCHY_TESTS:
+            binary = os.path.join(tmp, name + ".bin")
+            cmd = ["crushtool", "-i", binary, "--test", "--show-mappings", "--rule", str(rule),
+                   "--num-rep", str(replicas), "--min-x", "0", "--max-x", str(XS - 1)]
+            for pair in filter(None, weights.split(",")):
+                osd, weight = pair.split(":")
+                cmd += ["--weight", osd, weight]
+            shown = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+            out.append(f"test {name} rule={rule} replicas={replicas} weights={weights or '-'}")
+            for row in shown.splitlines():
+                words = row.split()
+                out.append(f"{words[4]} {words[5].strip('[]')}")
+    open(HIERARCHY_OUT, "w").write("\n".join(out) + "\n")
+    print(f"wrote {HIERARCHY_OUT}: {len(HIERARCHY_TESTS)} tests × {XS} inputs", file=sys.stderr)
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["hierarchy"]:
+        hierarchy()
+    else:
+        main()

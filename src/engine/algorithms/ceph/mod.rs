@@ -22,6 +22,8 @@
 //! its OSD's colour (with a gap between cells while few are in view), a key inside its
 //! group's cell.
 
+pub mod crush;
+
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -561,7 +563,7 @@ mod tests {
     /// placement group, primary OSD and acting set (pool size 3) in five cluster states.
     #[test]
     fn objects_go_where_osdmaptool_puts_them() {
-        let text = include_str!("../../../tests/reference/ceph.txt");
+        let text = include_str!("../../../../tests/reference/ceph.txt");
         let (mut sim, mut pg_num) = (None, 0);
         let (mut states, mut checked) = (0, 0);
         for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -598,7 +600,7 @@ mod tests {
     /// weights, an OSD added, one re-weighted, one out.
     #[test]
     fn crush_maps_inputs_as_crushtool_does() {
-        let text = include_str!("../../../tests/reference/ceph-crushtool.txt");
+        let text = include_str!("../../../../tests/reference/ceph-crushtool.txt");
         let (mut ceph, mut names) = (None, Vec::new());
         let (mut maps, mut checked) = (0, 0);
         for line in text.lines().filter(|l| !l.starts_with('#')) {
@@ -678,7 +680,7 @@ mod tests {
 
     #[test]
     fn the_log_tables_are_cephs() {
-        let text = include_str!("../../../tests/reference/ceph-ln-table.txt");
+        let text = include_str!("../../../../tests/reference/ceph-ln-table.txt");
         let numbers = |row: &str| -> Vec<u64> {
             let line = text.lines().find(|l| l.starts_with(row)).unwrap();
             line[row.len()..]
