@@ -626,6 +626,17 @@ pub enum Problem {
     TooManyTokens {
         limit: usize,
     },
+    // A Ceph cluster's CRUSH hierarchy (`crush=`, a pasted CRUSH map).
+    CrushSyntax {
+        given: String,
+    },
+    CrushUnknownItem {
+        item: String,
+        bucket: String,
+    },
+    CrushNotHeld {
+        name: String,
+    },
     /// A broken promise inside the program (a bug), in English for its developers.
     Internal(&'static str),
 }
@@ -828,6 +839,11 @@ impl Problem {
             P::Internal(what) => (91, vec![what.to_string()]),
             P::TableOutOfRange { given, max } => (92, vec![given.to_string(), max.to_string()]),
             P::PgNumOutOfRange { given, max } => (93, vec![given.to_string(), max.to_string()]),
+            P::CrushSyntax { given } => (94, vec![given.to_string()]),
+            P::CrushUnknownItem { item, bucket } => {
+                (95, vec![item.to_string(), bucket.to_string()])
+            }
+            P::CrushNotHeld { name } => (96, vec![name.to_string()]),
             // Composed of other words: each language writes these itself. Named one by one,
             // so that a new problem is a compile error until it has its words.
             P::KeyNotNumber { .. }
@@ -841,7 +857,7 @@ impl Problem {
 }
 
 /// The problems' messages in English, by [`Problem::values`]' index.
-pub const EN: [&str; 94] = [
+pub const EN: [&str; 97] = [
     "server names must not be empty",
     "server name {0} is longer than {1} characters",
     "server name {0} contains the invisible or control character {1}; use visible characters only",
@@ -936,6 +952,9 @@ pub const EN: [&str; 94] = [
     "{0}",
     "Maglev's table size {0} must be a whole number from 1 to {1} (a prime, e.g. 251 or 65537)",
     "pg_num {0} must be a whole number from 1 to {1} (a Ceph pool's placement groups; Ceph's default is 32)",
+    "crush: {0} is not part of a CRUSH layout (tunables:…, rule:STEP,…, or TYPE:NAME:ID(ITEM,…) per bucket)",
+    "crush: bucket {1} holds {0}, which is neither an OSD (osd.N) nor a bucket defined before it",
+    "crush: server {0} is in no bucket of the CRUSH hierarchy (a Ceph server is an OSD, osd.N, placed in a host)",
 ];
 
 impl fmt::Display for Problem {
@@ -1296,6 +1315,12 @@ pub fn examples() -> Vec<Problem> {
             second: q("a"),
         },
         P::TooManyTokens { limit: 1_000_000 },
+        P::CrushSyntax { given: q("host:a") },
+        P::CrushUnknownItem {
+            item: q("node-z"),
+            bucket: q("default"),
+        },
+        P::CrushNotHeld { name: q("osd.9") },
     ];
     // Every reason and every expectation a config reader words, in both catalogs.
     all.extend(NotModelled::ALL.iter().map(|&why| P::ConfigNotConsistent {
@@ -1415,6 +1440,9 @@ pub fn variant_index(p: &Problem) -> usize {
         P::TooManyTokens { .. } => 95,
         P::TableOutOfRange { .. } => 96,
         P::PgNumOutOfRange { .. } => 97,
+        P::CrushSyntax { .. } => 98,
+        P::CrushUnknownItem { .. } => 99,
+        P::CrushNotHeld { .. } => 100,
     }
 }
 

@@ -27,7 +27,9 @@ hosts, device classes — each compiled by `crushtool -c` and written back by `c
 into tests/reference/crush/NAME.txt (so the files are what `ceph osd getcrushmap | crushtool
 -d -` gives, shadow ids and all), and `crushtool --test --show-mappings` over inputs 0..1023
 for each of their rules, with OSDs out or re-weighted by `--weight`, into
-tests/reference/ceph-crush-hierarchy.txt.
+tests/reference/ceph-crush-hierarchy.txt; and `osdmaptool --test-map-object` over 2,000 object
+names for six cluster states (a host added, an OSD's CRUSH weight changed, an OSD out, pg_num
+64 → 128, two racks) into tests/reference/ceph-hierarchy.txt.
 """
 import os
 import random
@@ -265,6 +267,40 @@ HIERARCHY_TESTS = [
 ] + [("2-racks", 2, 4, ""), ("2-racks", 2, 4, "4:0")]
 
 
+HIERARCHY_OBJECTS_OUT = os.path.join(ROOT, "tests", "reference", "ceph-hierarchy.txt")
+# (state, map, pg bits over 16 OSDs in the OSD map: 2 → pg_num 64, OSD marked out)
+OBJECT_STATES = [
+    ("3-hosts", "3-hosts", 2, None),
+    ("host-added", "3-hosts-host-added", 2, None),
+    ("osd.6-crush-reweighted", "3-hosts-osd-reweighted", 2, None),
+    ("osd.6-out", "3-hosts", 2, 6),
+    ("pg_num-128", "3-hosts", 3, None),
+    ("2-racks", "2-racks", 2, None),
+]
+
+
+def hierarchy_objects(tmp, version):
+    """object → PG → acting set through osdmaptool, the pool on the map's first rule."""
+    objects = names()
+    lines = [f"# Ceph {version}: osdmaptool --test-map-object NAME --pool 1 over crush/MAP.txt "
+             "(tools/ceph-vectors.py hierarchy). Lines: NAME PG-SEED PRIMARY-OSD ACTING-SET (pool size 3)."]
+    for state, name, bits, out in OBJECT_STATES:
+        osdmap = os.path.join(tmp, f"{state}.map")
+        subprocess.run(["osdmaptool", "--createsimple", "16", "--pg-bits", str(bits), "--pgp-bits", str(bits),
+                        "--with-default-pool", "--clobber", osdmap], check=True, capture_output=True)
+        subprocess.run(["osdmaptool", osdmap, "--import-crush", os.path.join(tmp, name + ".bin")],
+                       check=True, capture_output=True)
+        words = [f"scenario {state}", f"map={name}", f"pg_num={16 << bits}"]
+        if out is not None:
+            words.append(f"down=osd.{out}")
+        lines.append(" ".join(words))
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            for obj, pg, acting in pool.map(lambda o: map_object(osdmap, o, out), objects):
+                lines.append(f"{obj} {pg} {acting.split(',')[0]} {acting}")
+        print(state, "done", file=sys.stderr)
+    open(HIERARCHY_OBJECTS_OUT, "w").write("\n".join(lines) + "\n")
+
+
 def hierarchy():
     need_tools()
     version = subprocess.run(["dpkg-query", "-W", "-f", "${Version}", "ceph-base"],
@@ -291,6 +327,7 @@ def hierarchy():
             for row in shown.splitlines():
                 words = row.split()
                 out.append(f"{words[4]} {words[5].strip('[]')}")
+        hierarchy_objects(tmp, version)
     open(HIERARCHY_OUT, "w").write("\n".join(out) + "\n")
     print(f"wrote {HIERARCHY_OUT}: {len(HIERARCHY_TESTS)} tests × {XS} inputs", file=sys.stderr)
 

@@ -17,9 +17,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::engine::algorithms::ceph;
-use crate::engine::algorithms::ceph::crush::{
-    Bucket as CrushBucket, CrushMap, Rule as CrushRule, Step, Tunables,
-};
+use crate::engine::algorithms::ceph::crush::Tunables;
+use crate::engine::algorithms::ceph::layout::{CrushLayout, LayoutBucket, LayoutStep, DEVICE_TYPE};
 use crate::engine::import::{self, Imported};
 use crate::engine::note::Note;
 use crate::engine::placement::Algorithm;
@@ -260,10 +259,50 @@ const TUNABLES: [(&str, &str); 3] = [
     ("choose_total_tries", "50"),
 ];
 
-/// The Ceph cluster of a decompiled CRUSH map: its first rule that chooses OSDs from one
-/// bucket, that bucket's OSDs as servers.
+/// Whether the map is Ceph's flat case, which the page's Ceph models without a layout: the
+/// default tunables, and a first rule that chooses OSDs straight from one bucket holding
+/// only OSDs.
+fn is_flat(map: &Map) -> bool {
+    let tunables = TUNABLES
+        .iter()
+        .all(|(name, value)| map.tunables.get(*name).is_none_or(|v| v == value));
+    let Some(rule) = map.rules.first() else {
+        return true;
+    };
+    let root = match rule.steps.as_slice() {
+        [take, choose, emit]
+            if (choose == "choose firstn 0 type osd"
+                || choose == "chooseleaf firstn 0 type osd")
+                && emit == "emit" =>
+        {
+            take.strip_prefix("take ").filter(|r| !r.contains(' '))
+        }
+        _ => None,
+    };
+    let only_devices = |root: &str| {
+        map.buckets
+            .iter()
+            .find(|(name, _)| name == root)
+            .is_some_and(|(_, b)| {
+                b.items
+                    .iter()
+                    .all(|(i, _, _)| !map.buckets.iter().any(|(n, _)| n == i))
+            })
+    };
+    tunables && root.is_some_and(only_devices)
+}
+
+/// The Ceph cluster of a decompiled CRUSH map: a flat map's OSDs as servers; any other map
+/// read whole ([`read_layout`]) into the scenario's CRUSH layout.
 pub fn read(text: &str) -> Result<Imported, String> {
     let map = parse(text)?;
+    if !is_flat(&map) {
+        let (layout, servers, left_out) = read_layout(text, None)?;
+        let mut imported = import::finish(Algorithm::from_name("ceph"), "ceph", servers, left_out)
+            .map_err(|e| e.to_string())?;
+        imported.crush = Some(layout);
+        return Ok(imported);
+    }
     for (name, value) in TUNABLES {
         if let Some(given) = map.tunables.get(name).filter(|v| *v != value) {
             return Err(format!(
@@ -379,19 +418,6 @@ fn osd_of(
     }))
 }
 
-/// A CRUSH map read whole: the hierarchy CRUSH descends, its rules, and the names of what
-/// it holds (to say a placement in the map's own words).
-pub struct Hierarchy {
-    /// The buckets (and the device classes' shadow buckets the rules take) and tunables.
-    pub map: CrushMap,
-    /// The rules, in the map's order.
-    pub rules: Vec<CrushRule>,
-    /// Each device's name by id.
-    pub devices: BTreeMap<i32, String>,
-    /// Each bucket's name and type by id (a shadow bucket as `host-a~hdd`).
-    pub buckets: BTreeMap<i32, (String, String)>,
-}
-
 /// The tunables a map that states none has: Ceph's legacy (argonaut) profile.
 const LEGACY: [(&str, u32); 6] = [
     ("choose_local_tries", 2),
@@ -437,23 +463,25 @@ fn tunables(map: &Map) -> Result<Tunables, String> {
     })
 }
 
-/// What the buckets are as CRUSH holds them, built in the map's order (an item must be
-/// defined before the bucket that holds it, as crushtool requires).
-struct Built {
-    /// Each bucket's id and computed weight by name.
-    ids: HashMap<String, i32>,
-    buckets: Vec<CrushBucket>,
-    names: BTreeMap<i32, (String, String)>,
+/// A map's buckets as the layout holds them, in the map's order (an item must be defined
+/// before the bucket that holds it, as crushtool requires), and each bucket's weight.
+struct Buckets {
+    layout: Vec<LayoutBucket>,
+    weights: HashMap<String, u32>,
+    /// Each device item's weight as written, by name, and its line.
+    devices: Vec<(String, Option<String>, usize)>,
 }
 
 /// Reads the buckets: ids (a bucket without one gets the lowest id free so far, as
-/// crushtool gives it), types, straw2 only, items resolved and weighed.
-fn buckets(map: &Map) -> Result<Built, String> {
-    let mut built = Built {
-        ids: HashMap::new(),
-        buckets: Vec::new(),
-        names: BTreeMap::new(),
+/// crushtool gives it), types, straw2 only, items defined before; a bucket's weight in its
+/// parent must be what it holds (the layout weighs buckets by their items).
+fn buckets(map: &Map) -> Result<Buckets, String> {
+    let mut out = Buckets {
+        layout: Vec::new(),
+        weights: HashMap::new(),
+        devices: Vec::new(),
     };
+    let mut held: HashMap<&str, &str> = HashMap::new();
     let mut used: Vec<i32> = map.buckets.iter().filter_map(|(_, b)| b.id).collect();
     for (name, bucket) in &map.buckets {
         let at = format!("line {}", bucket.line);
@@ -471,39 +499,53 @@ fn buckets(map: &Map) -> Result<Built, String> {
                 quote(&bucket.hash)
             ));
         }
-        let kind = *map.types.get(&bucket.kind).ok_or_else(|| {
-            format!(
+        if !map.types.contains_key(&bucket.kind) {
+            return Err(format!(
                 "{at}: bucket {name} is of type {}, which no `type` line declares",
                 quote(&bucket.kind)
-            )
-        })?;
-        let id = match bucket.id {
-            Some(id) => id,
-            None => {
-                let id = (1..)
-                    .map(|n: i32| -n)
-                    .find(|id| !used.contains(id))
-                    .unwrap_or(-1);
-                used.push(id);
-                id
-            }
-        };
-        if built.ids.insert(name.clone(), id).is_some() {
-            return Err(format!("{at}: bucket {name} is defined twice"));
+            ));
         }
+        let id = bucket.id.unwrap_or_else(|| {
+            let id = (1..)
+                .map(|n: i32| -n)
+                .find(|id| !used.contains(id))
+                .unwrap_or(-1);
+            used.push(id);
+            id
+        });
+        let mut total = 0u32;
         let mut items = Vec::new();
-        let mut weights = Vec::new();
         for (item, written, line) in &bucket.items {
             let item_at = format!("line {line}");
-            let (item_id, computed) = if let Some(&device) = map.devices.get(item) {
-                (device as i32, ceph::crush_weight(1.0))
-            } else if let Some(&child) = built.ids.get(item) {
-                let weight = built
-                    .buckets
-                    .iter()
-                    .find(|b| b.id == child)
-                    .map_or(0, CrushBucket::weight);
-                (child, weight)
+            if let Some(other) = held.insert(item, name) {
+                return Err(format!(
+                    "{item_at}: {} is in bucket {} and in bucket {}: an item in two buckets is not modelled",
+                    quote(item),
+                    quote(other),
+                    quote(name)
+                ));
+            }
+            let weight = if map.devices.contains_key(item) {
+                out.devices.push((item.clone(), written.clone(), *line));
+                ceph::crush_weight(weight_of(
+                    written.as_deref().unwrap_or("1"),
+                    item,
+                    &item_at,
+                )?)
+            } else if let Some(&computed) = out.weights.get(item) {
+                if let Some(text) = written {
+                    let given = ceph::crush_weight(weight_of(text, item, &item_at)?);
+                    if given != computed {
+                        return Err(format!(
+                            "{item_at}: {} is weighed {} in {}, but what it holds weighs {:.3}: the lab weighs a bucket by its items, as `ceph osd crush reweight` keeps them",
+                            quote(item),
+                            quote(text),
+                            quote(name),
+                            f64::from(computed) / 65536.0
+                        ));
+                    }
+                }
+                computed
             } else {
                 return Err(format!(
                     "{item_at}: item {} in bucket {} is not defined before it (no `device` line or bucket of that name above; crushtool -c refuses it)",
@@ -511,105 +553,23 @@ fn buckets(map: &Map) -> Result<Built, String> {
                     quote(name)
                 ));
             };
-            let weight = match written {
-                Some(text) => ceph::crush_weight(weight_of(text, item, &item_at)?),
-                None => computed,
-            };
-            items.push(item_id);
-            weights.push(weight);
+            total = total.wrapping_add(weight);
+            items.push(item.clone());
         }
-        built.names.insert(id, (name.clone(), bucket.kind.clone()));
-        built.buckets.push(CrushBucket {
+        out.weights.insert(name.clone(), total);
+        out.layout.push(LayoutBucket {
+            kind: bucket.kind.clone(),
+            name: name.clone(),
             id,
-            kind,
+            class_ids: bucket.class_ids.clone(),
             items,
-            weights,
         });
     }
-    Ok(built)
+    Ok(out)
 }
 
-/// The shadow of bucket `id` for device class `class`: the same bucket holding only that
-/// class's devices and its children's shadows (weighed by what they hold), under the id
-/// the map's `id N class CLASS` line gives it — what `step take ROOT class CLASS` descends.
-fn shadow(
-    map: &Map,
-    built: &mut Built,
-    devices: &BTreeMap<i32, String>,
-    id: i32,
-    class: &str,
-) -> Result<i32, String> {
-    let (name, _) = built
-        .names
-        .get(&id)
-        .cloned()
-        .ok_or("a shadow of no bucket")?;
-    let shadow_name = format!("{name}~{class}");
-    if let Some(&done) = built.ids.get(&shadow_name) {
-        return Ok(done);
-    }
-    let (_, written) = map
-        .buckets
-        .iter()
-        .find(|(n, _)| *n == name)
-        .ok_or("a shadow of no bucket")?;
-    let shadow_id = written
-        .class_ids
-        .iter()
-        .find(|(c, _)| c == class)
-        .map(|(_, id)| *id)
-        .ok_or_else(|| {
-            format!(
-                "line {}: {} {name} has no `id N class {class}` line: a map from crushtool -d has one for each device class, which `step take … class {class}` descends",
-                written.line, written.kind
-            )
-        })?;
-    let original = built
-        .buckets
-        .iter()
-        .find(|b| b.id == id)
-        .cloned()
-        .ok_or("a shadow of no bucket")?;
-    let mut items = Vec::new();
-    let mut weights = Vec::new();
-    for (&item, &weight) in original.items.iter().zip(&original.weights) {
-        if item >= 0 {
-            let device = devices.get(&item).map(String::as_str).unwrap_or("");
-            if map.classes.get(device).map(String::as_str) == Some(class) {
-                items.push(item);
-                weights.push(weight);
-            }
-        } else {
-            let child = shadow(map, built, devices, item, class)?;
-            let child_weight = built
-                .buckets
-                .iter()
-                .find(|b| b.id == child)
-                .map_or(0, CrushBucket::weight);
-            items.push(child);
-            weights.push(child_weight);
-        }
-    }
-    built.ids.insert(shadow_name.clone(), shadow_id);
-    built
-        .names
-        .insert(shadow_id, (shadow_name, written.kind.clone()));
-    built.buckets.push(CrushBucket {
-        id: shadow_id,
-        kind: original.kind,
-        items,
-        weights,
-    });
-    Ok(shadow_id)
-}
-
-/// A rule's steps as CRUSH runs them, refusing what is not modelled (naming the line).
-fn rule_steps(
-    map: &Map,
-    built: &mut Built,
-    devices: &BTreeMap<i32, String>,
-    rule: &Rule,
-) -> Result<Vec<Step>, String> {
+/// A rule's steps as the layout holds them, refusing what is not modelled (naming the line).
+fn rule_steps(map: &Map, device_type: &str, rule: &Rule) -> Result<Vec<LayoutStep>, String> {
     let mut steps = Vec::new();
     for (step, line) in rule.steps.iter().zip(&rule.step_lines) {
         let at = format!("line {line}");
@@ -623,28 +583,33 @@ fn rule_steps(
             })
         };
         let kind_of = |name: &str| {
-            map.types.get(name).copied().ok_or_else(|| {
-                format!(
+            if !map.types.contains_key(name) {
+                return Err(format!(
                     "{at}: type {} in `step {step}` is declared by no `type` line",
                     quote(name)
-                )
+                ));
+            }
+            Ok(if name == device_type {
+                DEVICE_TYPE.to_owned()
+            } else {
+                name.to_owned()
             })
         };
+        let known = |item: &str| {
+            map.devices.contains_key(item) || map.buckets.iter().any(|(b, _)| b == item)
+        };
         steps.push(match words.as_slice() {
-            ["take", item] | ["take", item, "class", _] => {
-                let id = match (map.devices.get(*item), built.ids.get(*item)) {
-                    (Some(&device), _) => device as i32,
-                    (None, Some(&bucket)) => bucket,
-                    (None, None) => {
-                        return Err(format!("{at}: rule {} takes {}, which is no bucket", rule.name, quote(item)))
-                    }
-                };
-                match words.as_slice() {
-                    ["take", _, "class", class] => Step::Take(shadow(map, built, devices, id, class)?),
-                    _ => Step::Take(id),
+            ["take", item, rest @ ..] if rest.is_empty() || rest.len() == 2 && rest[0] == "class" => {
+                if !known(item) {
+                    return Err(format!(
+                        "{at}: rule {} takes {}, which is no bucket",
+                        rule.name,
+                        quote(item)
+                    ));
                 }
+                LayoutStep::Take((*item).to_owned(), rest.get(1).map(|c| (*c).to_owned()))
             }
-            [op @ ("choose" | "chooseleaf"), "firstn", count, "type", kind] => Step::Choose {
+            [op @ ("choose" | "chooseleaf"), "firstn", count, "type", kind] => LayoutStep::Choose {
                 count: number(count)?,
                 kind: kind_of(kind)?,
                 leaf: *op == "chooseleaf",
@@ -655,13 +620,12 @@ fn rule_steps(
                     rule.name
                 ))
             }
-            ["emit"] => Step::Emit,
-            ["set_choose_tries", n] => Step::SetChooseTries(number(n)?),
-            ["set_chooseleaf_tries", n] => Step::SetChooseleafTries(number(n)?),
-            ["set_choose_local_tries", n] => Step::SetChooseLocalTries(number(n)?),
-            ["set_chooseleaf_vary_r", n] => Step::SetChooseleafVaryR(number(n)?),
-            ["set_chooseleaf_stable", n] => Step::SetChooseleafStable(number(n)?),
+            ["emit"] => LayoutStep::Emit,
             ["set_choose_local_fallback_tries", n] if number(n)? == 0 => continue,
+            [set, n] if SETS.contains(set) => LayoutStep::Set(
+                SETS.iter().find(|s| *s == set).copied().unwrap_or(SETS[0]),
+                number(n)?,
+            ),
             _ => {
                 return Err(format!(
                     "{at}: rule {}: `step {step}` is not modelled (take, choose/chooseleaf firstn, emit and the set_ steps are; msr and indep are not)",
@@ -673,45 +637,112 @@ fn rule_steps(
     Ok(steps)
 }
 
-/// Reads a decompiled CRUSH map whole (`crushtool -d`): straw2 buckets of any depth,
-/// device classes, replicated rules and the tunables, for CRUSH as Ceph runs it.
-pub fn read_hierarchy(text: &str) -> Result<Hierarchy, String> {
+/// The `set_` steps a rule may have.
+const SETS: [&str; 5] = [
+    "set_choose_tries",
+    "set_chooseleaf_tries",
+    "set_choose_local_tries",
+    "set_chooseleaf_vary_r",
+    "set_chooseleaf_stable",
+];
+
+/// A decompiled CRUSH map read whole (`crushtool -d`, `ceph osd getcrushmap | crushtool -d
+/// -`): its hierarchy of straw2 buckets of any depth, device classes and tunables as a
+/// [`CrushLayout`] with the pool's rule — `rule` by id, else the map's first replicated
+/// rule — and its OSDs as the servers (their CRUSH weights; weight 0 left out, said so).
+pub fn read_layout(
+    text: &str,
+    rule: Option<i32>,
+) -> Result<(CrushLayout, Vec<ServerSpec>, Vec<Note>), String> {
     let map = parse(text)?;
     if let Some(refused) = &map.refused {
         return Err(refused.clone());
     }
     let tunables = tunables(&map)?;
-    let devices: BTreeMap<i32, String> = map
-        .devices
+    let built = buckets(&map)?;
+    let device_type = map
+        .types
         .iter()
-        .map(|(name, &id)| (id as i32, name.clone()))
-        .collect();
-    let mut built = buckets(&map)?;
-    let mut rules = Vec::new();
-    for (index, rule) in map.rules.iter().enumerate() {
-        if rule.kind != "replicated" && !rule.kind.is_empty() {
-            return Err(format!(
-                "line {}: rule {} is of type {}: only replicated rules are modelled (erasure-coded and msr rules choose otherwise)",
-                rule.line,
-                rule.name,
-                quote(&rule.kind)
-            ));
-        }
-        let steps = rule_steps(&map, &mut built, &devices, rule)?;
-        rules.push(CrushRule {
-            id: rule.id.unwrap_or(index as i32),
-            name: rule.name.clone(),
-            steps,
-        });
+        .find(|(_, &id)| id == 0)
+        .map_or(DEVICE_TYPE, |(name, _)| name.as_str());
+    let chosen = match rule {
+        Some(id) => map
+            .rules
+            .iter()
+            .enumerate()
+            .find(|(i, r)| r.id.unwrap_or(*i as i32) == id)
+            .map(|(_, r)| r)
+            .ok_or_else(|| format!("the map has no rule {id}"))?,
+        None => map
+            .rules
+            .iter()
+            .find(|r| r.kind == "replicated" || r.kind.is_empty())
+            .or(map.rules.first())
+            .ok_or("the map has no rule")?,
+    };
+    if chosen.kind != "replicated" && !chosen.kind.is_empty() {
+        return Err(format!(
+            "line {}: rule {} is of type {}: only replicated rules are modelled (erasure-coded and msr rules choose otherwise)",
+            chosen.line,
+            chosen.name,
+            quote(&chosen.kind)
+        ));
     }
-    let max_devices = devices.keys().next_back().map_or(0, |id| id + 1);
-    let crush = CrushMap::new(built.buckets, max_devices, tunables)?;
-    Ok(Hierarchy {
-        map: crush,
-        rules,
-        devices,
-        buckets: built.names,
-    })
+    let steps = rule_steps(&map, device_type, chosen)?;
+    let mut servers = Vec::new();
+    let mut left_out = Vec::new();
+    for device in &built.devices {
+        let bucket = map
+            .buckets
+            .iter()
+            .find(|(_, b)| b.items.iter().any(|(i, _, _)| *i == device.0))
+            .map_or("", |(n, _)| n.as_str());
+        let bucket_of = map
+            .buckets
+            .iter()
+            .find(|(n, _)| n == bucket)
+            .map(|(_, b)| b);
+        match bucket_of
+            .map(|b| osd_of(&map, b, bucket, device))
+            .transpose()?
+        {
+            Some(Ok(server)) => servers.push(server),
+            Some(Err(note)) => left_out.push(note),
+            None => {}
+        }
+    }
+    if servers.len() > MAX_SERVERS {
+        return Err(format!(
+            "the map holds {} OSDs; the lab places at most {MAX_SERVERS} servers",
+            servers.len()
+        ));
+    }
+    let classes = map
+        .classes
+        .iter()
+        .filter(|(device, _)| built.devices.iter().any(|(d, _, _)| d == *device))
+        .map(|(d, c)| (d.clone(), c.clone()))
+        .collect();
+    let layout = CrushLayout {
+        tunables,
+        rule: steps,
+        buckets: built.layout,
+        classes,
+    };
+    // A class the rule takes needs every shadow id below the bucket it takes.
+    let devices: BTreeMap<i32, u32> = servers
+        .iter()
+        .map(|s| (ceph::osd_id(&s.name) as i32, ceph::crush_weight(s.weight)))
+        .collect();
+    layout.build(&devices).map_err(|why| {
+        let take = chosen
+            .steps
+            .iter()
+            .position(|s| s.starts_with("take "))
+            .map_or(chosen.line, |i| chosen.step_lines[i]);
+        format!("line {take}: {}", why.trim_start_matches("crush: "))
+    })?;
+    Ok((layout, servers, left_out))
 }
 
 /// An item's weight as written, read as `crushtool -c` reads it (refused as it refuses a
@@ -791,12 +822,12 @@ mod tests {
             (
                 "choose firstn 0 type osd",
                 "chooseleaf firstn 0 type host",
-                "a flat map",
+                "type 'host' in `step chooseleaf firstn 0 type host` is declared by no `type` line",
             ),
             (
-                "tunable choose_total_tries 50",
-                "tunable choose_total_tries 19",
-                "choose_total_tries 19",
+                "tunable choose_local_fallback_tries 0",
+                "tunable choose_local_fallback_tries 5",
+                "the legacy local fallback search is not modelled",
             ),
             (
                 "item osd.0 weight 1.000",
@@ -806,7 +837,7 @@ mod tests {
             (
                 "item osd.0 weight 1.000",
                 "item default weight 1.000",
-                "holds bucket 'default': only a flat map",
+                "item 'default' in bucket 'default' is not defined before it",
             ),
         ];
         for (from, to, says) in cases {
@@ -924,6 +955,7 @@ mod tests {
 #[cfg(test)]
 mod hierarchy_tests {
     use super::*;
+    use crate::engine::algorithms::ceph::crush::{CrushMap, Step};
     use std::collections::HashMap;
 
     fn maps() -> HashMap<&'static str, &'static str> {
@@ -943,50 +975,46 @@ mod hierarchy_tests {
         )
     }
 
+    /// The map of `name` as the layout builds it for rule `rule`, over the OSDs the map
+    /// weighs: the path every consumer takes (the scenario carries the layout).
+    fn built(name: &str, rule: i32) -> (CrushMap, Vec<Step>, i32) {
+        let (layout, servers, _) =
+            read_layout(maps()[name], Some(rule)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let devices: BTreeMap<i32, u32> = servers
+            .iter()
+            .map(|s| (ceph::osd_id(&s.name) as i32, ceph::crush_weight(s.weight)))
+            .collect();
+        let max = devices.keys().next_back().map_or(0, |id| id + 1);
+        let (map, steps) = layout.build(&devices).unwrap();
+        // The layout survives its link: written and read back, it is the same.
+        let again = CrushLayout::parse(&layout.to_string()).unwrap();
+        assert_eq!(again, layout, "{name} rule {rule}: {layout}");
+        (map, steps, max)
+    }
+
     #[test]
     fn hierarchical_maps_map_inputs_as_crushtool_does() {
         let text = include_str!("../../tests/reference/ceph-crush-hierarchy.txt");
-        let maps = maps();
-        let mut read: HashMap<&str, Hierarchy> = HashMap::new();
         let (mut current, mut tests, mut checked, mut differ) = (None, 0, 0, Vec::new());
         for line in text.lines().filter(|l| !l.starts_with('#')) {
             let words: Vec<&str> = line.split(' ').collect();
             if words[0] == "test" {
                 let field = |key: &str| words.iter().find_map(|w| w.strip_prefix(key)).unwrap();
-                let name = words[1];
-                if !read.contains_key(name) {
-                    read.insert(
-                        name,
-                        read_hierarchy(maps[name]).unwrap_or_else(|e| panic!("{name}: {e}")),
-                    );
-                }
-                let hierarchy = &read[name];
+                let rule: i32 = field("rule=").parse().unwrap();
+                let (map, steps, devices) = built(words[1], rule);
                 // crushtool's weight vector: one weight per device, all in unless --weight.
-                let devices = hierarchy.devices.keys().next_back().map_or(0, |id| id + 1);
                 let mut reweights = vec![0x10000u32; devices as usize];
                 for pair in field("weights=").split(',').filter(|p| *p != "-") {
                     let (osd, w) = pair.split_once(':').unwrap();
                     reweights[osd.parse::<usize>().unwrap()] =
                         (w.parse::<f64>().unwrap() * 65536.0) as u32;
                 }
-                let rule: i32 = field("rule=").parse().unwrap();
-                let rule = hierarchy
-                    .rules
-                    .iter()
-                    .find(|r| r.id == rule)
-                    .unwrap()
-                    .clone();
-                current = Some((
-                    name,
-                    rule,
-                    field("replicas=").parse::<usize>().unwrap(),
-                    reweights,
-                    line.to_owned(),
-                ));
+                let replicas = field("replicas=").parse::<usize>().unwrap();
+                current = Some((map, steps, replicas, reweights, line.to_owned()));
                 tests += 1;
                 continue;
             }
-            let (name, rule, replicas, reweights, header) = current.as_ref().unwrap();
+            let (map, steps, replicas, reweights, header) = current.as_ref().unwrap();
             let x: u32 = words[0].parse().unwrap();
             let want: Vec<i32> = words
                 .get(1)
@@ -994,7 +1022,7 @@ mod hierarchy_tests {
                 .map_or(Vec::new(), |w| {
                     w.split(',').map(|o| o.parse().unwrap()).collect()
                 });
-            let got = read[name].map.do_rule(&rule.steps, x, *replicas, reweights);
+            let got = map.do_rule(steps, x, *replicas, reweights);
             if got != want && differ.len() < 10 {
                 differ.push(format!("{header}: x {x}: {got:?}, crushtool {want:?}"));
             }
@@ -1019,7 +1047,6 @@ mod hierarchy_tests {
         let cases = [
             ("alg straw2", "alg straw", format!("line {}: host node-a is alg 'straw': only straw2", line_of("host node-a {"))),
             ("alg straw2", "alg uniform", "is alg 'uniform'".to_owned()),
-            ("type replicated", "type erasure", format!("line {}: rule replicated_rule is of type 'erasure'", line_of("rule replicated_rule {"))),
             (
                 "step chooseleaf firstn 0 type host",
                 "step chooseleaf indep 0 type host",
@@ -1045,24 +1072,84 @@ mod hierarchy_tests {
         ];
         for (from, to, says) in cases {
             assert!(map.contains(from), "{from}");
-            let err = read_hierarchy(&map.replacen(from, to, 1))
+            let err = read_layout(&map.replacen(from, to, 1), None)
                 .err()
                 .unwrap_or_default();
             assert!(err.contains(&says), "{to}: {err}");
         }
-        let refusal_without = |dropped: &dyn Fn(&str) -> bool| {
+        let refusal_without = |dropped: &dyn Fn(&str) -> bool, rule: Option<i32>| {
             let kept: String = map
                 .lines()
                 .filter(|l| !dropped(l))
                 .map(|l| format!("{l}\n"))
                 .collect();
-            read_hierarchy(&kept).err().unwrap_or_default()
+            read_layout(&kept, rule).err().unwrap_or_default()
         };
+        // A map whose rules are all erasure-coded has no pool rule the lab runs.
+        let erasure = map.replace("type replicated", "type erasure");
+        let err = read_layout(&erasure, None).err().unwrap_or_default();
+        let first = line_of("rule replicated_rule {");
+        assert!(
+            err.contains(&format!(
+                "line {first}: rule replicated_rule is of type 'erasure'"
+            )),
+            "{err}"
+        );
         // A class rule needs each bucket's shadow id, as crushtool -d writes them.
-        let err = refusal_without(&|l| l.contains("class hdd\t"));
-        assert!(err.contains("has no `id N class hdd` line"), "{err}");
+        let err = refusal_without(&|l| l.contains("class hdd\t"), Some(1));
+        assert!(
+            err.starts_with("line ") && err.contains("bucket default has no id for class hdd"),
+            "{err}"
+        );
         // No tunables at all is the legacy profile.
-        let err = refusal_without(&|l| l.starts_with("tunable"));
+        let err = refusal_without(&|l| l.starts_with("tunable"), None);
         assert!(err.contains("the map states no tunables"), "{err}");
+    }
+
+    /// Objects through the whole chain, as `osdmaptool --test-map-object` placed them
+    /// (tests/reference/ceph-hierarchy.txt): a decompiled hierarchical map read as a config,
+    /// the pool's placement groups, an OSD out — name → placement group → primary and the
+    /// full acting set, 2,000 names in each of six states.
+    #[test]
+    fn objects_go_where_osdmaptool_put_them_over_a_hierarchy() {
+        use crate::engine::contract::How;
+        use crate::engine::scenario::Scenario;
+        use crate::engine::sim::Simulation;
+        let text = include_str!("../../tests/reference/ceph-hierarchy.txt");
+        let maps = maps();
+        let (mut sim, mut states, mut checked) = (None, 0, 0);
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let words: Vec<&str> = line.split(' ').collect();
+            if words[0] == "scenario" {
+                let field = |key: &str| words.iter().find_map(|w| w.strip_prefix(key));
+                let imported = read(maps[field("map=").unwrap()]).unwrap();
+                assert!(imported.crush.is_some(), "{line}: read as a hierarchy");
+                let base =
+                    Scenario::from_pairs([("pg_num", field("pg_num=").unwrap()), ("keys", "0..1")])
+                        .unwrap();
+                let mut scenario = imported.apply(base).unwrap();
+                for node in &mut scenario.nodes {
+                    node.up = field("down=") != Some(node.name.as_str());
+                }
+                sim = Some(Simulation::new(&scenario).unwrap());
+                states += 1;
+                continue;
+            }
+            let sim = sim.as_ref().unwrap();
+            let (_, owner) = sim.lookup(words[0]).unwrap();
+            assert_eq!(sim.server(owner).unwrap().name, words[2], "{line}");
+            let How::PlacementGroup { replicas, pg, .. } = sim.explain(words[0]).unwrap().how
+            else {
+                panic!("{line}: not a placement group's explanation");
+            };
+            assert_eq!(format!("{pg:x}"), words[1], "{line}");
+            let acting: Vec<&str> = std::iter::once(owner)
+                .chain(replicas)
+                .map(|id| sim.server(id).unwrap().name.as_str())
+                .collect();
+            assert_eq!(acting.join(","), words[3], "{line}");
+            checked += 1;
+        }
+        assert_eq!((states, checked), (6, 12_000));
     }
 }

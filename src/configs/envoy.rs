@@ -258,6 +258,7 @@ fn cluster(cluster: &Yaml, mut left_out: Vec<Note>) -> Result<Imported, String> 
         slots: None,
         tokens: None,
         vnodes: None,
+        crush: None,
         backups: Vec::new(),
     })
 }

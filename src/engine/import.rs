@@ -26,6 +26,7 @@
 //! NODES`, which every Redis Cluster answers; its reader costs the page 1.2 KB gzip it does
 //! not have).
 
+use super::algorithms::ceph::layout::CrushLayout;
 use super::algorithms::maglev::check_table;
 use super::algorithms::Algorithm;
 use super::cassandra_ring::ClusterTokens;
@@ -62,6 +63,8 @@ pub struct Imported {
     /// The vnode count a server added later gets, when the config tells it (the token count
     /// most of a Cassandra cluster's nodes have: its `num_tokens`).
     pub vnodes: Option<u32>,
+    /// A Ceph cluster's CRUSH hierarchy, when its map is not flat.
+    pub crush: Option<CrushLayout>,
 }
 
 /// The kind of text a config is — told here, once, for the page and the command line.
@@ -196,6 +199,7 @@ impl Imported {
         let settings = &mut scenario.settings;
         settings.algo = self.algo;
         settings.vnodes = self.vnodes.unwrap_or(settings.vnodes);
+        settings.crush = self.crush.clone().map(std::rc::Rc::new);
         if let Some(size) = self.table {
             settings.table = check_table(size)?;
         }
@@ -238,6 +242,7 @@ pub fn redis_cluster(cluster: ClusterSlots) -> Result<Imported, Problem> {
         slots: Some(cluster.map),
         tokens: None,
         vnodes: None,
+        crush: None,
     })
 }
 
@@ -261,6 +266,7 @@ pub fn cassandra_ring(cluster: ClusterTokens<'_>) -> Imported {
             .common_count()
             .map(|n| n.min(MAX_VNODES as usize) as u32),
         tokens: Some(tokens),
+        crush: None,
     }
 }
 
@@ -1044,6 +1050,7 @@ pub fn finish(
         slots: None,
         tokens: None,
         vnodes: None,
+        crush: None,
     })
 }
 

@@ -14,8 +14,10 @@
 //! | down   | comma-separated names of failed servers            | (none)            |
 //! | slotmap | `slots`: each server's slot ranges `A-B` joined by `+`, servers by `,` | dealt as `redis-cli` does |
 //! | tokens | `cassandra`: each server's tokens joined by `+`, servers by `,` (empty: drawn) | drawn from name and seed |
+//! | crush | `ceph`: the cluster's CRUSH hierarchy, rule and tunables (`rule:…;TYPE:NAME:ID(ITEM,…);…`, [`CrushLayout`]) | the flat map: every OSD under one root |
 
 use std::fmt::Write;
+use std::rc::Rc;
 
 use percent_encoding::{utf8_percent_encode, AsciiSet, CONTROLS};
 
@@ -30,6 +32,7 @@ pub const MAX_SERVERS: usize = 10_000;
 pub const MAX_VNODES: u32 = 1000;
 /// The largest server weight.
 pub const MAX_WEIGHT: f64 = 100.0;
+use super::algorithms::ceph::layout::CrushLayout;
 /// The most vnodes on one ring, after weighting.
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
 use super::pace::{run_to_end, Pace};
@@ -41,9 +44,9 @@ use crate::problem::{Field, Problem};
 pub const MAX_NAME_LEN: usize = 64;
 
 /// The parameter names, in canonical order.
-pub const PARAMS: [&str; 14] = [
+pub const PARAMS: [&str; 15] = [
     "algo", "hash", "nodes", "vnodes", "label", "keys", "seed", "down", "probes", "table", "c",
-    "slotmap", "tokens", "pg_num",
+    "slotmap", "tokens", "pg_num", "crush",
 ];
 
 /// Bounded loads' default balance factor `c` (capacity `⌈c · keys / servers⌉`).
@@ -99,6 +102,9 @@ pub struct Settings {
     pub pg_num: u32,
     /// Bounded loads: the balance factor `c`, 1 to 10.
     pub c: f64,
+    /// Ceph: the cluster's CRUSH hierarchy (hosts, racks, the pool's rule), when it is not
+    /// the flat map (every OSD under one root).
+    pub crush: Option<Rc<CrushLayout>>,
 }
 
 impl Settings {
@@ -114,6 +120,7 @@ impl Settings {
             c: self.c,
             key_count: self.keys.len(),
             seed: self.seed,
+            crush: self.crush.as_deref(),
         }
     }
 }
@@ -132,6 +139,7 @@ impl Default for Settings {
             table: super::algorithms::maglev::PAGE_TABLE,
             pg_num: super::algorithms::ceph::DEFAULT_PG_NUM,
             c: DEFAULT_BALANCE,
+            crush: None,
         }
     }
 }
@@ -492,6 +500,8 @@ impl Scenario {
                 "c" => parse_balance(value).map(|v| s.settings.c = v),
                 "slotmap" if value.trim().is_empty() => Ok(()),
                 "slotmap" => SlotMap::parse(value).map(|m| s.slots = Some(m)),
+                "crush" if value.trim().is_empty() => Ok(()),
+                "crush" => CrushLayout::parse(value).map(|l| s.settings.crush = Some(Rc::new(l))),
                 "tokens" if value.trim().is_empty() => Ok(()),
                 "tokens" => TokenMap::parse_paced(value, pace)
                     .await
@@ -580,6 +590,15 @@ impl Scenario {
             }
             map.owners(&names())?;
         }
+        if let Some(layout) = &self.settings.crush {
+            if self.settings.algo.name() != "ceph" {
+                return Err(Problem::NeedsAlgo {
+                    param: "crush",
+                    algo: "ceph",
+                });
+            }
+            layout.check(&names())?;
+        }
         if let Some(map) = &self.tokens {
             if self.settings.algo.spec().memory != Memory::Tokens {
                 return Err(Problem::NeedsAlgo {
@@ -628,6 +647,12 @@ impl Scenario {
             (
                 "tokens",
                 self.tokens
+                    .as_ref()
+                    .map_or_else(String::new, ToString::to_string),
+            ),
+            (
+                "crush",
+                s.crush
                     .as_ref()
                     .map_or_else(String::new, ToString::to_string),
             ),
@@ -720,6 +745,9 @@ impl Scenario {
         }
         if let Some(map) = &self.slots {
             put(out, "slotmap", &map.to_string())?;
+        }
+        if let Some(layout) = &s.crush {
+            put(out, "crush", &layout.to_string())?;
         }
         if let Some(map) = &self.tokens {
             // A server's tokens at a time.

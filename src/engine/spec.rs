@@ -9,6 +9,7 @@
 //! Also the vnode label template and the weighted vnode count, which the scenario's
 //! settings carry for the ring.
 
+use crate::engine::algorithms::ceph::layout::CrushLayout;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;
@@ -203,6 +204,8 @@ pub struct Params<'a> {
     pub key_count: usize,
     /// The scenario's seed (models that draw, such as Cassandra's tokens, draw from it).
     pub seed: u64,
+    /// Ceph: the cluster's CRUSH hierarchy, when it is not the flat map.
+    pub crush: Option<&'a CrushLayout>,
 }
 
 /// What an algorithm's scenario check sees.

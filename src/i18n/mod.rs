@@ -141,6 +141,9 @@ mod tests {
         let allowed = [
             "hashring",
             "lab",
+            // Ceph's devices.
+            "OSD",
+            "osd",
             "format",
             "version",
             "json",

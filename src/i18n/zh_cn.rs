@@ -582,7 +582,7 @@ pub static WORDS: Words = Words {
 
 /// Each problem in Chinese (an exhaustive `match`: a new problem cannot ship without it).
 /// The problems' messages in Chinese, by [`Problem::values`]' index.
-const PROBLEMS: [&str; 94] = [
+const PROBLEMS: [&str; 97] = [
     "服务器名称不能为空",
     "服务器名称 {0} 超过 {1} 个字符",
     "服务器名称 {0} 含有不可见字符或控制字符 {1}；请只用可见字符",
@@ -677,6 +677,9 @@ const PROBLEMS: [&str; 94] = [
     "程序内部错误（{0}）",
     "Maglev 查找表大小 {0} 必须是 1 到 {1} 之间的整数（质数，例如 251 或 65537）",
     "pg_num {0} 必须是 1 到 {1} 之间的整数（Ceph 存储池的归置组数；Ceph 默认 32）",
+    "crush：{0} 不是 CRUSH 布局的组成部分（应为调优参数段、规则段，或每个桶一段“类型:名称:编号(成员,…)”）",
+    "crush：桶 {1} 包含 {0}，它既不是 OSD（osd.N），也不是在它之前定义的桶",
+    "crush：服务器 {0} 不在 CRUSH 层级的任何桶中（Ceph 的服务器是 OSD，即 osd.N，须放在某台主机下）",
 ];
 
 fn problem(p: &Problem) -> String {

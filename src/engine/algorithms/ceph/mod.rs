@@ -23,10 +23,15 @@
 //! group's cell.
 
 pub mod crush;
+pub mod layout;
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use std::collections::{BTreeMap, HashMap};
+
+use self::crush::{CrushMap, Step};
+use self::layout::CrushLayout;
 use super::maglev::{cell_ring, filled, position_in_cell};
 use crate::engine::contract::{Explanation, How, LiveServer, Placement, Score, TableFill};
 use crate::engine::ring::{Ring, ServerId, NO_OWNER};
@@ -227,6 +232,50 @@ pub struct Ceph {
     /// costs one group's draws, not a billion (35 s), and many lookups never cost more
     /// than placing every group.
     on_demand: Option<Rc<RefCell<Vec<ServerId>>>>,
+    /// The cluster's CRUSH hierarchy and rule, when it is not the flat map.
+    hierarchy: Option<Rc<Hierarchy>>,
+}
+
+/// A CRUSH hierarchy ready to map placement groups: the map over the servers' OSDs, the
+/// pool's rule, the OSD map's weights (out: 0) and each OSD's server.
+#[derive(Debug)]
+pub struct Hierarchy {
+    map: CrushMap,
+    steps: Vec<Step>,
+    reweights: Vec<u32>,
+    servers: HashMap<i32, ServerId>,
+}
+
+impl Hierarchy {
+    /// The hierarchy of `layout` over the OSDs `osds` (a server not named `osd.N` has no
+    /// place in it, which the scenario's check refused).
+    fn new(layout: &CrushLayout, osds: &[Osd]) -> Result<Hierarchy, Problem> {
+        let devices: BTreeMap<i32, u32> = osds.iter().map(|o| (o.id as i32, o.weight)).collect();
+        let (map, steps) = layout
+            .build(&devices)
+            .map_err(|_| Problem::Internal("a checked CRUSH layout did not build"))?;
+        let size = devices.keys().next_back().map_or(0, |id| id + 1) as usize;
+        let mut reweights = vec![0; size];
+        for o in osds {
+            reweights[o.id as usize] = if o.out { 0 } else { 0x10000 };
+        }
+        Ok(Hierarchy {
+            map,
+            steps,
+            reweights,
+            servers: osds.iter().map(|o| (o.id as i32, o.server)).collect(),
+        })
+    }
+
+    /// The acting set of a placement group's seed for a pool of `size`: CRUSH's result,
+    /// each OSD as its server.
+    fn acting(&self, seed: u32, size: u32) -> Vec<ServerId> {
+        self.map
+            .do_rule(&self.steps, seed, size as usize, &self.reweights)
+            .into_iter()
+            .filter_map(|osd| self.servers.get(&osd).copied())
+            .collect()
+    }
 }
 
 /// A group whose primary an on-demand pool has not looked for yet.
@@ -254,6 +303,16 @@ impl Ceph {
     /// The tries for a placement group's seed: the OSDs that won and were out, then the
     /// draws of the last try and its winner (`None` when every try hit an out OSD).
     fn place(&self, seed: u32) -> (Vec<ServerId>, Vec<i64>, Option<usize>) {
+        if self.hierarchy.is_some() {
+            // The draws are each level's (root, host, …): the flat table of every OSD's
+            // draw does not say them, so none is shown.
+            let primary = self.primary(seed);
+            return (
+                Vec::new(),
+                Vec::new(),
+                self.osds.iter().position(|o| o.server == primary),
+            );
+        }
         let mut rejected = Vec::new();
         let mut r = 0;
         let high = loop {
@@ -277,7 +336,15 @@ impl Ceph {
 
     /// The primary OSD of a placement group's seed.
     fn primary(&self, seed: u32) -> ServerId {
-        self.acting(seed, 1).first().copied().unwrap_or(NO_OWNER)
+        // The first of the pool's acting set. Over the flat map a pool of one draws the
+        // same first OSD; a rule may not (one that emits from two roots), so a hierarchy's
+        // is the whole pool's.
+        let size = if self.hierarchy.is_some() {
+            POOL_SIZE
+        } else {
+            1
+        };
+        self.acting(seed, size).first().copied().unwrap_or(NO_OWNER)
     }
 
     /// Whether the groups have primaries: the table is filled, or placed on demand while
@@ -291,6 +358,9 @@ impl Ceph {
     /// failures`, and a draw that won an out OSD or one already chosen is drawn again (51
     /// tries in all; a replica without an OSD after them is left out, as Ceph leaves it).
     pub fn acting(&self, seed: u32, size: u32) -> Vec<ServerId> {
+        if let Some(hierarchy) = &self.hierarchy {
+            return hierarchy.acting(seed, size);
+        }
         let mut chosen: Vec<ServerId> = Vec::new();
         for rep in 0..size {
             for failures in 0..TRIES {
@@ -357,6 +427,7 @@ impl TableFill for CephFill {
             table: std::mem::take(&mut self.0.table),
             ring: Ring::default(),
             on_demand: self.0.on_demand.take(),
+            hierarchy: self.0.hierarchy.take(),
         };
         if !ceph.table.is_empty() {
             ceph.ring = cell_ring(&ceph.table);
@@ -378,7 +449,7 @@ fn fill(live: &[LiveServer], down: &[LiveServer], p: &Params<'_>) -> Box<dyn Tab
         .chain(down.iter().map(|s| (s, true)))
         .collect();
     all.sort_by_key(|(s, _)| s.slot);
-    let osds = all
+    let osds: Vec<Osd> = all
         .into_iter()
         .map(|(s, out)| Osd {
             server: s.id,
@@ -390,12 +461,18 @@ fn fill(live: &[LiveServer], down: &[LiveServer], p: &Params<'_>) -> Box<dyn Tab
     // A scenario of one key is a lookup's (see `Ceph::on_demand`).
     let on_demand =
         (p.key_count <= 1).then(|| Rc::new(RefCell::new(vec![UNPLACED; p.pg_num as usize])));
+    // A layout the scenario's check passed builds; should it not, the flat map is used.
+    let hierarchy = p
+        .crush
+        .and_then(|layout| Hierarchy::new(layout, &osds).ok())
+        .map(Rc::new);
     Box::new(CephFill(Ceph {
         pg_num: p.pg_num,
         table: Vec::new(),
         ring: Ring::default(),
         osds,
         on_demand,
+        hierarchy,
     }))
 }
 
@@ -628,6 +705,7 @@ mod tests {
                     table: Vec::new(),
                     ring: Ring::default(),
                     on_demand: None,
+                    hierarchy: None,
                 });
                 maps += 1;
                 continue;
@@ -764,6 +842,7 @@ mod tests {
             table: vec![0],
             ring: Ring::default(),
             on_demand: None,
+            hierarchy: None,
         };
         let (out, zero) = (ceph(osds(true)), ceph(osds(false)));
         let mut differ = 0;

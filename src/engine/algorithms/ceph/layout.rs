@@ -1,0 +1,423 @@
+//! A Ceph cluster's CRUSH hierarchy as a scenario carries it (`crush=`), so a link holds a
+//! real cluster's map: which host (rack, row…) each OSD sits in, the buckets' ids (CRUSH
+//! hashes them), the device classes and their shadow ids, the pool's rule and the
+//! tunables. The OSDs' weights are not in it: they are the servers' (`nodes=`), so a
+//! `weight:` step re-weights an OSD in its host, and an OSD that is not a server (removed)
+//! is left out of its host, as `ceph osd crush remove` leaves it.
+//!
+//! The text, parts joined by `;` (CRUSH names are `[A-Za-z0-9_.-]`, so `;:,()` never
+//! occur in one):
+//!
+//! - `tunables:LOCAL.TOTAL.DESCEND_ONCE.VARY_R.STABLE` (absent: Ceph's jewel profile,
+//!   `0.50.1.1.1`);
+//! - `rule:STEP,STEP,…`, each step's words joined by `:` — `take:default`,
+//!   `take:default:hdd` (a device class), `chooseleaf:0:host`, `choose:2:rack`, `emit`,
+//!   `set_chooseleaf_tries:5`;
+//! - `TYPE:NAME:ID[:CLASS:ID…](ITEM,…)`, one per bucket, children before parents: an item
+//!   is a bucket's name or an OSD's (`osd.2`, `osd.2:ssd` with its device class).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+use super::crush::{Bucket, CrushMap, Step, Tunables};
+use crate::problem::Problem;
+use crate::text::quote;
+
+/// One bucket as the layout writes it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutBucket {
+    /// Its type's name (`host`, `rack`, `root`…).
+    pub kind: String,
+    /// Its name.
+    pub name: String,
+    /// Its id (below 0).
+    pub id: i32,
+    /// Each device class's shadow id.
+    pub class_ids: Vec<(String, i32)>,
+    /// Its items' names: OSDs and buckets defined before it.
+    pub items: Vec<String>,
+}
+
+/// One step of the rule, with names where CRUSH has ids.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LayoutStep {
+    /// `take:ITEM[:CLASS]`.
+    Take(String, Option<String>),
+    /// `choose:N:TYPE` or `chooseleaf:N:TYPE`.
+    Choose {
+        /// How many (≤ 0: relative to the pool's size).
+        count: i32,
+        /// The type's name.
+        kind: String,
+        /// `chooseleaf`.
+        leaf: bool,
+    },
+    /// `emit`.
+    Emit,
+    /// `set_…:N`.
+    Set(&'static str, i32),
+}
+
+/// The `set_` steps the layout writes, by name.
+const SETS: [&str; 5] = [
+    "set_choose_tries",
+    "set_chooseleaf_tries",
+    "set_choose_local_tries",
+    "set_chooseleaf_vary_r",
+    "set_chooseleaf_stable",
+];
+
+/// The name of the devices' type (CRUSH's type 0).
+pub const DEVICE_TYPE: &str = "osd";
+
+/// A cluster's CRUSH hierarchy, rule and tunables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrushLayout {
+    /// The tunables.
+    pub tunables: Tunables,
+    /// The pool's rule.
+    pub rule: Vec<LayoutStep>,
+    /// The buckets, children before parents.
+    pub buckets: Vec<LayoutBucket>,
+    /// Each classed OSD's device class.
+    pub classes: BTreeMap<String, String>,
+}
+
+/// The OSD id of a layout item named `osd.N`.
+fn osd_number(name: &str) -> Option<i32> {
+    let digits = name.strip_prefix("osd.")?;
+    (!digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+        && (digits == "0" || !digits.starts_with('0')))
+    .then(|| digits.parse::<i32>().ok())
+    .flatten()
+}
+
+fn syntax(part: &str) -> Problem {
+    let shown: String = part.chars().take(40).collect();
+    Problem::CrushSyntax {
+        given: quote(&shown),
+    }
+}
+
+impl CrushLayout {
+    /// Reads a `crush=` value.
+    pub fn parse(text: &str) -> Result<CrushLayout, Problem> {
+        let mut layout = CrushLayout {
+            tunables: Tunables::JEWEL,
+            rule: Vec::new(),
+            buckets: Vec::new(),
+            classes: BTreeMap::new(),
+        };
+        for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
+            if let Some(values) = part.strip_prefix("tunables:") {
+                let n: Vec<u32> = values
+                    .split('.')
+                    .map(|v| v.parse::<u32>().map_err(|_| syntax(part)))
+                    .collect::<Result<_, _>>()?;
+                let [local, total, descend, vary_r, stable] = n[..] else {
+                    return Err(syntax(part));
+                };
+                layout.tunables = Tunables {
+                    choose_local_tries: local,
+                    choose_total_tries: total,
+                    chooseleaf_descend_once: descend != 0,
+                    chooseleaf_vary_r: vary_r,
+                    chooseleaf_stable: stable != 0,
+                };
+            } else if let Some(steps) = part.strip_prefix("rule:") {
+                layout.rule = steps
+                    .split(',')
+                    .map(|step| parse_step(step).ok_or_else(|| syntax(step)))
+                    .collect::<Result<_, _>>()?;
+            } else {
+                layout
+                    .buckets
+                    .push(parse_bucket(part, &mut layout.classes).ok_or_else(|| syntax(part))?);
+            }
+        }
+        Ok(layout)
+    }
+
+    /// Checks the layout against the servers' names: every server is an OSD in a bucket,
+    /// every item is an OSD or a bucket defined before, ids are not given twice.
+    pub fn check(&self, names: &[&str]) -> Result<(), Problem> {
+        let mut defined: HashMap<&str, ()> = HashMap::new();
+        let mut ids: HashMap<i32, ()> = HashMap::new();
+        let mut held: HashMap<&str, ()> = HashMap::new();
+        for bucket in &self.buckets {
+            for id in std::iter::once(bucket.id).chain(bucket.class_ids.iter().map(|(_, id)| *id)) {
+                if id >= 0 || ids.insert(id, ()).is_some() {
+                    return Err(Problem::CrushSyntax {
+                        given: quote(&format!("{}:{}", bucket.name, id)),
+                    });
+                }
+            }
+            for item in &bucket.items {
+                if osd_number(item).is_some() {
+                    held.insert(item, ());
+                } else if !defined.contains_key(item.as_str()) {
+                    return Err(Problem::CrushUnknownItem {
+                        item: quote(item),
+                        bucket: quote(&bucket.name),
+                    });
+                }
+            }
+            defined.insert(&bucket.name, ());
+        }
+        match names.iter().find(|n| !held.contains_key(**n)) {
+            Some(name) => Err(Problem::CrushNotHeld { name: quote(name) }),
+            None => Ok(()),
+        }
+    }
+
+    /// The CRUSH map of the layout over the OSDs `devices` (id, weight in 16.16), those
+    /// missing left out of their buckets, and the rule's steps.
+    pub fn build(&self, devices: &BTreeMap<i32, u32>) -> Result<(CrushMap, Vec<Step>), String> {
+        // Type ids by name, in order of first use (only their equality matters to CRUSH).
+        let mut kinds: HashMap<String, i32> = HashMap::from([(DEVICE_TYPE.to_owned(), 0)]);
+        let kind_of = |name: &str, kinds: &mut HashMap<String, i32>| -> i32 {
+            let next = kinds.len() as i32;
+            *kinds.entry(name.to_owned()).or_insert(next)
+        };
+        let mut by_name: HashMap<&str, usize> = HashMap::new();
+        let mut buckets: Vec<Bucket> = Vec::new();
+        for layout in &self.buckets {
+            let mut bucket = Bucket {
+                id: layout.id,
+                kind: 0,
+                items: Vec::new(),
+                weights: Vec::new(),
+            };
+            bucket.kind = kind_of(&layout.kind, &mut kinds);
+            for item in &layout.items {
+                if let Some(osd) = osd_number(item) {
+                    if let Some(&weight) = devices.get(&osd) {
+                        bucket.items.push(osd);
+                        bucket.weights.push(weight);
+                    }
+                } else {
+                    let child = &buckets[*by_name.get(item.as_str()).ok_or_else(|| {
+                        format!("crush: {item} is not defined before {}", layout.name)
+                    })?];
+                    bucket.items.push(child.id);
+                    bucket.weights.push(child.weight());
+                }
+            }
+            by_name.insert(&layout.name, buckets.len());
+            buckets.push(bucket);
+        }
+        let mut shadows: HashMap<(i32, String), usize> = HashMap::new();
+        let mut steps = Vec::new();
+        for step in &self.rule {
+            steps.push(match step {
+                LayoutStep::Take(item, class) => {
+                    let id = match (osd_number(item), by_name.get(item.as_str())) {
+                        (Some(osd), _) => osd,
+                        (None, Some(&at)) => buckets[at].id,
+                        (None, None) => {
+                            return Err(format!("crush: the rule takes {item}, which is no bucket"))
+                        }
+                    };
+                    match class {
+                        Some(class) => {
+                            Step::Take(self.shadow(id, class, &mut buckets, &mut shadows)?)
+                        }
+                        None => Step::Take(id),
+                    }
+                }
+                LayoutStep::Choose { count, kind, leaf } => Step::Choose {
+                    count: *count,
+                    kind: kind_of(kind, &mut kinds),
+                    leaf: *leaf,
+                },
+                LayoutStep::Emit => Step::Emit,
+                LayoutStep::Set(name, n) => match *name {
+                    "set_choose_tries" => Step::SetChooseTries(*n),
+                    "set_chooseleaf_tries" => Step::SetChooseleafTries(*n),
+                    "set_choose_local_tries" => Step::SetChooseLocalTries(*n),
+                    "set_chooseleaf_vary_r" => Step::SetChooseleafVaryR(*n),
+                    _ => Step::SetChooseleafStable(*n),
+                },
+            });
+        }
+        let max_devices = devices.keys().next_back().map_or(0, |id| id + 1);
+        Ok((CrushMap::new(buckets, max_devices, self.tunables)?, steps))
+    }
+
+    /// The shadow of bucket `id` for `class` (built once): the bucket holding only that
+    /// class's OSDs and its children's shadows, weighed by what they hold, under the id the
+    /// layout gives it — what `take:ROOT:CLASS` descends.
+    fn shadow(
+        &self,
+        id: i32,
+        class: &str,
+        buckets: &mut Vec<Bucket>,
+        shadows: &mut HashMap<(i32, String), usize>,
+    ) -> Result<i32, String> {
+        if let Some(&at) = shadows.get(&(id, class.to_owned())) {
+            return Ok(buckets[at].id);
+        }
+        let layout = self
+            .buckets
+            .iter()
+            .find(|b| b.id == id)
+            .ok_or("crush: a class of no bucket")?;
+        let shadow_id = layout
+            .class_ids
+            .iter()
+            .find(|(c, _)| c == class)
+            .map(|(_, id)| *id)
+            .ok_or_else(|| {
+                format!(
+                    "crush: bucket {} has no id for class {class} (a map from crushtool -d has an `id N class {class}` line in each bucket)",
+                    layout.name
+                )
+            })?;
+        let original = buckets
+            .iter()
+            .find(|b| b.id == id)
+            .cloned()
+            .ok_or("crush: a class of no bucket")?;
+        let mut shadow = Bucket {
+            id: shadow_id,
+            kind: original.kind,
+            items: Vec::new(),
+            weights: Vec::new(),
+        };
+        for (&item, &weight) in original.items.iter().zip(&original.weights) {
+            if item >= 0 {
+                if self.classes.get(&format!("osd.{item}")).map(String::as_str) == Some(class) {
+                    shadow.items.push(item);
+                    shadow.weights.push(weight);
+                }
+            } else {
+                let child = self.shadow(item, class, buckets, shadows)?;
+                let weight = buckets
+                    .iter()
+                    .find(|b| b.id == child)
+                    .map_or(0, Bucket::weight);
+                shadow.items.push(child);
+                shadow.weights.push(weight);
+            }
+        }
+        shadows.insert((id, class.to_owned()), buckets.len());
+        buckets.push(shadow);
+        Ok(shadow_id)
+    }
+
+    /// The bucket of `kind` an OSD sits in (its host, for `host`), if any.
+    pub fn ancestor(&self, osd: &str, kind: &str) -> Option<&str> {
+        let mut item = osd;
+        loop {
+            let parent = self
+                .buckets
+                .iter()
+                .find(|b| b.items.iter().any(|i| i == item))?;
+            if parent.kind == kind {
+                return Some(&parent.name);
+            }
+            item = &parent.name;
+        }
+    }
+}
+
+fn parse_step(step: &str) -> Option<LayoutStep> {
+    let words: Vec<&str> = step.split(':').collect();
+    Some(match words.as_slice() {
+        ["take", item] => LayoutStep::Take((*item).to_owned(), None),
+        ["take", item, class] => LayoutStep::Take((*item).to_owned(), Some((*class).to_owned())),
+        [op @ ("choose" | "chooseleaf"), count, kind] => LayoutStep::Choose {
+            count: count.parse().ok()?,
+            kind: (*kind).to_owned(),
+            leaf: *op == "chooseleaf",
+        },
+        ["emit"] => LayoutStep::Emit,
+        [set, n] => LayoutStep::Set(SETS.iter().find(|s| *s == set)?, n.parse().ok()?),
+        _ => return None,
+    })
+}
+
+fn parse_bucket(part: &str, classes: &mut BTreeMap<String, String>) -> Option<LayoutBucket> {
+    let (head, items) = part.strip_suffix(')')?.split_once('(')?;
+    let fields: Vec<&str> = head.split(':').collect();
+    let [kind, name, id, class_ids @ ..] = fields.as_slice() else {
+        return None;
+    };
+    if class_ids.len() % 2 != 0 || kind.is_empty() || name.is_empty() {
+        return None;
+    }
+    let mut bucket = LayoutBucket {
+        kind: (*kind).to_owned(),
+        name: (*name).to_owned(),
+        id: id.parse().ok()?,
+        class_ids: Vec::new(),
+        items: Vec::new(),
+    };
+    for pair in class_ids.chunks(2) {
+        bucket
+            .class_ids
+            .push((pair[0].to_owned(), pair[1].parse().ok()?));
+    }
+    for item in items.split(',').filter(|i| !i.is_empty()) {
+        match item.split_once(':') {
+            Some((osd, class)) if osd_number(osd).is_some() && !class.is_empty() => {
+                classes.insert(osd.to_owned(), class.to_owned());
+                bucket.items.push(osd.to_owned());
+            }
+            Some(_) => return None,
+            None => bucket.items.push(item.to_owned()),
+        }
+    }
+    Some(bucket)
+}
+
+impl fmt::Display for CrushLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let t = self.tunables;
+        let mut parts = Vec::new();
+        if t != Tunables::JEWEL {
+            parts.push(format!(
+                "tunables:{}.{}.{}.{}.{}",
+                t.choose_local_tries,
+                t.choose_total_tries,
+                u8::from(t.chooseleaf_descend_once),
+                t.chooseleaf_vary_r,
+                u8::from(t.chooseleaf_stable)
+            ));
+        }
+        let steps: Vec<String> = self
+            .rule
+            .iter()
+            .map(|s| match s {
+                LayoutStep::Take(item, None) => format!("take:{item}"),
+                LayoutStep::Take(item, Some(class)) => format!("take:{item}:{class}"),
+                LayoutStep::Choose { count, kind, leaf } => {
+                    format!(
+                        "{}:{count}:{kind}",
+                        if *leaf { "chooseleaf" } else { "choose" }
+                    )
+                }
+                LayoutStep::Emit => "emit".to_owned(),
+                LayoutStep::Set(name, n) => format!("{name}:{n}"),
+            })
+            .collect();
+        parts.push(format!("rule:{}", steps.join(",")));
+        for b in &self.buckets {
+            let mut head = format!("{}:{}:{}", b.kind, b.name, b.id);
+            for (class, id) in &b.class_ids {
+                head.push_str(&format!(":{class}:{id}"));
+            }
+            let items: Vec<String> = b
+                .items
+                .iter()
+                .map(|i| match self.classes.get(i) {
+                    Some(class) => format!("{i}:{class}"),
+                    None => i.clone(),
+                })
+                .collect();
+            parts.push(format!("{head}({})", items.join(",")));
+        }
+        write!(f, "{}", parts.join(";"))
+    }
+}
