@@ -137,6 +137,10 @@ pub fn change_title(w: &Words, change: &Change) -> String {
         Change::SetKeys(k) => fill(w.keys_set, &[&key_set(w, k)]),
         Change::SetAlgorithm(a) => fill(w.algorithm_set, &[algorithm_title(w, *a)]),
         Change::SetHash(h) => fill(w.hash_set, &[h.name()]),
+        Change::AddHost { host, osds, .. } => fill(
+            w.host_added,
+            &[&name_in_text(host), &osds.len().to_string()],
+        ),
     }
 }
 

@@ -168,6 +168,7 @@ const LAYERS: &[&[&str]] = &[
         "engine::contract",
         "engine::slots",
         "engine::tokens",
+        "engine::crush",
         "engine::book",
         "engine::scorers",
     ],

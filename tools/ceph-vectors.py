@@ -264,7 +264,8 @@ HIERARCHY_TESTS = [
     for m, _, _, rules in HIERARCHY_STATES
     for r in range(len(rules))
     for n, w in [(3, ""), (2, ""), (3, "6:0"), (3, "1:0.5,8:0")]
-] + [("2-racks", 2, 4, ""), ("2-racks", 2, 4, "4:0")]
+] + [("2-racks", 2, 4, ""), ("2-racks", 2, 4, "4:0"),
+      ("3-hosts-add-host", 0, 3, ""), ("3-hosts-add-host", 1, 3, ""), ("3-hosts-add-host", 2, 3, "")]
 
 
 HIERARCHY_OBJECTS_OUT = os.path.join(ROOT, "tests", "reference", "ceph-hierarchy.txt")
@@ -276,7 +277,33 @@ OBJECT_STATES = [
     ("osd.6-out", "3-hosts", 2, 6),
     ("pg_num-128", "3-hosts", 3, None),
     ("2-racks", "2-racks", 2, None),
+    ("host-added-by-step", "3-hosts-add-host", 2, None),
 ]
+
+
+# A host added as an operator adds one (`ceph osd crush add-bucket`, `… move`, `ceph osd crush
+# add` per OSD, the class set on boot), to the compiled 3-hosts map by crushtool's own edits:
+# the existing buckets keep their ids, the new host gets the lowest free one. The step that
+# says the same to the lab.
+ADD_HOST_OSDS = [(12, 1.0), (13, 2.0), (14, 0.5), (15, 1.0)]
+ADD_HOST_STEP = "add-host:node-d@default=" + "+".join(
+    f"osd.{i}" + (f"*{w:g}" if w != 1.0 else "") + ":hdd" for i, w in ADD_HOST_OSDS)
+
+
+def add_host_live(tmp):
+    current = os.path.join(tmp, "3-hosts.bin")
+    edits = [["--add-bucket", "node-d", "host", "--loc", "root", "default"]]
+    edits += [["--add-item", str(i), f"{w}", f"osd.{i}", "--loc", "host", "node-d"] for i, w in ADD_HOST_OSDS]
+    # crushtool takes --set-subtree-class only beside an action, and runs that action's
+    # rebuild of the class trees first: a second rebuild makes them hold the new class, as a
+    # cluster's do once the OSDs boot with it.
+    edits += [["--set-subtree-class", "node-d", "hdd", "--rebuild-class-roots"], ["--rebuild-class-roots"]]
+    for n, edit in enumerate(edits):
+        following = os.path.join(tmp, f"add-host-{n}.bin")
+        subprocess.run(["crushtool", "-i", current, *edit, "-o", following], check=True, capture_output=True)
+        current = following
+    shutil.copy(current, os.path.join(tmp, "3-hosts-add-host.bin"))
+    subprocess.run(["crushtool", "-d", current, "-o", os.path.join(HIERARCHY_MAPS, "3-hosts-add-host.txt")], check=True)
 
 
 def hierarchy_objects(tmp, version):
@@ -291,6 +318,9 @@ def hierarchy_objects(tmp, version):
         subprocess.run(["osdmaptool", osdmap, "--import-crush", os.path.join(tmp, name + ".bin")],
                        check=True, capture_output=True)
         words = [f"scenario {state}", f"map={name}", f"pg_num={16 << bits}"]
+        if name == "3-hosts-add-host":
+            # The lab reaches it from the 3-hosts map by its step.
+            words = [f"scenario {state}", "map=3-hosts", f"step={ADD_HOST_STEP}", f"pg_num={16 << bits}"]
         if out is not None:
             words.append(f"down=osd.{out}")
         lines.append(" ".join(words))
@@ -315,6 +345,7 @@ def hierarchy():
             open(src, "w").write(hierarchy_map(profile, racks, rules))
             subprocess.run(["crushtool", "-c", src, "-o", binary], check=True)
             subprocess.run(["crushtool", "-d", binary, "-o", os.path.join(HIERARCHY_MAPS, name + ".txt")], check=True)
+        add_host_live(tmp)
         for name, rule, replicas, weights in HIERARCHY_TESTS:
             binary = os.path.join(tmp, name + ".bin")
             cmd = ["crushtool", "-i", binary, "--test", "--show-mappings", "--rule", str(rule),

@@ -50,11 +50,22 @@ pub enum Change {
     SetAlgorithm(Algorithm),
     /// Switch hash function.
     SetHash(HashFn),
+    /// Ceph: add a host (a CRUSH bucket of type `host`) under bucket `parent`, holding new
+    /// OSDs — as an operator racks a server of disks.
+    AddHost {
+        /// The host's name.
+        host: String,
+        /// The bucket it goes in (the root, or a rack).
+        parent: String,
+        /// Its OSDs: name (`osd.N`), CRUSH weight, device class.
+        osds: Vec<(String, f64, Option<String>)>,
+    },
 }
 
 impl Change {
     /// Parses the command line's step syntax: `add:NAME[*W]`, `remove:NAME`, `fail:NAME`,
-    /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`.
+    /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`,
+    /// and Ceph's `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`.
     pub fn parse(text: &str) -> Result<Change, Problem> {
         let (verb, arg) = text
             .split_once(':')
@@ -83,6 +94,9 @@ impl Change {
             "keys" => Change::SetKeys(KeySpec::parse(arg)?),
             "algo" => Change::SetAlgorithm(parse_algorithm(arg)?),
             "hash" => Change::SetHash(parse_hash(arg)?),
+            "add-host" => {
+                parse_add_host(arg).ok_or_else(|| Problem::StepSyntax { given: quote(text) })??
+            }
             _ => {
                 return Err(Problem::UnknownStep {
                     verb: quote(verb),
@@ -113,6 +127,52 @@ impl Change {
             Change::SetKeys(k) => format!("keys:{k}"),
             Change::SetAlgorithm(a) => format!("algo:{a}"),
             Change::SetHash(h) => format!("hash:{}", h.name()),
+            Change::AddHost { host, parent, osds } => {
+                let osds: Vec<String> = osds
+                    .iter()
+                    .map(|(name, weight, class)| {
+                        let mut osd = name.clone();
+                        if *weight != 1.0 {
+                            osd.push_str(&format!("*{}", Shortest(*weight)));
+                        }
+                        if let Some(class) = class {
+                            osd.push_str(&format!(":{class}"));
+                        }
+                        osd
+                    })
+                    .collect();
+                format!("add-host:{host}@{parent}={}", osds.join("+"))
+            }
         }
     }
+}
+
+/// `add-host:HOST@PARENT=OSD[*W][:CLASS]+…` (None: not that shape).
+fn parse_add_host(arg: &str) -> Option<Result<Change, Problem>> {
+    let (host, rest) = arg.split_once('@')?;
+    let (parent, list) = rest.split_once('=')?;
+    if host.is_empty() || parent.is_empty() || list.is_empty() {
+        return None;
+    }
+    let mut osds = Vec::new();
+    for item in list.split('+') {
+        let (item, class) = match item.split_once(':') {
+            Some((item, class)) if !class.is_empty() => (item, Some(class.to_owned())),
+            Some(_) => return None,
+            None => (item, None),
+        };
+        let (name, weight) = match item.rsplit_once('*') {
+            Some((name, w)) => match super::scenario::parse_weight(w) {
+                Ok(w) => (name, w),
+                Err(e) => return Some(Err(e)),
+            },
+            None => (item, 1.0),
+        };
+        osds.push((name.to_owned(), weight, class));
+    }
+    Some(Ok(Change::AddHost {
+        host: host.to_owned(),
+        parent: parent.to_owned(),
+        osds,
+    }))
 }

@@ -327,6 +327,25 @@ impl Config {
                 self.reset_book();
             }
             Change::SetHash(h) => self.settings.hash = *h,
+            Change::AddHost { host, parent, osds } => {
+                let layout = self.settings.crush.as_deref().ok_or(Problem::NeedsAlgo {
+                    param: "add-host",
+                    algo: "ceph",
+                })?;
+                self.settings.crush = Some(Rc::new(layout.with_host(host, parent, &osds[..])?));
+                let mut share = 0.0;
+                for (name, weight, _) in osds {
+                    let edit = self.edit(
+                        &Change::Add {
+                            name: name.clone(),
+                            weight: *weight,
+                        },
+                        now,
+                    )?;
+                    share += edit.unwrap_or(0.0);
+                }
+                ideal = Some(share);
+            }
         }
         self.scenario().validate()?;
         Ok(ideal)

@@ -26,10 +26,10 @@
 //! NODES`, which every Redis Cluster answers; its reader costs the page 1.2 KB gzip it does
 //! not have).
 
-use super::algorithms::ceph::layout::CrushLayout;
 use super::algorithms::maglev::check_table;
 use super::algorithms::Algorithm;
 use super::cassandra_ring::ClusterTokens;
+use super::crush::layout::CrushLayout;
 use super::note::{keep, Note};
 use super::pace::{run_to_end, Pace};
 use super::redis_cluster::{read_nodes_paced, ClusterSlots};

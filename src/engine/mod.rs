@@ -15,6 +15,7 @@ pub mod compare;
 pub mod config;
 pub mod contract;
 pub mod crc;
+pub mod crush;
 pub mod hash;
 pub mod import;
 pub mod keys;

@@ -32,9 +32,9 @@ pub const MAX_SERVERS: usize = 10_000;
 pub const MAX_VNODES: u32 = 1000;
 /// The largest server weight.
 pub const MAX_WEIGHT: f64 = 100.0;
-use super::algorithms::ceph::layout::CrushLayout;
 /// The most vnodes on one ring, after weighting.
 pub use super::algorithms::ring::MAX_TOTAL_VNODES;
+use super::crush::layout::CrushLayout;
 use super::pace::{run_to_end, Pace};
 use super::slots::SlotMap;
 use super::spec::{Check, Memory, Params};

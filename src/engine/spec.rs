@@ -9,7 +9,7 @@
 //! Also the vnode label template and the weighted vnode count, which the scenario's
 //! settings carry for the ring.
 
-use crate::engine::algorithms::ceph::layout::CrushLayout;
+use crate::engine::crush::layout::CrushLayout;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 use std::rc::Rc;

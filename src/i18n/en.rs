@@ -281,6 +281,7 @@ pub static WORDS: Words = Words {
     algorithm_set: "Switched to {0}",
 
     hash_set: "Hash switched to {0}",
+    host_added: "Added host {0} with {1} OSDs",
     moved_of: "{0}: {1} of {2} keys moved ({3}",
 
     ideal: "; ideal {0}",

@@ -309,6 +309,8 @@ pub struct Words {
     pub algorithm_set: &'static str,
     /// A change: hash switched to HASH.
     pub hash_set: &'static str,
+    /// A host added to a Ceph cluster: its name, its OSDs' count.
+    pub host_added: &'static str,
     /// "{what}: {moved} of {keys} keys moved ({percent}".
     pub moved_of: &'static str,
     /// "; ideal {percent}".

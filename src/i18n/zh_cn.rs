@@ -277,6 +277,7 @@ pub static WORDS: Words = Words {
     algorithm_set: "切换到 {0}",
 
     hash_set: "哈希函数切换到 {0}",
+    host_added: "新增主机 {0}，含 {1} 个 OSD",
     moved_of: "{0}：{2} 个键中迁移了 {1} 个（{3}",
 
     ideal: "；理想 {0}",

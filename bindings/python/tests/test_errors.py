@@ -26,7 +26,8 @@ BAD_CONFIGS = {
     "haproxy without hash-type": "backend b\n    balance url_param key\n    server s1 10.0.0.1:80\n",
     "cluster nodes cut": "07c37dfeb235213a872192d90877d0cd55635b91 127.0.0.1:30004@31004 master - 0 1426238317239 4 connected 0-\n",
     "envoy without endpoints": "name: c\nlb_policy: RING_HASH\nload_assignment:\n  endpoints:\n  - lb_endpoints: []\n",
-    "crush map with hosts": (REFERENCE / "ceph-crushmap.txt").read_text().replace("type osd", "type host"),
+    "crush map with a straw bucket": (REFERENCE / "ceph-crushmap.txt").read_text().replace("alg straw2", "alg straw"),
+    "crush map with an erasure-coded rule": (REFERENCE / "crush" / "3-hosts.txt").read_text().replace("type replicated", "type erasure"),
 }
 
 

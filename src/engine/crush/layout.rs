@@ -19,7 +19,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
-use super::crush::{Bucket, CrushMap, Step, Tunables};
+use super::map::{Bucket, CrushMap, Step, Tunables};
 use crate::problem::Problem;
 use crate::text::quote;
 
@@ -58,8 +58,8 @@ pub enum LayoutStep {
     Set(&'static str, i32),
 }
 
-/// The `set_` steps the layout writes, by name.
-const SETS: [&str; 5] = [
+/// The `set_` steps a rule may have (and the layout writes), by name.
+pub const SETS: [&str; 5] = [
     "set_choose_tries",
     "set_chooseleaf_tries",
     "set_choose_local_tries",
@@ -304,6 +304,77 @@ impl CrushLayout {
         shadows.insert((id, class.to_owned()), buckets.len());
         buckets.push(shadow);
         Ok(shadow_id)
+    }
+
+    /// The layout with host `host` added under bucket `parent`, holding `osds` (name,
+    /// weight, class): its id the lowest free, as `ceph osd crush add-bucket` gives it, then
+    /// a shadow id for each device class the map has, in the classes' order, as Ceph's shadow
+    /// trees get them.
+    pub fn with_host(
+        &self,
+        host: &str,
+        parent: &str,
+        osds: &[(String, f64, Option<String>)],
+    ) -> Result<CrushLayout, Problem> {
+        let mut next = self.clone();
+        if next.buckets.iter().any(|b| b.name == host) || osd_number(host).is_some() {
+            return Err(Problem::ServerExists { name: quote(host) });
+        }
+        let at = next
+            .buckets
+            .iter()
+            .position(|b| b.name == parent)
+            .ok_or_else(|| Problem::CrushUnknownItem {
+                item: quote(parent),
+                bucket: quote(host),
+            })?;
+        for (name, _, class) in osds {
+            if osd_number(name).is_none() {
+                return Err(Problem::CrushNotHeld { name: quote(name) });
+            }
+            if let Some(class) = class {
+                next.classes.insert(name.clone(), class.clone());
+            }
+        }
+        let mut used: Vec<i32> = next
+            .buckets
+            .iter()
+            .flat_map(|b| std::iter::once(b.id).chain(b.class_ids.iter().map(|(_, id)| *id)))
+            .collect();
+        let mut free = || {
+            let id = (1..)
+                .map(|n: i32| -n)
+                .find(|id| !used.contains(id))
+                .unwrap_or(i32::MIN);
+            used.push(id);
+            id
+        };
+        let id = free();
+        let mut classes: Vec<&String> = Vec::new();
+        let mut by_osd: Vec<(i32, &String)> = next
+            .classes
+            .iter()
+            .filter_map(|(osd, class)| Some((osd_number(osd)?, class)))
+            .collect();
+        by_osd.sort();
+        for (_, class) in by_osd {
+            if !classes.contains(&class) {
+                classes.push(class);
+            }
+        }
+        let class_ids = classes.iter().map(|c| ((*c).clone(), free())).collect();
+        next.buckets[at].items.push(host.to_owned());
+        next.buckets.insert(
+            at,
+            LayoutBucket {
+                kind: "host".to_owned(),
+                name: host.to_owned(),
+                id,
+                class_ids,
+                items: osds.iter().map(|(n, _, _)| n.clone()).collect(),
+            },
+        );
+        Ok(next)
     }
 
     /// The bucket of `kind` an OSD sits in (its host, for `host`), if any.
