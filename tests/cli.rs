@@ -1579,3 +1579,116 @@ fn the_documentations_links_resolve() {
     assert!(pages.len() >= 9, "{pages:?}");
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
+
+/// One state of tests/reference/ceph-hierarchy.txt: its header's fields, and each object's
+/// placement group (hex) and acting set as osdmaptool gave them.
+fn hierarchy_state(state: &str) -> (String, Vec<(String, String, String)>) {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let vectors =
+        std::fs::read_to_string(format!("{root}/tests/reference/ceph-hierarchy.txt")).unwrap();
+    let block = vectors
+        .split("scenario ")
+        .find(|s| s.starts_with(&format!("{state} ")))
+        .unwrap();
+    let mut lines = block.lines();
+    let header = lines.next().unwrap().to_owned();
+    let objects = lines
+        .filter(|l| !l.starts_with('#'))
+        .map(|l| {
+            let w: Vec<&str> = l.split(' ').collect();
+            (w[0].to_owned(), w[1].to_owned(), w[3].to_owned())
+        })
+        .collect();
+    (header, objects)
+}
+
+/// Issue 52: adding a host to a real cluster's CRUSH map, as `simulate --step add-host:…`,
+/// remaps exactly the placement groups whose acting sets osdmaptool gives differently
+/// before and after crushtool added the same host (every copy, not only primaries), and the
+/// per-key list moves exactly the objects whose primary changed.
+#[test]
+fn adding_a_host_remaps_the_groups_osdmaptool_remaps() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let map = format!("{root}/tests/reference/crush/3-hosts.txt");
+    let (_, before) = hierarchy_state("3-hosts");
+    let (header, after) = hierarchy_state("host-added-by-step");
+    let step = header
+        .split(' ')
+        .find_map(|w| w.strip_prefix("step="))
+        .unwrap();
+    let dir = env!("CARGO_TARGET_TMPDIR");
+    let keys = format!("{dir}/hierarchy-keys.txt");
+    let names: Vec<&str> = before.iter().map(|(n, _, _)| n.as_str()).collect();
+    std::fs::write(&keys, names.join("\n") + "\n").unwrap();
+    let (pgs, moved) = (format!("{dir}/pgs.csv"), format!("{dir}/moved.csv"));
+    let (code, out, err) = run(&[
+        "simulate",
+        "--config",
+        &map,
+        "--pg-num",
+        "64",
+        "--keys",
+        &format!("@{keys}"),
+        "--step",
+        step,
+        "--moved-pgs",
+        &pgs,
+        "--moved",
+        &moved,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // Each group's acting set, before and after, as osdmaptool says (every group is hit
+    // by some of the 2,000 objects).
+    let sets = |objects: &[(String, String, String)]| {
+        objects
+            .iter()
+            .map(|(_, pg, acting)| (pg.clone(), acting.clone()))
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    let (old, new) = (sets(&before), sets(&after));
+    assert_eq!(old.len(), 64);
+    let want: Vec<(String, String, String)> = old
+        .iter()
+        .filter(|(pg, acting)| new[*pg] != **acting)
+        .map(|(pg, acting)| (pg.clone(), acting.clone(), new[pg].clone()))
+        .collect();
+    let csv = std::fs::read_to_string(&pgs).unwrap();
+    let mut got: Vec<(String, String, String)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let w: Vec<&str> = l.split(',').collect();
+            let pg = w[1].strip_prefix("1.").unwrap().to_owned();
+            (pg, w[2].replace('+', ","), w[3].replace('+', ","))
+        })
+        .collect();
+    got.sort();
+    let mut want = want;
+    want.sort();
+    assert_eq!(got, want);
+    assert!(
+        out.contains(&format!("placement groups remapped {} of 64", want.len())),
+        "{out}"
+    );
+    // The per-key list: the objects whose primary changed, primary before → after.
+    let primaries: Vec<String> = before
+        .iter()
+        .zip(&after)
+        .filter(|(b, a)| b.2.split(',').next() != a.2.split(',').next())
+        .map(|(b, a)| {
+            format!(
+                "1,{},{},{}",
+                b.0,
+                b.2.split(',').next().unwrap(),
+                a.2.split(',').next().unwrap()
+            )
+        })
+        .collect();
+    let listed: Vec<String> = std::fs::read_to_string(&moved)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.rsplit_once(',').unwrap().0.to_owned())
+        .collect();
+    assert_eq!(listed, primaries);
+}

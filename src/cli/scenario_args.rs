@@ -72,7 +72,7 @@ pub(super) struct ScenarioArgs {
     /// (YAML), an Envoy cluster (YAML or JSON, RING_HASH or MAGLEV), a Redis Cluster's
     /// `CLUSTER NODES` or `CLUSTER SHARDS` output (its own slot table), a Cassandra cluster's
     /// `nodetool ring` output (its own tokens) or a Ceph CRUSH map as `crushtool -d` writes it
-    /// (a flat root of OSDs; give `--pg-num`). It gives the algorithm, the servers in
+    /// (flat, or hosts and racks with device classes; give `--pg-num`). It gives the algorithm, the servers in
     /// declaration order, their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "slotmap", "tokens"])]
     config: Option<std::path::PathBuf>,

@@ -28,8 +28,9 @@ pub(super) struct SimulateArgs {
     #[command(flatten)]
     pub(super) vnodes: VnodesArg,
     /// A change, applied in order: add:NAME[*W], remove:NAME, fail:NAME, recover:NAME,
-    /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME. Repeat for more (at
-    /// most 100).
+    /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME; for a Ceph cluster from
+    /// a CRUSH map with hosts, add-host:HOST@PARENT=osd.N[*W][:CLASS]+… adds a host of new
+    /// OSDs under PARENT (the root, or a rack). Repeat for more (at most 100).
     #[arg(long = "step", value_name = "STEP")]
     steps: Vec<String>,
     /// Output format.
@@ -39,6 +40,59 @@ pub(super) struct SimulateArgs {
     /// (step,key,from,to,between_survivors), streamed.
     #[arg(long, value_name = "FILE")]
     moved: Option<std::path::PathBuf>,
+    /// Ceph: also write the placement groups each step remaps to FILE, a CSV row per group
+    /// whose acting set changes (step,pg,old_acting,new_acting,copies_moved; a set's OSDs
+    /// joined by +, primary first), and count them in the report: the data a change moves
+    /// is every copy, not only the primaries the per-key list follows.
+    #[arg(long = "moved-pgs", value_name = "FILE")]
+    moved_pgs: Option<std::path::PathBuf>,
+}
+
+/// Ceph: how a step remapped the pool's placement groups.
+#[derive(Serialize, Default, Clone, Copy)]
+pub(super) struct PgReport {
+    /// Groups whose acting set changed.
+    remapped: u64,
+    /// Groups in the pool.
+    groups: u64,
+    /// Copies that moved (an OSD in a group's new set that was not in its old one).
+    copies_moved: u64,
+    /// Groups whose primary changed.
+    primaries_changed: u64,
+}
+
+/// Compares each group's acting set before and after a step; writes a row per remapped
+/// group to `out` (when given) and counts them.
+fn remapped_pgs(
+    before: &[Vec<ServerId>],
+    after: &[Vec<ServerId>],
+    step: usize,
+    name: &dyn Fn(ServerId) -> String,
+    mut out: Option<&mut dyn std::io::Write>,
+) -> std::io::Result<PgReport> {
+    let mut report = PgReport {
+        groups: after.len() as u64,
+        ..PgReport::default()
+    };
+    let set = |ids: &[ServerId]| ids.iter().map(|&id| name(id)).collect::<Vec<_>>().join("+");
+    for (pg, (old, new)) in before.iter().zip(after).enumerate() {
+        if old == new {
+            continue;
+        }
+        report.remapped += 1;
+        report.primaries_changed += u64::from(old.first() != new.first());
+        let copies = new.iter().filter(|id| !old.contains(id)).count();
+        report.copies_moved += copies as u64;
+        if let Some(out) = out.as_deref_mut() {
+            writeln!(
+                out,
+                "{step},1.{pg:x},{},{},{copies}",
+                csv_field(&set(old)),
+                csv_field(&set(new))
+            )?;
+        }
+    }
+    Ok(report)
 }
 
 /// One server's keys in a report.
@@ -70,6 +124,9 @@ pub(super) struct StepReport {
     ideal_fraction: Option<f64>,
     /// Keys that moved between two servers the step left alone.
     moved_between_survivors: u64,
+    /// Ceph with `--moved-pgs`: the placement groups the step remapped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    placement_groups: Option<PgReport>,
     flows: Vec<FlowReport>,
     changed_arcs: usize,
     mean: f64,
@@ -136,6 +193,7 @@ pub(super) fn report(
             .collect(),
         moved: m.moved,
         moved_between_survivors: m.between_survivors,
+        placement_groups: None,
         moved_fraction: m.moved_fraction(),
         ideal_fraction: m.ideal_fraction,
         flows: m
@@ -171,6 +229,9 @@ pub(super) fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<S
     if let Some(path) = &args.moved {
         output::check_not_an_input(path, "--moved", &args.scenario.input_files())?;
     }
+    if let Some(path) = &args.moved_pgs {
+        output::check_not_an_input(path, "--moved-pgs", &args.scenario.input_files())?;
+    }
     let mut sim = build(
         &args.scenario.scenario(args.vnodes.vnodes.as_deref())?,
         progress,
@@ -186,7 +247,12 @@ pub(super) fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<S
         }
         None => None,
     };
+    let mut moved_pgs = open_moved_pgs(args, &sim)?;
     for (number, step) in steps.iter().enumerate() {
+        // Each group's acting set before the step, when the groups are listed.
+        let acting_before = moved_pgs
+            .as_ref()
+            .and_then(|_| sim.placement().acting_sets());
         // Only the names are needed to report flows from a server this step removes.
         let names_before: Vec<(ServerId, String)> = sim
             .servers()
@@ -220,35 +286,33 @@ pub(super) fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<S
                 m.unlisted
             );
         }
-        reports.push(report(&sim, &names_before, label, &m));
+        let mut step_report = report(&sim, &names_before, label, &m);
+        if let (Some(file), Some(before), Some(after)) = (
+            moved_pgs.as_mut(),
+            acting_before,
+            sim.placement().acting_sets(),
+        ) {
+            let name = |id: ServerId| {
+                sim.server(id).map(|s| s.name.clone()).unwrap_or_else(|| {
+                    names_before
+                        .iter()
+                        .find(|n| n.0 == id)
+                        .map_or_else(|| "(none)".to_owned(), |n| n.1.clone())
+                })
+            };
+            let counted = remapped_pgs(&before, &after, number + 1, &name, Some(file.writer()))
+                .map_err(|e| format!("--moved-pgs: {e}"))?;
+            step_report.placement_groups = Some(counted);
+        }
+        reports.push(step_report);
     }
     if let Some(file) = moved {
         file.commit()?;
     }
-    Ok(match args.format {
-        Format::Json => to_json(&SimulateReport { steps: reports })?,
-        Format::Csv => {
-            let mut s = String::from("step,action,server,keys,share\n");
-            for (i, r) in reports.iter().enumerate() {
-                for c in &r.counts {
-                    let _ = writeln!(
-                        s,
-                        "{i},{},{},{},{:.6}",
-                        csv_field(&r.action),
-                        csv_field(&c.name),
-                        c.keys,
-                        share(c.keys, r.keys)
-                    );
-                }
-            }
-            s
-        }
-        Format::Table => reports
-            .iter()
-            .map(table_for_step)
-            .collect::<Vec<_>>()
-            .join("\n"),
-    })
+    if let Some(file) = moved_pgs {
+        file.commit()?;
+    }
+    rendered(reports, args.format)
 }
 
 pub(super) fn share(count: u64, total: u64) -> f64 {
@@ -292,5 +356,62 @@ pub(super) fn table_for_step(r: &StepReport) -> String {
         s.push(')');
     }
     s.push('\n');
+    if let Some(pgs) = &r.placement_groups {
+        let _ = writeln!(
+            s,
+            "placement groups remapped {} of {}  copies moved {}  primaries changed {}",
+            pgs.remapped, pgs.groups, pgs.copies_moved, pgs.primaries_changed
+        );
+    }
     s
+}
+
+/// The reports as `format` writes them.
+fn rendered(reports: Vec<StepReport>, format: Format) -> Result<String, String> {
+    Ok(match format {
+        Format::Json => to_json(&SimulateReport { steps: reports })?,
+        Format::Csv => {
+            let mut s = String::from("step,action,server,keys,share\n");
+            for (i, r) in reports.iter().enumerate() {
+                for c in &r.counts {
+                    let _ = writeln!(
+                        s,
+                        "{i},{},{},{},{:.6}",
+                        csv_field(&r.action),
+                        csv_field(&c.name),
+                        c.keys,
+                        share(c.keys, r.keys)
+                    );
+                }
+            }
+            s
+        }
+        Format::Table => reports
+            .iter()
+            .map(table_for_step)
+            .collect::<Vec<_>>()
+            .join("\n"),
+    })
+}
+
+/// The `--moved-pgs` file, its header written (None without the flag); refused for an
+/// algorithm without placement groups.
+fn open_moved_pgs(
+    args: &SimulateArgs,
+    sim: &Simulation,
+) -> Result<Option<output::OutputFile>, String> {
+    let Some(path) = &args.moved_pgs else {
+        return Ok(None);
+    };
+    if sim.settings().algo.name() != "ceph" {
+        return Err(
+            "--moved-pgs: placement groups are Ceph's (--algo ceph, or a CRUSH map as --config)"
+                .to_owned(),
+        );
+    }
+    let mut file = output::OutputFile::create(path, "--moved-pgs")?;
+    file.writer()
+        .write_all(b"step,pg,old_acting,new_acting,copies_moved\n")
+        .map_err(|e| format!("--moved-pgs: {e}"))?;
+    Ok(Some(file))
 }

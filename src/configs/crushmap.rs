@@ -3,16 +3,22 @@
 //! `from_config`. The page does not read it (it says so when one is pasted: this reader
 //! does not fit the page's budget).
 //!
-//! What the lab models is Ceph's flat case, and so what is read: the rule's `step take
-//! ROOT` bucket must hold the OSDs themselves (`item osd.N weight W`), be a `straw2` bucket
-//! with hash 0 (rjenkins1), and the rule must choose OSDs (`choose` or `chooseleaf firstn 0
-//! type osd`, then `emit`); the tunables that decide a flat choice must be Ceph's defaults
-//! (`choose_total_tries 50`, no local retries). The OSDs become the servers in bucket order,
-//! with their CRUSH weights; an item of weight 0 never wins and is left out, said so. A map
-//! with hosts between root and OSDs, another bucket algorithm or other tunables is refused
-//! with the reason — not approximated. A CRUSH map holds no pool: `pg_num` comes from
-//! `--pg-num`, and an OSD marked out (the OSD map's, not CRUSH's) is `--down osd.N`, applied
-//! after the map, or a step (`--step fail:osd.N`).
+//! Two shapes are read. A **flat** map — a first rule `take ROOT`, `choose` (or
+//! `chooseleaf`) `firstn 0 type osd`, `emit` over a straw2 root holding the OSDs themselves,
+//! Ceph's default tunables — becomes the OSDs as servers in bucket order, which the page's
+//! Ceph places without more. **Any other** map is read whole ([`read_layout`]): straw2
+//! buckets of any depth (hosts, racks, rows, as its `type` lines declare), device classes
+//! and their shadow ids, the first replicated rule (`take [class]`, `choose`/`chooseleaf
+//! firstn N type T`, `emit`, the `set_` steps) and the tunables, into the scenario's CRUSH
+//! layout ([`crate::engine::crush::layout`]), bit for bit with `crushtool` and `osdmaptool`.
+//! What CRUSH does otherwise is refused naming the line, not approximated: other bucket
+//! algorithms, erasure-coded and msr rules, `indep` steps, weight sets (`choose_args`), the
+//! legacy local fallback search, a bucket weighed other than by what it holds.
+//!
+//! The OSDs become the servers with their CRUSH weights; an item of weight 0 never wins
+//! and is left out, said so. A CRUSH map holds no pool: `pg_num` comes from `--pg-num`, and
+//! an OSD marked out (the OSD map's, not CRUSH's) is `--down osd.N`, applied after the map,
+//! or a step (`--step fail:osd.N`); a host joins with `--step add-host:…`.
 
 use std::collections::{BTreeMap, HashMap};
 

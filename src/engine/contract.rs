@@ -68,6 +68,12 @@ pub trait Placement {
     /// Bytes of the lookup structure (what a server process would hold per cluster view).
     fn memory_bytes(&self) -> usize;
 
+    /// Ceph: each placement group's acting set, primary first (the pool's replicas); None
+    /// for an algorithm that places one copy.
+    fn acting_sets(&self) -> Option<Vec<Vec<ServerId>>> {
+        None
+    }
+
     /// [`Placement::explain`] for a key of the set that arrived as number `arrival`
     /// (`None` for a key not in the set); only bounded loads depend on arrivals.
     fn explain_arrival(&self, key: &str, position: u32, arrival: Option<u32>) -> Explanation {

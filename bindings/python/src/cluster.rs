@@ -21,7 +21,8 @@ use hashring_lab::text::quote;
 use crate::columns::{locate_array, moved_batch, moved_schema, moves_array, Simulated};
 use crate::keys::{keys_of, string_array, Keys};
 use crate::params::{
-    assemble, link_of, nodes_text, option_pairs, str_of, text_of, CLUSTER_OPTIONS, OPTIONS,
+    assemble, assemble_marking_down, link_of, nodes_text, option_pairs, str_of, text_of,
+    CLUSTER_OPTIONS, CONFIG_OPTIONS, OPTIONS,
 };
 use crate::stream::ArrowKeys;
 use crate::{Failure, KeyColumnError, StepError};
@@ -205,9 +206,10 @@ impl Cluster {
 
     /// The cluster a system's config describes: an nginx `upstream`, an HAProxy `backend`,
     /// a twemproxy pool, an Envoy cluster, Redis Cluster's `CLUSTER NODES`/`SHARDS`,
-    /// Cassandra's `nodetool ring` or a Ceph CRUSH map (`crushtool -d`); the parameters the
-    /// config does not set by name (`hash`, `vnodes`, `label`, `probes`, `table`, `pg_num`,
-    /// `c`, `seed`).
+    /// Cassandra's `nodetool ring` or a Ceph CRUSH map (`crushtool -d`, flat or hosts and
+    /// racks); the parameters the config does not set by name (`hash`, `vnodes`, `label`,
+    /// `probes`, `table`, `pg_num`, `c`, `seed`), and `down`: servers of the config marked
+    /// down after it (an OSD out).
     #[staticmethod]
     #[pyo3(signature = (text, **options))]
     fn from_config(
@@ -215,7 +217,13 @@ impl Cluster {
         text: &Bound<'_, PyAny>,
         options: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Cluster> {
-        let given = option_pairs(options, &OPTIONS)?;
+        let mut given = option_pairs(options, &CONFIG_OPTIONS)?;
+        // `down` names the config's servers, so it is applied after the config (an OSD
+        // marked out, which a CRUSH map cannot say), as the command line's `--down` is.
+        let down = given
+            .iter()
+            .position(|(k, _)| *k == "down")
+            .map(|i| given.remove(i).1);
         let text = str_of(text, "the config")?;
         py.detach(move || {
             let imported = hashring_lab::configs::read_config_text(&text).map_err(Failure::Config)?;
@@ -225,7 +233,10 @@ impl Cluster {
                 .map(|b| format!("backup server {b} (the hash places keys on the primary servers; backups serve only when none is up)"))
                 .collect();
             notes.extend(imported.left_out.iter().map(ToString::to_string));
-            let pairs = assemble(given, Some(imported))?;
+            let pairs = match down {
+                None => assemble(given, Some(imported))?,
+                Some(down) => assemble_marking_down(given, imported, &down)?,
+            };
             Cluster::new_checked(pairs, Vec::new(), notes)
         })
         .map_err(PyErr::from)

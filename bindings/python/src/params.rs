@@ -113,6 +113,11 @@ pub(crate) fn nodes_text(nodes: &Bound<'_, PyAny>, param: &str) -> PyResult<Stri
 pub(crate) const OPTIONS: [&str; 8] = [
     "hash", "vnodes", "label", "probes", "table", "pg_num", "c", "seed",
 ];
+/// The parameters `Cluster.from_config` takes: the config's others, and `down` (applied
+/// after the config).
+pub(crate) const CONFIG_OPTIONS: [&str; 9] = [
+    "hash", "vnodes", "label", "probes", "table", "pg_num", "c", "seed", "down",
+];
 /// The parameters only `Cluster(…)` takes: a config sets them itself.
 pub(crate) const CLUSTER_OPTIONS: [&str; 3] = ["down", "slotmap", "tokens"];
 
@@ -151,11 +156,30 @@ pub(crate) fn assemble(
     imported: Option<hashring_lab::engine::import::Imported>,
 ) -> Result<Vec<(String, String)>, Failure> {
     let scenario = hashring_lab::configs::assemble_cluster(&given, imported)?;
-    Ok(scenario
+    Ok(pairs_of(&scenario))
+}
+
+/// A scenario's parameters, every one.
+fn pairs_of(scenario: &Scenario) -> Vec<(String, String)> {
+    scenario
         .to_pairs()
         .into_iter()
         .map(|(k, v)| (k.to_owned(), v))
-        .collect())
+        .collect()
+}
+
+/// [`assemble`], then `down` (comma-separated or a list's text) marked down among the
+/// config's servers.
+pub(crate) fn assemble_marking_down(
+    given: Vec<(&'static str, String)>,
+    imported: hashring_lab::engine::import::Imported,
+    down: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let mut scenario = hashring_lab::configs::assemble_cluster(&given, Some(imported))?;
+    scenario
+        .mark_down(down)
+        .map_err(|e| Failure::Scenario(format!("down (after the config): {e}")))?;
+    Ok(pairs_of(&scenario))
 }
 
 /// The page's link parameters of a cluster: the keys are the caller's, so the page's own; a

@@ -155,3 +155,27 @@ def test_ceph_from_a_decompiled_crush_map():
     cluster = hl.Cluster.from_config(crushmap, pg_num=state[1]["pg_num"])
     assert cluster.algorithm == "ceph"
     check(cluster, state[2], state[3])
+
+
+def test_ceph_over_a_hierarchy_of_hosts_and_racks():
+    """Real clusters' CRUSH maps (hosts of OSDs with unequal weights, device classes, two
+    racks) read as configs place 2,000 objects where osdmaptool put them, in the package,
+    DuckDB and Polars alike — with an OSD out (`down=`), pg_num changed, and a host added
+    by the `add-host` step as an operator adds one."""
+    states, state = [], None
+    for line in vectors("ceph-hierarchy.txt"):
+        words = line.split(" ")
+        if words[0] == "scenario":
+            state = (words[1], dict(w.split("=", 1) for w in words[2:]), [], [])
+            states.append(state)
+        else:
+            state[2].append(words[0])
+            state[3].append(words[2])
+    assert len(states) == 7
+    for name, params, names, primaries in states:
+        crushmap = (REFERENCE / "crush" / f"{params['map']}.txt").read_text()
+        cluster = hl.Cluster.from_config(crushmap, pg_num=int(params["pg_num"]), down=params.get("down"))
+        if "step" in params:
+            cluster = cluster.step(params["step"])
+        assert "crush=" in cluster.link, name
+        check(cluster, names, primaries)

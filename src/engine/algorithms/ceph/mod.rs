@@ -475,6 +475,21 @@ impl Placement for Ceph {
         Some(&self.ring).filter(|r| !r.is_empty())
     }
 
+    fn acting_sets(&self) -> Option<Vec<Vec<ServerId>>> {
+        let placed = self.placed();
+        Some(
+            (0..self.pg_num)
+                .map(|pg| {
+                    if placed {
+                        self.acting(Ceph::seed(pg), POOL_SIZE)
+                    } else {
+                        Vec::new()
+                    }
+                })
+                .collect(),
+        )
+    }
+
     /// The groups' table (as Maglev counts its table) and the bucket's OSDs; the ring of
     /// cells is the picture's.
     fn memory_bytes(&self) -> usize {
