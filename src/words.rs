@@ -483,6 +483,29 @@ pub fn explain(w: &Words, sim: &Simulation, key: &str, e: &Explanation) -> Expla
             hash: ps,
             pg,
             pg_num,
+            replicas,
+            domains: Some((kind, domains)),
+            ..
+        } => {
+            let copies: Vec<String> = std::iter::once(e.owner)
+                .chain(replicas.iter().copied())
+                .zip(domains)
+                .map(|(id, domain)| format!("{} ({kind} {domain})", name(id)))
+                .collect();
+            (w.explain_pg_hierarchy)(
+                key,
+                *ps,
+                *pg,
+                *pg_num,
+                kind,
+                &copies.join(", "),
+                &name(e.owner),
+            )
+        }
+        How::PlacementGroup {
+            hash: ps,
+            pg,
+            pg_num,
             rejected,
             replicas,
             ..

@@ -219,8 +219,12 @@ pub enum How {
         rejected: Vec<ServerId>,
         /// The other OSDs of the group's acting set (pool size 3), in order.
         replicas: Vec<ServerId>,
-        /// Each OSD's straw2 draw in the try that placed the group, in bucket order.
+        /// Each OSD's straw2 draw in the try that placed the group, in bucket order (the
+        /// flat map's; empty over a hierarchy, whose draws are each level's).
         draws: Vec<(ServerId, Score)>,
+        /// Over a hierarchy: the kind of failure domain the rule spreads copies over
+        /// (`host`, `rack`…) and each copy's, in acting-set order; empty over the flat map.
+        domains: Option<(String, Vec<String>)>,
     },
     /// Every live server scores the key; the best score wins (the first in list order on
     /// a tie).

@@ -341,6 +341,9 @@ pub static WORDS: Words = Words {
         let acting = if replicas.is_empty() { server.to_string() } else { format!("{server}, {replicas}") };
         format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH straw2 (every OSD draws ln(u) / weight, the highest wins{again}) gives the acting set [{acting}] of a pool of 3 → primary {server}")
     },
+    explain_pg_hierarchy: |key, hash, pg, pg_num, kind, copies, server| {
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}; ceph_stable_mod(·, {pg_num}) = placement group 1.{pg:x}; CRUSH descends the map's hierarchy by straw2 draws, one copy per {kind}: the acting set [{copies}] of a pool of 3 → primary {server}")
+    },
     explain_cell: |digest, key, cell, size, server| {
         format!("{digest} of \"{key}\" mod {size} = cell {cell} of the lookup table → {server}")
     },

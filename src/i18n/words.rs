@@ -368,6 +368,9 @@ pub struct Words {
     /// Ceph: key, its name hash, its placement group, pg_num, the out OSDs that won a
     /// try (joined, may be empty), the OSD, the replicas' OSDs (joined).
     pub explain_pg: fn(&str, u32, u32, u32, &str, &str, &str) -> String,
+    /// A placement group's acting set over a CRUSH hierarchy: key, hash, group, groups,
+    /// the failure domain's type, the copies with their domains, the primary.
+    pub explain_pg_hierarchy: fn(&str, u32, u32, u32, &str, &str, &str) -> String,
     /// Anchor, Memento, Dx: algorithm, digest name, key, digest, buckets visited (a removed
     /// one marked ✗), the bucket, server.
     pub explain_chain: fn(&str, &str, &str, u64, &str, u32, &str) -> String,

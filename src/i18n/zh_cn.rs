@@ -337,6 +337,9 @@ pub static WORDS: Words = Words {
         let acting = if replicas.is_empty() { server.to_string() } else { format!("{server}, {replicas}") };
         format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH straw2（每个 OSD 抽签 ln(u) / 权重，最大者胜出{again}）给出副本数为 3 的存储池的活动集 [{acting}] → 主 OSD {server}")
     },
+    explain_pg_hierarchy: |key, hash, pg, pg_num, kind, copies, server| {
+        format!("rjenkins(\"{key}\") = 0x{hash:08x}；ceph_stable_mod(·, {pg_num}) = 归置组 1.{pg:x}；CRUSH 以 straw2 抽签沿映射的层级逐级向下，每个 {kind} 只放一份副本：副本数为 3 的存储池的活动集 [{copies}] → 主 OSD {server}")
+    },
     explain_cell: |digest, key, cell, size, server| {
         format!("\"{key}\" 的 {digest} mod {size} = 查找表第 {cell} 格 → {server}")
     },

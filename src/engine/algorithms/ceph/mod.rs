@@ -35,7 +35,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use super::maglev::{cell_ring, filled, position_in_cell};
 use crate::engine::contract::{Explanation, How, LiveServer, Placement, Score, TableFill};
-use crate::engine::crush::layout::CrushLayout;
+use crate::engine::crush::layout::{CrushLayout, LayoutStep};
 use crate::engine::crush::map::{CrushMap, Step};
 use crate::engine::crush::mix;
 pub use crate::engine::crush::{crush_ln, crush_weight, hash2, hash3, straw2_draw};
@@ -184,6 +184,10 @@ pub struct Hierarchy {
     steps: Vec<Step>,
     reweights: Vec<u32>,
     servers: HashMap<i32, ServerId>,
+    /// The type the rule spreads copies over (its `chooseleaf`'s, else its last
+    /// `choose`'s), and each server's bucket of that type.
+    domain_kind: String,
+    domains: HashMap<ServerId, String>,
 }
 
 impl Hierarchy {
@@ -199,11 +203,35 @@ impl Hierarchy {
         for o in osds {
             reweights[o.id as usize] = if o.out { 0 } else { 0x10000 };
         }
+        let domain_kind = layout
+            .rule
+            .iter()
+            .filter_map(|s| match s {
+                LayoutStep::Choose { kind, leaf, .. } => Some((kind, *leaf)),
+                _ => None,
+            })
+            .fold(
+                None,
+                |found: Option<(&String, bool)>, (kind, leaf)| match found {
+                    Some((_, true)) => found,
+                    _ => Some((kind, leaf)),
+                },
+            )
+            .map_or_else(|| "host".to_owned(), |(kind, _)| kind.clone());
+        let domains = osds
+            .iter()
+            .filter_map(|o| {
+                let domain = layout.ancestor(&format!("osd.{}", o.id), &domain_kind)?;
+                Some((o.server, domain.to_owned()))
+            })
+            .collect();
         Ok(Hierarchy {
             map,
             steps,
             reweights,
             servers: osds.iter().map(|o| (o.id as i32, o.server)).collect(),
+            domain_kind,
+            domains,
         })
     }
 
@@ -452,9 +480,17 @@ impl Placement for Ceph {
         } else {
             self.acting(Ceph::seed(pg), POOL_SIZE).split_off(1)
         };
+        let owner = winner.map_or(NO_OWNER, |i| self.osds[i].server);
+        let domains = self.hierarchy.as_ref().map(|h| {
+            let copies = std::iter::once(owner).chain(replicas.iter().copied());
+            let names = copies
+                .map(|id| h.domains.get(&id).cloned().unwrap_or_default())
+                .collect();
+            (h.domain_kind.clone(), names)
+        });
         Explanation {
             position,
-            owner: winner.map_or(NO_OWNER, |i| self.osds[i].server),
+            owner,
             how: How::PlacementGroup {
                 hash: ps,
                 pg,
@@ -467,6 +503,7 @@ impl Placement for Ceph {
                     .zip(draws)
                     .map(|(o, d)| (o.server, Score::Straw2(d)))
                     .collect(),
+                domains,
             },
         }
     }
