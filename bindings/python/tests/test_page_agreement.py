@@ -51,3 +51,24 @@ def test_the_page_places_keys_as_the_package_and_the_command_line():
         package = cluster.locate(keys)
         assert [page.get(k) for k in keys] == package, algo
         assert cli_owners(algo, nodes, down, params, keys) == package, algo
+
+
+def test_the_page_places_objects_over_a_crush_hierarchy_as_the_package():
+    """A real cluster's CRUSH map (hosts with device classes, racks) read by the package
+    travels in its link (`crush=`): the page places objects on the OSDs the package and
+    osdmaptool name — an OSD out, and after a host is added by the `add-host` step."""
+    from conftest import REFERENCE
+
+    keys = [f"obj-{i}" for i in range(300)]
+    hosts = hl.Cluster.from_config((REFERENCE / "crush" / "3-hosts.txt").read_text(), pg_num=64)
+    clusters = [
+        hosts,
+        hl.Cluster.from_config((REFERENCE / "crush" / "3-hosts.txt").read_text(), pg_num=64, down="osd.6"),
+        hl.Cluster.from_config((REFERENCE / "crush" / "2-racks.txt").read_text(), pg_num=128),
+        # A link says the cluster after the step: the layout with the new host in it.
+        hl.Cluster.from_link(hosts.step("add-host:node-d@default=osd.12:hdd+osd.13*2:hdd").link),
+    ]
+    links = [c.link[1:] + "&" + urllib.parse.urlencode({"keys": "list:" + ",".join(keys)}) for c in clusters]
+    assert all("crush=" in link for link in links)
+    for cluster, page in zip(clusters, page_owners(links)):
+        assert [page.get(k) for k in keys] == cluster.locate(keys), cluster.link[:80]
