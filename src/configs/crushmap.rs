@@ -20,7 +20,7 @@
 //! an OSD marked out (the OSD map's, not CRUSH's) is `--down osd.N`, applied after the map,
 //! or a step (`--step fail:osd.N`); a host joins with `--step add-host:…`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
 use crate::engine::algorithms::ceph;
 use crate::engine::crush::layout::{CrushLayout, LayoutBucket, LayoutStep, DEVICE_TYPE, SETS};
@@ -714,12 +714,13 @@ pub fn read_layout(
             servers.len()
         ));
     }
-    let classes = map
+    let mut classes: Vec<(String, String)> = map
         .classes
         .iter()
         .filter(|(device, _)| built.devices.iter().any(|(d, _, _)| d == *device))
         .map(|(d, c)| (d.clone(), c.clone()))
         .collect();
+    classes.sort();
     let layout = CrushLayout {
         tunables,
         rule: steps,
@@ -727,10 +728,11 @@ pub fn read_layout(
         classes,
     };
     // A class the rule takes needs every shadow id below the bucket it takes.
-    let devices: BTreeMap<i32, u32> = servers
+    let mut devices: Vec<(i32, u32)> = servers
         .iter()
         .map(|s| (ceph::osd_id(&s.name) as i32, ceph::crush_weight(s.weight)))
         .collect();
+    devices.sort_unstable();
     layout.build(&devices).map_err(|why| {
         let take = chosen
             .steps
@@ -978,11 +980,12 @@ mod hierarchy_tests {
     fn built(name: &str, rule: i32) -> (CrushMap, Vec<Step>, i32) {
         let (layout, servers, _) =
             read_layout(maps()[name], Some(rule)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let devices: BTreeMap<i32, u32> = servers
+        let mut devices: Vec<(i32, u32)> = servers
             .iter()
             .map(|s| (ceph::osd_id(&s.name) as i32, ceph::crush_weight(s.weight)))
             .collect();
-        let max = devices.keys().next_back().map_or(0, |id| id + 1);
+        devices.sort_unstable();
+        let max = devices.last().map_or(0, |d| d.0 + 1);
         let (map, steps) = layout.build(&devices).unwrap();
         // The layout survives its link: written and read back, it is the same.
         let again = CrushLayout::parse(&layout.to_string()).unwrap();

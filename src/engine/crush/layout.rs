@@ -16,7 +16,6 @@
 //! - `TYPE:NAME:ID[:CLASS:ID…](ITEM,…)`, one per bucket, children before parents: an item
 //!   is a bucket's name or an OSD's (`osd.2`, `osd.2:ssd` with its device class).
 
-use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use super::map::{Bucket, CrushMap, Step, Tunables};
@@ -79,8 +78,9 @@ pub struct CrushLayout {
     pub rule: Vec<LayoutStep>,
     /// The buckets, children before parents.
     pub buckets: Vec<LayoutBucket>,
-    /// Each classed OSD's device class.
-    pub classes: BTreeMap<String, String>,
+    /// Each classed OSD's device class, sorted by the OSD's name (see
+    /// [`CrushLayout::class_of`]).
+    pub classes: Vec<(String, String)>,
 }
 
 /// The OSD id of a layout item named `osd.N`.
@@ -107,7 +107,7 @@ impl CrushLayout {
             tunables: Tunables::JEWEL,
             rule: Vec::new(),
             buckets: Vec::new(),
-            classes: BTreeMap::new(),
+            classes: Vec::new(),
         };
         for part in text.split(';').map(str::trim).filter(|p| !p.is_empty()) {
             if let Some(values) = part.strip_prefix("tunables:") {
@@ -136,99 +136,116 @@ impl CrushLayout {
                     .push(parse_bucket(part, &mut layout.classes).ok_or_else(|| syntax(part))?);
             }
         }
+        layout.classes.sort();
+        layout.classes.dedup_by(|a, b| a.0 == b.0);
         Ok(layout)
     }
 
     /// Checks the layout against the servers' names: every server is an OSD in a bucket,
     /// every item is an OSD or a bucket defined before, ids are not given twice.
     pub fn check(&self, names: &[&str]) -> Result<(), Problem> {
-        let mut defined: HashMap<&str, ()> = HashMap::new();
-        let mut ids: HashMap<i32, ()> = HashMap::new();
-        let mut held: HashMap<&str, ()> = HashMap::new();
-        for bucket in &self.buckets {
+        // Few buckets and ids, plain lists; the OSDs held, sorted, for the servers' lookups.
+        let mut ids: Vec<i32> = Vec::new();
+        let mut held: Vec<&str> = Vec::new();
+        for (at, bucket) in self.buckets.iter().enumerate() {
             for id in std::iter::once(bucket.id).chain(bucket.class_ids.iter().map(|(_, id)| *id)) {
-                if id >= 0 || ids.insert(id, ()).is_some() {
+                if id >= 0 || ids.contains(&id) {
                     return Err(Problem::CrushSyntax {
                         given: quote(&format!("{}:{}", bucket.name, id)),
                     });
                 }
+                ids.push(id);
             }
             for item in &bucket.items {
                 if osd_number(item).is_some() {
-                    held.insert(item, ());
-                } else if !defined.contains_key(item.as_str()) {
+                    held.push(item);
+                } else if !self.buckets[..at].iter().any(|b| b.name == *item) {
                     return Err(Problem::CrushUnknownItem {
                         item: quote(item),
                         bucket: quote(&bucket.name),
                     });
                 }
             }
-            defined.insert(&bucket.name, ());
         }
-        match names.iter().find(|n| !held.contains_key(**n)) {
+        held.sort_unstable();
+        match names.iter().find(|n| held.binary_search(n).is_err()) {
             Some(name) => Err(Problem::CrushNotHeld { name: quote(name) }),
             None => Ok(()),
         }
     }
 
+    /// The device class of OSD `osd`, if it has one.
+    pub fn class_of(&self, osd: &str) -> Option<&str> {
+        let at = self
+            .classes
+            .binary_search_by(|(o, _)| o.as_str().cmp(osd))
+            .ok()?;
+        Some(&self.classes[at].1)
+    }
+
+    /// Gives OSD `osd` device class `class`.
+    pub fn set_class(&mut self, osd: &str, class: &str) {
+        match self.classes.binary_search_by(|(o, _)| o.as_str().cmp(osd)) {
+            Ok(at) => self.classes[at].1 = class.to_owned(),
+            Err(at) => self.classes.insert(at, (osd.to_owned(), class.to_owned())),
+        }
+    }
+
     /// The CRUSH map of the layout over the OSDs `devices` (id, weight in 16.16), those
     /// missing left out of their buckets, and the rule's steps.
-    pub fn build(&self, devices: &BTreeMap<i32, u32>) -> Result<(CrushMap, Vec<Step>), String> {
+    pub fn build<'a>(&'a self, devices: &[(i32, u32)]) -> Result<(CrushMap, Vec<Step>), String> {
         // Type ids by name, in order of first use (only their equality matters to CRUSH).
-        let mut kinds: HashMap<String, i32> = HashMap::from([(DEVICE_TYPE.to_owned(), 0)]);
-        let kind_of = |name: &str, kinds: &mut HashMap<String, i32>| -> i32 {
-            let next = kinds.len() as i32;
-            *kinds.entry(name.to_owned()).or_insert(next)
+        let mut kinds: Vec<&'a str> = vec![DEVICE_TYPE];
+        let mut kind_of = |name: &'a str| -> i32 {
+            let at = kinds.iter().position(|k| *k == name).unwrap_or_else(|| {
+                kinds.push(name);
+                kinds.len() - 1
+            });
+            at as i32
         };
-        let mut by_name: HashMap<&str, usize> = HashMap::new();
         let mut buckets: Vec<Bucket> = Vec::new();
         for layout in &self.buckets {
             let mut bucket = Bucket {
                 id: layout.id,
-                kind: 0,
+                kind: kind_of(&layout.kind),
                 items: Vec::new(),
                 weights: Vec::new(),
             };
-            bucket.kind = kind_of(&layout.kind, &mut kinds);
             for item in &layout.items {
                 if let Some(osd) = osd_number(item) {
-                    if let Some(&weight) = devices.get(&osd) {
+                    if let Ok(at) = devices.binary_search_by_key(&osd, |d| d.0) {
                         bucket.items.push(osd);
-                        bucket.weights.push(weight);
+                        bucket.weights.push(devices[at].1);
                     }
                 } else {
-                    let child = &buckets[*by_name.get(item.as_str()).ok_or_else(|| {
+                    let child = self.built(item, &buckets).ok_or_else(|| {
                         format!("crush: {item} is not defined before {}", layout.name)
-                    })?];
+                    })?;
                     bucket.items.push(child.id);
                     bucket.weights.push(child.weight());
                 }
             }
-            by_name.insert(&layout.name, buckets.len());
             buckets.push(bucket);
         }
-        let mut shadows: HashMap<(i32, String), usize> = HashMap::new();
         let mut steps = Vec::new();
         for step in &self.rule {
             steps.push(match step {
                 LayoutStep::Take(item, class) => {
-                    let id = match (osd_number(item), by_name.get(item.as_str())) {
+                    let id = match (osd_number(item), self.built(item, &buckets)) {
                         (Some(osd), _) => osd,
-                        (None, Some(&at)) => buckets[at].id,
+                        (None, Some(bucket)) => bucket.id,
                         (None, None) => {
                             return Err(format!("crush: the rule takes {item}, which is no bucket"))
                         }
                     };
                     match class {
-                        Some(class) => {
-                            Step::Take(self.shadow(id, class, &mut buckets, &mut shadows)?)
-                        }
+                        Some(class) => Step::Take(self.shadow(id, class, &mut buckets)?),
                         None => Step::Take(id),
                     }
                 }
                 LayoutStep::Choose { count, kind, leaf } => Step::Choose {
                     count: *count,
-                    kind: kind_of(kind, &mut kinds),
+                    kind: kind_of(kind),
                     leaf: *leaf,
                 },
                 LayoutStep::Emit => Step::Emit,
@@ -241,23 +258,21 @@ impl CrushLayout {
                 },
             });
         }
-        let max_devices = devices.keys().next_back().map_or(0, |id| id + 1);
+        let max_devices = devices.last().map_or(0, |d| d.0 + 1);
         Ok((CrushMap::new(buckets, max_devices, self.tunables)?, steps))
+    }
+
+    /// The built bucket of the layout's bucket `name` (buckets are built in the layout's
+    /// order, so the n-th built is the n-th in the layout).
+    fn built<'b>(&self, name: &str, buckets: &'b [Bucket]) -> Option<&'b Bucket> {
+        let at = self.buckets.iter().position(|b| b.name == name)?;
+        buckets.get(at)
     }
 
     /// The shadow of bucket `id` for `class` (built once): the bucket holding only that
     /// class's OSDs and its children's shadows, weighed by what they hold, under the id the
     /// layout gives it — what `take:ROOT:CLASS` descends.
-    fn shadow(
-        &self,
-        id: i32,
-        class: &str,
-        buckets: &mut Vec<Bucket>,
-        shadows: &mut HashMap<(i32, String), usize>,
-    ) -> Result<i32, String> {
-        if let Some(&at) = shadows.get(&(id, class.to_owned())) {
-            return Ok(buckets[at].id);
-        }
+    fn shadow(&self, id: i32, class: &str, buckets: &mut Vec<Bucket>) -> Result<i32, String> {
         let layout = self
             .buckets
             .iter()
@@ -274,6 +289,10 @@ impl CrushLayout {
                     layout.name
                 )
             })?;
+        if buckets.iter().any(|b| b.id == shadow_id) {
+            // Built already (a bucket under two class takes, or a second take).
+            return Ok(shadow_id);
+        }
         let original = buckets
             .iter()
             .find(|b| b.id == id)
@@ -287,12 +306,12 @@ impl CrushLayout {
         };
         for (&item, &weight) in original.items.iter().zip(&original.weights) {
             if item >= 0 {
-                if self.classes.get(&format!("osd.{item}")).map(String::as_str) == Some(class) {
+                if self.class_of(&format!("osd.{item}")) == Some(class) {
                     shadow.items.push(item);
                     shadow.weights.push(weight);
                 }
             } else {
-                let child = self.shadow(item, class, buckets, shadows)?;
+                let child = self.shadow(item, class, buckets)?;
                 let weight = buckets
                     .iter()
                     .find(|b| b.id == child)
@@ -301,7 +320,6 @@ impl CrushLayout {
                 shadow.weights.push(weight);
             }
         }
-        shadows.insert((id, class.to_owned()), buckets.len());
         buckets.push(shadow);
         Ok(shadow_id)
     }
@@ -333,7 +351,7 @@ impl CrushLayout {
                 return Err(Problem::CrushNotHeld { name: quote(name) });
             }
             if let Some(class) = class {
-                next.classes.insert(name.clone(), class.clone());
+                next.set_class(name, class);
             }
         }
         let mut used: Vec<i32> = next
@@ -409,7 +427,7 @@ fn parse_step(step: &str) -> Option<LayoutStep> {
     })
 }
 
-fn parse_bucket(part: &str, classes: &mut BTreeMap<String, String>) -> Option<LayoutBucket> {
+fn parse_bucket(part: &str, classes: &mut Vec<(String, String)>) -> Option<LayoutBucket> {
     let (head, items) = part.strip_suffix(')')?.split_once('(')?;
     let fields: Vec<&str> = head.split(':').collect();
     let [kind, name, id, class_ids @ ..] = fields.as_slice() else {
@@ -433,7 +451,7 @@ fn parse_bucket(part: &str, classes: &mut BTreeMap<String, String>) -> Option<La
     for item in items.split(',').filter(|i| !i.is_empty()) {
         match item.split_once(':') {
             Some((osd, class)) if osd_number(osd).is_some() && !class.is_empty() => {
-                classes.insert(osd.to_owned(), class.to_owned());
+                classes.push((osd.to_owned(), class.to_owned()));
                 bucket.items.push(osd.to_owned());
             }
             Some(_) => return None,
@@ -482,7 +500,7 @@ impl fmt::Display for CrushLayout {
             let items: Vec<String> = b
                 .items
                 .iter()
-                .map(|i| match self.classes.get(i) {
+                .map(|i| match self.class_of(i) {
                     Some(class) => format!("{i}:{class}"),
                     None => i.clone(),
                 })

@@ -31,8 +31,6 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use std::collections::{BTreeMap, HashMap};
-
 use super::maglev::{cell_ring, filled, position_in_cell};
 use crate::engine::contract::{Explanation, How, LiveServer, Placement, Score, TableFill};
 use crate::engine::crush::layout::{CrushLayout, LayoutStep};
@@ -183,25 +181,29 @@ pub struct Hierarchy {
     map: CrushMap,
     steps: Vec<Step>,
     reweights: Vec<u32>,
-    servers: HashMap<i32, ServerId>,
+    /// Each device id's server (`NO_OWNER`: no server).
+    servers: Vec<ServerId>,
     /// The type the rule spreads copies over (its `chooseleaf`'s, else its last
     /// `choose`'s), and each server's bucket of that type.
     domain_kind: String,
-    domains: HashMap<ServerId, String>,
+    domains: Vec<(ServerId, String)>,
 }
 
 impl Hierarchy {
     /// The hierarchy of `layout` over the OSDs `osds` (a server not named `osd.N` has no
     /// place in it, which the scenario's check refused).
     fn new(layout: &CrushLayout, osds: &[Osd]) -> Result<Hierarchy, Problem> {
-        let devices: BTreeMap<i32, u32> = osds.iter().map(|o| (o.id as i32, o.weight)).collect();
+        let mut devices: Vec<(i32, u32)> = osds.iter().map(|o| (o.id as i32, o.weight)).collect();
+        devices.sort_unstable();
         let (map, steps) = layout
             .build(&devices)
             .map_err(|_| Problem::Internal("a checked CRUSH layout did not build"))?;
-        let size = devices.keys().next_back().map_or(0, |id| id + 1) as usize;
+        let size = devices.last().map_or(0, |d| d.0 + 1) as usize;
         let mut reweights = vec![0; size];
+        let mut servers = vec![NO_OWNER; size];
         for o in osds {
             reweights[o.id as usize] = if o.out { 0 } else { 0x10000 };
+            servers[o.id as usize] = o.server;
         }
         let domain_kind = layout
             .rule
@@ -229,7 +231,7 @@ impl Hierarchy {
             map,
             steps,
             reweights,
-            servers: osds.iter().map(|o| (o.id as i32, o.server)).collect(),
+            servers,
             domain_kind,
             domains,
         })
@@ -241,7 +243,8 @@ impl Hierarchy {
         self.map
             .do_rule(&self.steps, seed, size as usize, &self.reweights)
             .into_iter()
-            .filter_map(|osd| self.servers.get(&osd).copied())
+            .filter_map(|osd| self.servers.get(usize::try_from(osd).ok()?).copied())
+            .filter(|&server| server != NO_OWNER)
             .collect()
     }
 }
@@ -484,7 +487,13 @@ impl Placement for Ceph {
         let domains = self.hierarchy.as_ref().map(|h| {
             let copies = std::iter::once(owner).chain(replicas.iter().copied());
             let names = copies
-                .map(|id| h.domains.get(&id).cloned().unwrap_or_default())
+                .map(|id| {
+                    h.domains
+                        .iter()
+                        .find(|(s, _)| *s == id)
+                        .map(|(_, d)| d.clone())
+                        .unwrap_or_default()
+                })
                 .collect();
             (h.domain_kind.clone(), names)
         });
