@@ -164,8 +164,14 @@ def test_mangled_real_configs_never_crash():
 def test_an_unknown_parameter_is_named():
     with pytest.raises(hl.ScenarioError, match="unknown parameter 'vnode'; the parameters are hash, vnodes"):
         hl.Cluster("ring", "A,B", vnode=10)
-    with pytest.raises(hl.ScenarioError, match="unknown parameter 'down'"):
-        hl.Cluster.from_config("upstream x {\n hash $arg_key consistent;\n server a;\n}\n", down="a")
+    # `down` is applied after a config (an OSD out, which a CRUSH map cannot say), naming
+    # the config's servers, as the command line's --down after --config.
+    config = "upstream x {\n hash $arg_key consistent;\n server a;\n server b;\n}\n"
+    assert [s[2] for s in hl.Cluster.from_config(config, down="a").servers] == [False, True]
+    with pytest.raises(hl.ScenarioError, match="down \\(after the config\\): down: 'z' is not one of the servers"):
+        hl.Cluster.from_config(config, down="z")
+    with pytest.raises(hl.ScenarioError, match="unknown parameter 'slotmap'"):
+        hl.Cluster.from_config(config, slotmap="0-16383")
 
 
 def test_an_unrecognised_config_lists_every_reader():
