@@ -1,6 +1,7 @@
 //! The clusters SQL names: a name registered with `hashring_cluster`, a page link or a
 //! config text, built once per worker thread (the engine's simulation is not `Send`) and
-//! kept while queries go on naming it. A registered name may stand for another cluster
+//! kept while queries go on naming it ([`Definition::built_here`], shared with the Polars
+//! plugin). A registered name may stand for another cluster
 //! with changes applied (`hashring_cluster('next', 'now', 'add:E')`): the changes are
 //! applied in order to that cluster's simulation, as the command line's `--step` does —
 //! which a link cannot say (Anchor's and Dx's placement depends on the order servers left).

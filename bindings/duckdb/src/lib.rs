@@ -12,7 +12,7 @@
 //!   the command line's `--step` syntax applied: `add:E`, `remove:B`, `fail:C`, …) for the
 //!   queries after it;
 //! - `hashring_lab.moved(before, after, source[, key := 'key'])`: the migration list as a
-//!   table, over a table, a view or a file ([`moved`]).
+//!   table, over a table, a view or a file (`src/moved.rs`).
 //!
 //! A cluster is a registered name, a page link (`?algo=…`) or a system's config text, read
 //! by the same layer as the command line's `--config` ([`hashring_lab::configs`]). Keys are

@@ -259,7 +259,8 @@ impl Cluster {
 
     /// The cluster after one change, in the command line's `--step` syntax: `add:NAME[*W]`,
     /// `remove:NAME`, `fail:NAME`, `recover:NAME`, `weight:NAME*W`, `vnodes:N`, `algo:NAME`,
-    /// `hash:NAME`.
+    /// `hash:NAME`, and for Ceph over a CRUSH map with hosts
+    /// `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`.
     fn step(&self, py: Python<'_>, change: &Bound<'_, PyAny>) -> PyResult<Cluster> {
         let change = str_of(change, "the step")?;
         self.step_text(py, change)

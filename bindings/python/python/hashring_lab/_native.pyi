@@ -57,14 +57,18 @@ class Cluster:
         pg_num: _Param | None = None,
         c: _Param | None = None,
         seed: _Param | None = None,
+        down: str | Sequence[str] | None = None,
     ) -> Cluster:
         """The cluster a system's config describes (nginx, HAProxy, twemproxy, Envoy,
-        Redis Cluster's CLUSTER NODES/SHARDS, Cassandra's nodetool ring, a Ceph CRUSH map)."""
+        Redis Cluster's CLUSTER NODES/SHARDS, Cassandra's nodetool ring, a Ceph CRUSH map,
+        flat or hosts and racks); `down` marks the config's servers down after it (an OSD
+        out, which a CRUSH map cannot say)."""
     @staticmethod
     def from_link(link: str) -> Cluster:
         """The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query)."""
     def step(self, change: str) -> Cluster:
-        """The cluster after one change in `simulate --step` syntax (`add:E*2`, `fail:B`, …)."""
+        """The cluster after one change in `simulate --step` syntax (`add:E*2`, `fail:B`, …;
+        for Ceph over a CRUSH map with hosts, `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`)."""
     def add(self, name: str, weight: float = 1.0) -> Cluster: ...
     def remove(self, name: str) -> Cluster: ...
     def fail(self, name: str) -> Cluster: ...
