@@ -168,10 +168,30 @@ impl CrushLayout {
             }
         }
         held.sort_unstable();
-        match names.iter().find(|n| held.binary_search(n).is_err()) {
-            Some(name) => Err(Problem::CrushNotHeld { name: quote(name) }),
-            None => Ok(()),
+        if let Some(name) = names.iter().find(|n| held.binary_search(n).is_err()) {
+            return Err(Problem::CrushNotHeld { name: quote(name) });
         }
+        // A layout that passes places every key as its map says: one without a rule would
+        // place none, and one whose rule takes a class some bucket has no shadow id for, or
+        // a bucket that is not there, would not build (the placement must never fall back
+        // to another map).
+        if !self.rule.iter().any(|s| matches!(s, LayoutStep::Emit)) {
+            return Err(Problem::CrushSyntax {
+                given: quote("rule:"),
+            });
+        }
+        let mut devices: Vec<(i32, u32)> = held
+            .iter()
+            .filter_map(|n| Some((osd_number(n)?, 0x10000)))
+            .collect();
+        devices.sort_unstable();
+        devices.dedup();
+        self.build(&devices).map(|_| ()).map_err(|why| {
+            let shown: String = why.trim_start_matches("crush: ").chars().take(60).collect();
+            Problem::CrushSyntax {
+                given: quote(&shown),
+            }
+        })
     }
 
     /// The device class of OSD `osd`, if it has one.
@@ -508,5 +528,31 @@ impl fmt::Display for CrushLayout {
             parts.push(format!("{head}({})", items.join(",")));
         }
         write!(f, "{}", parts.join(";"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A link's layout that could not place keys as a map says is refused when the scenario
+    /// is checked, never placed by another map: no rule, a class without its shadow id, a
+    /// take of no bucket.
+    #[test]
+    fn a_layout_that_would_not_build_is_refused_by_the_check() {
+        let good = "rule:take:default,chooseleaf:0:host,emit;host:a:-2:hdd:-4(osd.0:hdd);host:b:-3:hdd:-5(osd.1:hdd);root:default:-1:hdd:-6(a,b)";
+        let names = ["osd.0", "osd.1"];
+        CrushLayout::parse(good).unwrap().check(&names).unwrap();
+        for bad in [
+            good.replace("rule:take:default,chooseleaf:0:host,emit;", ""),
+            good.replace("take:default,", "take:default:ssd,"),
+            good.replace("take:default,", "take:nowhere,"),
+        ] {
+            let layout = CrushLayout::parse(&bad).unwrap();
+            assert!(
+                matches!(layout.check(&names), Err(Problem::CrushSyntax { .. })),
+                "{bad}"
+            );
+        }
     }
 }

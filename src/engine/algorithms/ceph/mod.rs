@@ -432,7 +432,7 @@ fn fill(live: &[LiveServer], down: &[LiveServer], p: &Params<'_>) -> Box<dyn Tab
     // A scenario of one key is a lookup's (see `Ceph::on_demand`).
     let on_demand =
         (p.key_count <= 1).then(|| Rc::new(RefCell::new(vec![UNPLACED; p.pg_num as usize])));
-    // A layout the scenario's check passed builds; should it not, the flat map is used.
+    // The scenario's check built this layout over these servers (`CrushLayout::check`).
     let hierarchy = p
         .crush
         .and_then(|layout| Hierarchy::new(layout, &osds).ok())
