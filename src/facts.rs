@@ -65,6 +65,12 @@ pub struct Facts {
     pub gone: Vec<String>,
     /// Keys the last change moved between two servers it left alone.
     pub between: String,
+    /// Ceph over a hierarchy: the looked-up object's copies, (OSD, its failure domain), in
+    /// acting-set order.
+    pub copies: Vec<(String, String)>,
+    /// Ceph over a hierarchy: what the last change did to the placement groups —
+    /// remapped, groups, copies moved, copies, primaries changed.
+    pub groups: Option<[String; 5]>,
 }
 
 /// What [`Facts::count`] writes for a server the scenario does not have.
@@ -115,6 +121,16 @@ impl Facts {
     /// The tag of the newest server (the last in list order, where an added server goes).
     pub fn newest(&self) -> &str {
         self.counts.last().map_or("", |c| Facts::tag(&c.0))
+    }
+
+    /// The looked-up object's copies, each with its failure domain ("osd.8 (node-c)"),
+    /// `sep` between them.
+    pub fn copies_listed(&self, sep: &str) -> String {
+        let copies = self
+            .copies
+            .iter()
+            .map(|(osd, domain)| format!("{osd} ({domain})"));
+        copies.collect::<Vec<_>>().join(sep)
     }
 
     /// The owner of the looked-up key.

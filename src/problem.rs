@@ -637,6 +637,11 @@ pub enum Problem {
     CrushNotHeld {
         name: String,
     },
+    /// A pasted CRUSH map the reader refused: why, in the reader's words (English; it
+    /// names the line and quotes at most a short part of it).
+    CrushMap {
+        why: String,
+    },
     /// A broken promise inside the program (a bug), in English for its developers.
     Internal(&'static str),
 }
@@ -844,6 +849,7 @@ impl Problem {
                 (95, vec![item.to_string(), bucket.to_string()])
             }
             P::CrushNotHeld { name } => (96, vec![name.to_string()]),
+            P::CrushMap { why } => (97, vec![why.to_string()]),
             // Composed of other words: each language writes these itself. Named one by one,
             // so that a new problem is a compile error until it has its words.
             P::KeyNotNumber { .. }
@@ -857,7 +863,7 @@ impl Problem {
 }
 
 /// The problems' messages in English, by [`Problem::values`]' index.
-pub const EN: [&str; 97] = [
+pub const EN: [&str; 98] = [
     "server names must not be empty",
     "server name {0} is longer than {1} characters",
     "server name {0} contains the invisible or control character {1}; use visible characters only",
@@ -946,7 +952,7 @@ pub const EN: [&str; 97] = [
     "token {0} is held by both {1} and {2}",
     "tokens: more than the limit of {0} in all",
     "{0}: read by the command line (hashring-lab simulate --config FILE), not by the page",
-    "not a config the page reads: an nginx upstream block, an HAProxy backend, a twemproxy pool, CLUSTER NODES or nodetool ring output",
+    "not a config the page reads: an nginx upstream block, an HAProxy backend, a twemproxy pool, CLUSTER NODES or nodetool ring output, or a CRUSH map (crushtool -d)",
     "{0} config: no server takes part in the hash",
     "keys: a key in a link cannot hold a comma, got {0}",
     "{0}",
@@ -955,6 +961,7 @@ pub const EN: [&str; 97] = [
     "crush: {0} is not part of a CRUSH layout (tunables:…, rule:STEP,…, or TYPE:NAME:ID(ITEM,…) per bucket)",
     "crush: bucket {1} holds {0}, which is neither an OSD (osd.N) nor a bucket defined before it",
     "crush: server {0} is in no bucket of the CRUSH hierarchy (a Ceph server is an OSD, osd.N, placed in a host)",
+    "CRUSH map: {0}",
 ];
 
 impl fmt::Display for Problem {
@@ -1321,6 +1328,9 @@ pub fn examples() -> Vec<Problem> {
             bucket: q("default"),
         },
         P::CrushNotHeld { name: q("osd.9") },
+        P::CrushMap {
+            why: "line 40: bucket node-a: only alg straw2 is modelled; it has alg straw".into(),
+        },
     ];
     // Every reason and every expectation a config reader words, in both catalogs.
     all.extend(NotModelled::ALL.iter().map(|&why| P::ConfigNotConsistent {
@@ -1443,6 +1453,7 @@ pub fn variant_index(p: &Problem) -> usize {
         P::CrushSyntax { .. } => 98,
         P::CrushUnknownItem { .. } => 99,
         P::CrushNotHeld { .. } => 100,
+        P::CrushMap { .. } => 101,
     }
 }
 

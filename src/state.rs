@@ -14,7 +14,9 @@
 use crate::text::fill;
 use std::rc::Rc;
 
+use crate::engine::crush::layout::NewHost;
 use crate::engine::import::Imported;
+use crate::engine::movement::GroupMoves;
 use crate::engine::placement::Explanation;
 use crate::engine::ring::ServerId;
 use crate::engine::scenario::{parse_seed, Scenario};
@@ -176,6 +178,9 @@ pub struct LastChange {
     pub counts_before: Vec<(ServerId, u64)>,
     /// How many servers were up before the change (mod-N's N before it).
     pub up_before: usize,
+    /// Ceph over a hierarchy: the placement groups the change remapped, every copy
+    /// counted (the keys' counts follow primaries only).
+    pub groups: Option<GroupMoves>,
 }
 
 impl LastChange {
@@ -183,6 +188,18 @@ impl LastChange {
     pub fn name(&self, id: ServerId) -> Option<String> {
         self.gone.iter().find(|g| g.0 == id).map(|g| g.1.clone())
     }
+}
+
+/// What a change did to the placement groups, when both sides hold their acting sets
+/// (Ceph over a hierarchy): compared, not placed again.
+fn group_moves(before: &Simulation, after: &Simulation) -> Option<GroupMoves> {
+    let (old, old_size) = before.placement().held_acting_sets()?;
+    let (new, new_size) = after.placement().held_acting_sets()?;
+    Some(GroupMoves::between(
+        old.chunks(old_size),
+        new.chunks(new_size),
+        |_, _, _, _| {},
+    ))
 }
 
 /// The page state. Cloning it copies pointers, never keys.
@@ -289,6 +306,9 @@ impl PageState {
     /// they are numbered alike, else A, B, … Z, then S27, S28, … (numbers first under the
     /// identity hash, whose vnode labels must be numbers); empty when no server can be added.
     pub fn suggested_name(&self) -> String {
+        if let Some(host) = self.host_to_add("") {
+            return host.name;
+        }
         let config = self.sim.config();
         if self.sim.servers().len() >= PAGE_MAX_SERVERS {
             return String::new();
@@ -311,6 +331,22 @@ impl PageState {
             !names.contains(&n) && config.accepts_new_server(n).is_ok()
         })
         .unwrap_or_default()
+    }
+
+    /// Ceph over a hierarchy: the host "Add" adds, named `name` when that is free (see
+    /// [`CrushLayout::host_to_add`]); its OSDs numbered past every server's, also the
+    /// ones the last change took away.
+    ///
+    /// [`CrushLayout::host_to_add`]: crate::engine::crush::layout::CrushLayout::host_to_add
+    pub fn host_to_add(&self, name: &str) -> Option<NewHost> {
+        let layout = self.sim.settings().crush.as_deref()?;
+        let gone = self
+            .last
+            .iter()
+            .flat_map(|l| l.gone.iter().map(|g| g.1.as_str()));
+        let servers = self.sim.servers().iter().map(|s| s.name.as_str());
+        let taken: Vec<&str> = servers.chain(gone).collect();
+        layout.host_to_add(name, &taken)
     }
 
     /// The state after `action`.
@@ -369,15 +405,23 @@ impl PageState {
                 }
                 return next;
             }
-            Action::AddServer(name) => {
-                let name = name.trim();
-                let name = if name.is_empty() {
-                    self.suggested_name()
-                } else {
-                    name.to_owned()
-                };
-                Goal::Change(Change::add(name))
-            }
+            Action::AddServer(name) => match self.host_to_add(&name) {
+                // Ceph over a hierarchy: an OSD joins in a host, so a host of them joins.
+                Some(host) => Goal::Change(Change::AddHost {
+                    host: host.name,
+                    parent: host.parent,
+                    osds: host.osds,
+                }),
+                None => {
+                    let name = name.trim();
+                    let name = if name.is_empty() {
+                        self.suggested_name()
+                    } else {
+                        name.to_owned()
+                    };
+                    Goal::Change(Change::add(name))
+                }
+            },
             Action::SetKeys { count, pattern } => match keys_from_form(&count, &pattern) {
                 Ok(spec) => Goal::Change(Change::SetKeys(spec)),
                 Err(e) => return self.rejected(e),
@@ -538,6 +582,7 @@ impl PageState {
                     gone,
                     counts_before: self.counts(),
                     up_before: self.sim.servers().iter().filter(|s| s.up).count(),
+                    groups: group_moves(&self.sim, &sim),
                 }))
             }
         };
@@ -658,7 +703,10 @@ impl PageState {
                 }
                 line
             }
-            None => words::intro(w, self.sim.settings().algo).to_owned(),
+            None => match &self.sim.settings().crush {
+                Some(layout) => fill(w.intro_crush, &[layout.domain_kind()]),
+                None => words::intro(w, self.sim.settings().algo).to_owned(),
+            },
         }
     }
 }

@@ -404,6 +404,57 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The next name of a numbered cluster: when two or more names differ only in one run of
+/// digits between a shared head and tail, that head, the highest number plus one (as wide
+/// as the numbers are when they are zero-padded) and that tail.
+pub fn next_numbered(names: &[&str]) -> Option<String> {
+    let [first, rest @ ..] = names else {
+        return None;
+    };
+    if rest.is_empty() {
+        return None;
+    }
+    let shortest = names.iter().map(|n| n.len()).min()?;
+    let bytes = |n: &str, i: usize| n.as_bytes()[i];
+    let mut head = (0..shortest)
+        .take_while(|&i| names.iter().all(|n| bytes(n, i) == bytes(first, i)))
+        .count();
+    let mut tail = (0..shortest - head)
+        .take_while(|&i| {
+            names
+                .iter()
+                .all(|n| bytes(n, n.len() - 1 - i) == bytes(first, first.len() - 1 - i))
+        })
+        .count();
+    // The run of digits is whole: a shared leading "1" of 1 and 12 belongs to the number.
+    while head > 0 && first.as_bytes()[head - 1].is_ascii_digit() {
+        head -= 1;
+    }
+    while tail > 0 && first.as_bytes()[first.len() - tail].is_ascii_digit() {
+        tail -= 1;
+    }
+    // (Bytes shared by all may end inside a character: "é" and "è" share their first.)
+    let numbers: Vec<&str> = names
+        .iter()
+        .map(|n| n.get(head..n.len() - tail))
+        .collect::<Option<_>>()?;
+    if !numbers
+        .iter()
+        .all(|d| !d.is_empty() && d.len() <= 9 && d.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return None;
+    }
+    let highest = numbers.iter().filter_map(|d| d.parse::<u32>().ok()).max()?;
+    let padded = numbers.iter().any(|d| d.len() > 1 && d.starts_with('0'));
+    let width = if padded { numbers[0].len() } else { 0 };
+    Some(format!(
+        "{}{:0width$}{}",
+        &first[..head],
+        highest + 1,
+        &first[first.len() - tail..]
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -258,6 +258,22 @@ const CEPH: &[(&str, &str)] = &[
     ("nodes", "osd.0,osd.1,osd.2"),
     ("keys", "user:{i}:0..10000"),
 ];
+/// Ceph with a real cluster's CRUSH map (tests/reference/crush/3-hosts.txt, as
+/// `Cluster.from_config` links it): 3 hosts × 4 OSDs of unequal weights, the rule
+/// `chooseleaf firstn 0 type host`, a pool of 64 groups.
+const CEPH_HOSTS: &[(&str, &str)] = &[
+    ("algo", "ceph"),
+    ("pg_num", "64"),
+    (
+        "nodes",
+        "osd.0,osd.1*2,osd.2*0.5,osd.3*1.5,osd.4,osd.5,osd.6*3,osd.7,osd.8*2,osd.9*0.25,osd.10,osd.11",
+    ),
+    ("crush", "rule:take:default,chooseleaf:0:host,emit;host:node-a:-1:hdd:-5:ssd:-9(osd.0:hdd,osd.1:hdd,osd.2:ssd,osd.3:hdd);host:node-b:-2:hdd:-6:ssd:-10(osd.4:hdd,osd.5:ssd,osd.6:hdd,osd.7:hdd);host:node-c:-3:hdd:-7:ssd:-11(osd.8:hdd,osd.9:ssd,osd.10:hdd,osd.11:hdd);root:default:-4:hdd:-8:ssd:-12(node-a,node-b,node-c)"),
+    ("keys", "obj-{i}:0..10000"),
+];
+/// The host the slots tour adds to [`CEPH_HOSTS`]: what the page's "Add host" adds.
+const NODE_D: &str = "add-host:node-d@default=osd.12:hdd+osd.13:hdd+osd.14:hdd+osd.15:hdd";
+
 /// Four upstream servers, twenty thousand keys: the same cluster in four real systems.
 const NGINX4: &[(&str, &str)] = &[
     ("algo", "nginx"),
@@ -372,6 +388,11 @@ impl Tour {
                 Step::new(Lookup).lookup("{user1}.followers"),
                 Step::new(Load).change(Change::add("node-7003")).predicted(),
                 Step::new(Ring).load(CEPH).change(Change::add("osd.3")),
+                Step::new(Ring).load(CEPH_HOSTS).lookup("obj-1"),
+                // The ring: the readout's table of flows runs below a projector's screen.
+                Step::new(Ring)
+                    .change(Change::parse(NODE_D).unwrap_or_else(|e| panic!("a valid step: {e}")))
+                    .lookup("obj-1"),
             ],
             TourId::Stale => vec![
                 Step::new(Store)
@@ -537,7 +558,6 @@ impl Facts {
     /// The facts on screen for `state`, with the tour's stored data; the lookup's walk is
     /// told in `w`'s language, as its card tells it.
     pub fn read(w: &Words, state: &PageState, store: Option<StoreView>) -> Facts {
-        use crate::engine::placement::How;
         let sim = &state.sim;
         let name = |id| {
             sim.server(id)
@@ -611,21 +631,52 @@ impl Facts {
             facts.moved_to = names(m.flows.iter().map(|f| f.to).collect());
             facts.moved_from = names(m.flows.iter().map(|f| f.from).collect());
             facts.between = group_thousands(m.between_survivors);
+            facts.groups = last.groups.map(|g| {
+                [
+                    g.remapped,
+                    g.groups,
+                    g.copies_moved,
+                    g.copies,
+                    g.primaries_changed,
+                ]
+                .map(group_thousands)
+            });
         }
         if let Some(l) = &state.lookup {
-            facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
-            facts.picture = crate::text::fill(
-                w.pic_told,
-                &[
-                    crate::words::algorithm_title(w, sim.settings().algo),
-                    &crate::render::walk::picture_words(w, sim, Some((&l.key, &l.explanation))),
-                ],
-            );
-            if let How::Slot { slot, .. } = l.explanation.how {
-                facts.slot = Some(slot);
-            }
+            facts.read_lookup(w, sim, l);
         }
         facts
+    }
+
+    /// What a narration may say of the looked-up key: its owner, its walk told, its Redis
+    /// slot, a CRUSH map's copies of it.
+    fn read_lookup(&mut self, w: &Words, sim: &Simulation, l: &crate::state::Lookup) {
+        use crate::engine::placement::How;
+        let facts = self;
+        let name = |id| {
+            sim.server(id)
+                .map_or_else(|| format!("#{id}"), |s| s.name.clone())
+        };
+        facts.lookup = Some((l.key.clone(), name(l.explanation.owner)));
+        facts.picture = crate::text::fill(
+            w.pic_told,
+            &[
+                crate::words::algorithm_title(w, sim.settings().algo),
+                &crate::render::walk::picture_words(w, sim, Some((&l.key, &l.explanation))),
+            ],
+        );
+        if let How::Slot { slot, .. } = l.explanation.how {
+            facts.slot = Some(slot);
+        }
+        if let How::PlacementGroup {
+            replicas,
+            domains: Some((_, domains)),
+            ..
+        } = &l.explanation.how
+        {
+            let copies = std::iter::once(l.explanation.owner).chain(replicas.iter().copied());
+            facts.copies = copies.map(name).zip(domains.iter().cloned()).collect();
+        }
     }
 }
 
@@ -848,6 +899,46 @@ mod tests {
         assert_eq!(a.slot, Some(8106));
         assert_eq!(b.slot, Some(8106));
         assert_eq!(a.owner(), b.owner());
+    }
+
+    /// The slots tour's CRUSH steps: obj-1's three copies on three hosts, as the lookup
+    /// places them; then a host added, the groups and copies counted as the command line
+    /// counts them (every group's acting set placed again before and after, compared).
+    #[test]
+    fn a_crush_maps_copies_are_on_three_hosts_and_a_host_added_is_counted_whole() {
+        let f = facts(TourId::Slots, 5);
+        let hosts: std::collections::BTreeSet<&String> = f.copies.iter().map(|c| &c.1).collect();
+        assert_eq!(f.copies.len(), 3, "{:?}", f.copies);
+        assert_eq!(hosts.len(), 3, "{:?}", f.copies);
+        assert_eq!(f.copies[0].0, f.owner());
+        let tour = Tour::get(TourId::Slots);
+        let plan = tour.plan(6);
+        let mut sim = Simulation::new(&plan.scenario).unwrap();
+        let mut before = sim.placement().acting_sets().unwrap();
+        for c in &plan.changes {
+            before = sim.placement().acting_sets().unwrap();
+            sim.apply(c).unwrap();
+        }
+        let after = sim.placement().acting_sets().unwrap();
+        let g = crate::engine::movement::GroupMoves::between(
+            before.iter().map(Vec::as_slice),
+            after.iter().map(Vec::as_slice),
+            |_, _, _, _| {},
+        );
+        let f = facts(TourId::Slots, 6);
+        let counted = [
+            g.remapped,
+            g.groups,
+            g.copies_moved,
+            g.copies,
+            g.primaries_changed,
+        ];
+        assert_eq!(f.groups, Some(counted.map(group_thousands)));
+        assert!(
+            g.copies_moved > g.primaries_changed && g.primaries_changed > 0,
+            "{g:?}"
+        );
+        assert_eq!(g.groups, 64);
     }
 
     /// The slots tour's Ceph step says osd.3 "wins about a quarter of the groups": the

@@ -141,6 +141,7 @@ pub fn change_title(w: &Words, change: &Change) -> String {
             w.host_added,
             &[&name_in_text(host), &osds.len().to_string()],
         ),
+        Change::RemoveHost(host) => fill(w.host_removed, &[&name_in_text(host)]),
     }
 }
 

@@ -1608,19 +1608,33 @@ fn hierarchy_state(state: &str) -> (String, Vec<(String, String, String)>) {
 /// per-key list moves exactly the objects whose primary changed.
 #[test]
 fn adding_a_host_remaps_the_groups_osdmaptool_remaps() {
+    a_host_step_remaps_the_groups_osdmaptool_remaps("host-added-by-step");
+}
+
+/// The same for a host taken out with its OSDs (`--step remove-host:node-b`, crushtool's
+/// `--remove-item` of its OSDs and then of it).
+#[test]
+fn removing_a_host_remaps_the_groups_osdmaptool_remaps() {
+    a_host_step_remaps_the_groups_osdmaptool_remaps("host-removed-by-step");
+}
+
+fn a_host_step_remaps_the_groups_osdmaptool_remaps(state: &str) {
     let root = env!("CARGO_MANIFEST_DIR");
     let map = format!("{root}/tests/reference/crush/3-hosts.txt");
     let (_, before) = hierarchy_state("3-hosts");
-    let (header, after) = hierarchy_state("host-added-by-step");
+    let (header, after) = hierarchy_state(state);
     let step = header
         .split(' ')
         .find_map(|w| w.strip_prefix("step="))
         .unwrap();
     let dir = env!("CARGO_TARGET_TMPDIR");
-    let keys = format!("{dir}/hierarchy-keys.txt");
+    let keys = format!("{dir}/hierarchy-keys-{state}.txt");
     let names: Vec<&str> = before.iter().map(|(n, _, _)| n.as_str()).collect();
     std::fs::write(&keys, names.join("\n") + "\n").unwrap();
-    let (pgs, moved) = (format!("{dir}/pgs.csv"), format!("{dir}/moved.csv"));
+    let (pgs, moved) = (
+        format!("{dir}/pgs-{state}.csv"),
+        format!("{dir}/moved-{state}.csv"),
+    );
     let (code, out, err) = run(&[
         "simulate",
         "--config",

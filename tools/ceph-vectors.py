@@ -278,6 +278,7 @@ OBJECT_STATES = [
     ("pg_num-128", "3-hosts", 3, None),
     ("2-racks", "2-racks", 2, None),
     ("host-added-by-step", "3-hosts-add-host", 2, None),
+    ("host-removed-by-step", "3-hosts-remove-host", 2, None),
 ]
 
 
@@ -306,6 +307,22 @@ def add_host_live(tmp):
     subprocess.run(["crushtool", "-d", current, "-o", os.path.join(HIERARCHY_MAPS, "3-hosts-add-host.txt")], check=True)
 
 
+# A host decommissioned as an operator does it (`ceph osd purge` of each OSD, then `ceph osd
+# crush remove` of the emptied host), by crushtool's own edits to the compiled 3-hosts map;
+# the step that says the same to the lab.
+REMOVE_HOST_STEP = "remove-host:node-b"
+
+
+def remove_host_live(tmp):
+    current = os.path.join(tmp, "3-hosts.bin")
+    edits = [["--remove-item", f"osd.{i}"] for i in range(4, 8)] + [["--remove-item", "node-b"]]
+    for n, edit in enumerate(edits):
+        following = os.path.join(tmp, f"remove-host-{n}.bin")
+        subprocess.run(["crushtool", "-i", current, *edit, "-o", following], check=True, capture_output=True)
+        current = following
+    shutil.copy(current, os.path.join(tmp, "3-hosts-remove-host.bin"))
+
+
 def hierarchy_objects(tmp, version):
     """object → PG → acting set through osdmaptool, the pool on the map's first rule."""
     objects = names()
@@ -318,9 +335,10 @@ def hierarchy_objects(tmp, version):
         subprocess.run(["osdmaptool", osdmap, "--import-crush", os.path.join(tmp, name + ".bin")],
                        check=True, capture_output=True)
         words = [f"scenario {state}", f"map={name}", f"pg_num={16 << bits}"]
-        if name == "3-hosts-add-host":
+        steps = {"3-hosts-add-host": ADD_HOST_STEP, "3-hosts-remove-host": REMOVE_HOST_STEP}
+        if name in steps:
             # The lab reaches it from the 3-hosts map by its step.
-            words = [f"scenario {state}", "map=3-hosts", f"step={ADD_HOST_STEP}", f"pg_num={16 << bits}"]
+            words = [f"scenario {state}", "map=3-hosts", f"step={steps[name]}", f"pg_num={16 << bits}"]
         if out is not None:
             words.append(f"down=osd.{out}")
         lines.append(" ".join(words))
@@ -346,6 +364,7 @@ def hierarchy():
             subprocess.run(["crushtool", "-c", src, "-o", binary], check=True)
             subprocess.run(["crushtool", "-d", binary, "-o", os.path.join(HIERARCHY_MAPS, name + ".txt")], check=True)
         add_host_live(tmp)
+        remove_host_live(tmp)
         for name, rule, replicas, weights in HIERARCHY_TESTS:
             binary = os.path.join(tmp, name + ".bin")
             cmd = ["crushtool", "-i", binary, "--test", "--show-mappings", "--rule", str(rule),

@@ -12,6 +12,7 @@ use super::{
     output,
     shared::{build, to_json, Format, Progress},
 };
+use crate::engine::movement::GroupMoves;
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Change, Movement, Simulation};
 use crate::file::{csv_field, write_moved, MOVED_HEADER};
@@ -30,7 +31,8 @@ pub(super) struct SimulateArgs {
     /// A change, applied in order: add:NAME[*W], remove:NAME, fail:NAME, recover:NAME,
     /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME; for a Ceph cluster from
     /// a CRUSH map with hosts, add-host:HOST@PARENT=osd.N[*W][:CLASS]+… adds a host of new
-    /// OSDs under PARENT (the root, or a rack). Repeat for more (at most 100).
+    /// OSDs under PARENT (the root, or a rack) and remove-host:HOST takes one out with its
+    /// OSDs. Repeat for more (at most 100).
     #[arg(long = "step", value_name = "STEP")]
     steps: Vec<String>,
     /// Output format.
@@ -48,19 +50,6 @@ pub(super) struct SimulateArgs {
     moved_pgs: Option<std::path::PathBuf>,
 }
 
-/// Ceph: how a step remapped the pool's placement groups.
-#[derive(Serialize, Default, Clone, Copy)]
-pub(super) struct PgReport {
-    /// Groups whose acting set changed.
-    remapped: u64,
-    /// Groups in the pool.
-    groups: u64,
-    /// Copies that moved (an OSD in a group's new set that was not in its old one).
-    copies_moved: u64,
-    /// Groups whose primary changed.
-    primaries_changed: u64,
-}
-
 /// Compares each group's acting set before and after a step; writes a row per remapped
 /// group to `out` (when given) and counts them.
 fn remapped_pgs(
@@ -69,30 +58,24 @@ fn remapped_pgs(
     step: usize,
     name: &dyn Fn(ServerId) -> String,
     mut out: Option<&mut dyn std::io::Write>,
-) -> std::io::Result<PgReport> {
-    let mut report = PgReport {
-        groups: after.len() as u64,
-        ..PgReport::default()
-    };
+) -> std::io::Result<GroupMoves> {
     let set = |ids: &[ServerId]| ids.iter().map(|&id| name(id)).collect::<Vec<_>>().join("+");
-    for (pg, (old, new)) in before.iter().zip(after).enumerate() {
-        if old == new {
-            continue;
-        }
-        report.remapped += 1;
-        report.primaries_changed += u64::from(old.first() != new.first());
-        let copies = new.iter().filter(|id| !old.contains(id)).count();
-        report.copies_moved += copies as u64;
-        if let Some(out) = out.as_deref_mut() {
-            writeln!(
+    let mut written = Ok(());
+    let (old_sets, new_sets) = (
+        before.iter().map(Vec::as_slice),
+        after.iter().map(Vec::as_slice),
+    );
+    let moves = GroupMoves::between(old_sets, new_sets, |pg, old, new, copies| {
+        if let (Some(out), Ok(())) = (out.as_deref_mut(), &written) {
+            written = writeln!(
                 out,
                 "{step},1.{pg:x},{},{},{copies}",
                 csv_field(&set(old)),
                 csv_field(&set(new))
-            )?;
+            );
         }
-    }
-    Ok(report)
+    });
+    written.map(|()| moves)
 }
 
 /// One server's keys in a report.
@@ -126,7 +109,7 @@ pub(super) struct StepReport {
     moved_between_survivors: u64,
     /// Ceph with `--moved-pgs`: the placement groups the step remapped.
     #[serde(skip_serializing_if = "Option::is_none")]
-    placement_groups: Option<PgReport>,
+    placement_groups: Option<GroupMoves>,
     flows: Vec<FlowReport>,
     changed_arcs: usize,
     mean: f64,

@@ -10,7 +10,7 @@
 
 pub mod built;
 pub mod cassandra;
-pub mod crushmap;
+pub use crate::engine::crushmap;
 pub mod envoy;
 
 use crate::engine::import::{ConfigFormat, Imported};
@@ -176,7 +176,9 @@ pub fn read_config_text(text: &str) -> Result<Imported, String> {
         // The page's words name the formats the page reads; here every reader is on hand.
         None => Err(NOT_RECOGNIZED.to_owned()),
         Some(ConfigFormat::Envoy) => envoy::read(text),
-        Some(ConfigFormat::CrushMap) => crushmap::read(text),
+        Some(ConfigFormat::CrushMap) => {
+            crushmap::read(text).and_then(|m| import::ceph_map(m).map_err(|e| e.to_string()))
+        }
         Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
             crate::engine::redis_cluster::read_shards(text)
                 .and_then(import::redis_cluster)

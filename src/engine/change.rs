@@ -60,12 +60,15 @@ pub enum Change {
         /// Its OSDs: name (`osd.N`), CRUSH weight, device class.
         osds: Vec<(String, f64, Option<String>)>,
     },
+    /// Ceph: take a host out of the map with its OSDs — as an operator decommissions a
+    /// server of disks (`ceph osd purge` of each, `ceph osd crush remove` of the host).
+    RemoveHost(String),
 }
 
 impl Change {
     /// Parses the command line's step syntax: `add:NAME[*W]`, `remove:NAME`, `fail:NAME`,
     /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`,
-    /// and Ceph's `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`.
+    /// and Ceph's `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…` and `remove-host:HOST`.
     pub fn parse(text: &str) -> Result<Change, Problem> {
         let (verb, arg) = text
             .split_once(':')
@@ -97,6 +100,7 @@ impl Change {
             "add-host" => {
                 parse_add_host(arg).ok_or_else(|| Problem::StepSyntax { given: quote(text) })??
             }
+            "remove-host" => Change::RemoveHost(arg.into()),
             _ => {
                 return Err(Problem::UnknownStep {
                     verb: quote(verb),
@@ -143,6 +147,7 @@ impl Change {
                     .collect();
                 format!("add-host:{host}@{parent}={}", osds.join("+"))
             }
+            Change::RemoveHost(host) => format!("remove-host:{host}"),
         }
     }
 }

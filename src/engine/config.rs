@@ -327,13 +327,25 @@ impl Config {
                 self.reset_book();
             }
             Change::SetHash(h) => self.settings.hash = *h,
+            Change::AddHost { .. } | Change::RemoveHost(_) => {
+                ideal = self.edit_hosts(change, now)?
+            }
+        }
+        self.scenario().validate()?;
+        Ok(ideal)
+    }
+
+    /// Ceph: a host added to or removed from the CRUSH layout with its OSDs; the ideal
+    /// share moved (its OSDs' weight share).
+    fn edit_hosts(&mut self, change: &Change, now: &Config) -> Result<Option<f64>, Problem> {
+        let mut share = 0.0;
+        match change {
             Change::AddHost { host, parent, osds } => {
                 let layout = self.settings.crush.as_deref().ok_or(Problem::NeedsAlgo {
                     param: "add-host",
                     algo: "ceph",
                 })?;
                 self.settings.crush = Some(Rc::new(layout.with_host(host, parent, &osds[..])?));
-                let mut share = 0.0;
                 for (name, weight, _) in osds {
                     let edit = self.edit(
                         &Change::Add {
@@ -344,10 +356,23 @@ impl Config {
                     )?;
                     share += edit.unwrap_or(0.0);
                 }
-                ideal = Some(share);
             }
+            Change::RemoveHost(host) => {
+                let layout = self.settings.crush.as_deref().ok_or(Problem::NeedsAlgo {
+                    param: "remove-host",
+                    algo: "ceph",
+                })?;
+                let (without, osds) = layout.without_host(host)?;
+                for osd in &osds {
+                    // An OSD the scenario no longer has (removed before) is gone already.
+                    if self.find(osd).is_ok() {
+                        share += self.edit(&Change::Remove(osd.clone()), now)?.unwrap_or(0.0);
+                    }
+                }
+                self.settings.crush = Some(Rc::new(without));
+            }
+            _ => return Ok(None),
         }
-        self.scenario().validate()?;
-        Ok(ideal)
+        Ok(Some(share))
     }
 }

@@ -74,6 +74,13 @@ pub trait Placement {
         None
     }
 
+    /// Ceph over a hierarchy: the acting sets the placement already holds, flat, and the
+    /// copies a group (`NO_OWNER` pads a set short of them) — what a page compares after
+    /// a change, where [`Placement::acting_sets`] would place every group again.
+    fn held_acting_sets(&self) -> Option<(&[ServerId], usize)> {
+        None
+    }
+
     /// [`Placement::explain`] for a key of the set that arrived as number `arrival`
     /// (`None` for a key not in the set); only bounded loads depend on arrivals.
     fn explain_arrival(&self, key: &str, position: u32, arrival: Option<u32>) -> Explanation {

@@ -74,7 +74,7 @@ pub enum ConfigFormat {
     /// (`cli::envoy`), whose YAML reader the page has no room for.
     Envoy,
     /// A decompiled CRUSH map (`crushtool -d`: `device` lines and `step`s of a rule): read
-    /// by the command line (`cli::crushmap`).
+    /// by [`super::crushmap`], in the page too.
     CrushMap,
     /// A real cluster's own layout: Redis's `CLUSTER NODES` / `CLUSTER SHARDS`, Cassandra's
     /// `nodetool ring`.
@@ -153,7 +153,9 @@ async fn read_as_paced(
 ) -> Result<Imported, Problem> {
     match format {
         ConfigFormat::Envoy => Err(Problem::ConfigNeedsCommandLine { what: "Envoy" }),
-        ConfigFormat::CrushMap => Err(Problem::ConfigNeedsCommandLine { what: "CRUSH map" }),
+        ConfigFormat::CrushMap => super::crushmap::read(text)
+            .map_err(|why| Problem::CrushMap { why })
+            .and_then(ceph_map),
         ConfigFormat::Cluster(ClusterLayout::Nodes) => {
             redis_cluster(read_nodes_paced(text, pace).await?)
         }
@@ -1054,6 +1056,18 @@ pub fn finish(
     })
 }
 
+/// The scenario's servers and hierarchy of a CRUSH map's Ceph cluster.
+pub fn ceph_map(map: super::crushmap::CephMap) -> Result<Imported, Problem> {
+    let mut imported = finish(
+        Algorithm::from_name("ceph"),
+        "ceph",
+        map.servers,
+        map.left_out,
+    )?;
+    imported.crush = map.crush;
+    Ok(imported)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1395,6 +1409,18 @@ mod tests {
         let imported = read_config(&section(cassandra, "ring ")).unwrap();
         assert_eq!(imported.algo.name(), "cassandra");
         assert_eq!(imported.tokens.unwrap().common_count(), Some(16));
+        // A pasted CRUSH map is read whole, hosts and all; one the reader refuses says why.
+        let map = include_str!("../../tests/reference/crush/3-hosts.txt");
+        let imported = read_config(map).unwrap();
+        assert_eq!(imported.algo.name(), "ceph");
+        assert_eq!(imported.servers.len(), 12);
+        assert!(imported.crush.is_some());
+        let straw = map.replacen("alg straw2", "alg straw", 1);
+        assert!(
+            matches!(read_config(&straw), Err(Problem::CrushMap { ref why }) if why.contains("straw2")),
+            "{:?}",
+            read_config(&straw)
+        );
         for (text, what) in [
             (section(redis, "shards "), "CLUSTER SHARDS"),
             (section(redis, "shards-raw "), "CLUSTER SHARDS"),

@@ -16,6 +16,7 @@ pub mod config;
 pub mod contract;
 pub mod crc;
 pub mod crush;
+pub mod crushmap;
 pub mod hash;
 pub mod import;
 pub mod keys;

@@ -68,6 +68,58 @@ impl Movement {
     }
 }
 
+/// Ceph: what a change did to the pool's placement groups, each group's acting set (primary
+/// first) compared before and after. The data a change moves is every copy of a remapped
+/// group, not only the primaries the per-key counts follow: adding a host remaps a group
+/// whose third copy lands on it, though its primary stays.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
+pub struct GroupMoves {
+    /// Groups whose acting set changed.
+    pub remapped: u64,
+    /// Groups in the pool (after the change).
+    pub groups: u64,
+    /// Copies that moved: an OSD in a group's new set that was not in its old one.
+    pub copies_moved: u64,
+    /// Copies the pool holds in all (after the change).
+    pub copies: u64,
+    /// Groups whose primary changed.
+    pub primaries_changed: u64,
+}
+
+impl GroupMoves {
+    /// Compares `before` and `after` (each group's acting set, primary first; `NO_OWNER`
+    /// entries are padding and not copies), calling `remapped(pg, old, new, copies_moved)`
+    /// for each group whose set changed, in group order.
+    pub fn between<'a>(
+        before: impl IntoIterator<Item = &'a [ServerId]>,
+        after: impl IntoIterator<Item = &'a [ServerId]>,
+        mut remapped: impl FnMut(usize, &[ServerId], &[ServerId], usize),
+    ) -> GroupMoves {
+        let mut moves = GroupMoves::default();
+        let held = |set: &[ServerId]| set.iter().filter(|&&id| id != NO_OWNER).count() as u64;
+        // A group a pg_num change created had no set before: all its copies are new.
+        let mut before = before.into_iter();
+        for (pg, new) in after.into_iter().enumerate() {
+            let old = before.next().unwrap_or(&[]);
+            moves.groups += 1;
+            moves.copies += held(new);
+            if old == new {
+                continue;
+            }
+            moves.remapped += 1;
+            moves.primaries_changed += u64::from(old.first() != new.first());
+            let copies = new
+                .iter()
+                .filter(|&&id| id != NO_OWNER && !old.contains(&id))
+                .count();
+            moves.copies_moved += copies as u64;
+            remapped(pg, old, new, copies);
+        }
+        moves
+    }
+}
+
 /// Keys moved per (from, to) pair while a change is applied: a dense matrix over server
 /// ids below [`DENSE_FLOWS`] (a page's few hundred), with one extra row and column for
 /// "nobody", so counting a moved key is an index, not a hash; pairs of larger ids (the

@@ -38,6 +38,9 @@ pub static WORDS: Words = Words {
     new_server_name: "New server name",
     add_server: "Add server",
     add_server_hint: "Add server (A)",
+    intro_crush: "Ceph with your CRUSH map: an object's name hashes (rjenkins) to one of pg_num placement groups, and CRUSH descends the map by straw2 draws — a different {0} for each copy, then an OSD in it — so a group's 3 copies never share a {0}. The inner ring is the map: OSDs grouped by {0}. Bit for bit osdmaptool 16.2.",
+    add_host: "Add host",
+    add_host_hint: "Add a host of OSDs, like the others (A)",
     remove_server: "Remove server",
     remove_server_hint: "Remove the last server (R)",
 
@@ -88,6 +91,7 @@ pub static WORDS: Words = Words {
     readout_ideal: "ideal {0} ({1})",
 
     readout_between: "between servers the change left alone: {0}",
+    readout_groups: "placement groups remapped: {0} of {1} · copies moved: {2} of {3} · primaries changed: {4}",
     mark_moved: "Mark the moved keys on the ring",
     flows_caption: "Keys moved, from → to",
     flows_corner: "from ╲ to",
@@ -282,6 +286,7 @@ pub static WORDS: Words = Words {
 
     hash_set: "Hash switched to {0}",
     host_added: "Added host {0} with {1} OSDs",
+    host_removed: "Removed host {0} and its OSDs",
     moved_of: "{0}: {1} of {2} keys moved ({3}",
 
     ideal: "; ideal {0}",
@@ -415,7 +420,7 @@ pub static WORDS: Words = Words {
     csv_moved: "Moved keys: {0} (CSV)",
     scenario_json: "Scenario (JSON)",
     open_scenario: "Open scenario…",
-    paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool, Redis CLUSTER NODES or nodetool ring",
+    paste_config: "Your nginx upstream, HAProxy backend, twemproxy pool, Redis CLUSTER NODES, nodetool ring or Ceph CRUSH map",
     use_config: "Use this config",
     backups_left_out: "Left out: backup server(s) {0} (the hash places keys on the primary servers; backups serve only when none is up).",
     paste_keys: "Your keys, one per line (up to 10,000)",
@@ -564,6 +569,8 @@ pub static WORDS: Words = Words {
                 |f| format!("{{user1}}.followers has the same tag, so it lands in the same slot {} on the same master, {}: multi-key commands find both keys on one node.", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("Add a fourth master: resharding moves whole slots — a quarter of the 16,384 — to node-7003, and with them {} keys ({}), all to {}.", f.moved, f.moved_pct, f.moved_to.join(", ")),
                 |f| format!("Ceph has the same two levels but computes the second: an object's name hashes (rjenkins) to one of the pool's 256 placement groups — the cells — and CRUSH's straw2 draws each group's OSD from the OSDs and their weights, so there is no slot table to store or reshard by hand. Add osd.3: it wins about a quarter of the groups, and {} keys ({}; ideal {}) move, all to {}.", f.moved, f.moved_pct, f.ideal_pct, f.moved_to.join(", ")),
+                |f| format!("A real Ceph cluster has hosts. This CRUSH map — the inner ring — holds 3 hosts of 4 OSDs, and its rule is chooseleaf firstn 0 type host: each copy of a group goes to a different host, so losing a host loses one copy at most. obj-1's group keeps its 3 copies on {}: three lines, three hosts.", f.copies_listed(", ")),
+                |f| { let g = f.groups.clone().unwrap_or_default(); format!("Add a host, node-d, of 4 OSDs: CRUSH remaps {} of the {} placement groups and moves {} of the {} copies, yet only {} groups change their primary — counting primaries, as the keys above do, undercounts the data that moves. obj-1's copies are now on {}.", g[0], g[1], g[2], g[3], g[4], f.copies_listed(", ")) },
             ],
         },
         TourWords {

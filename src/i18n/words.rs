@@ -88,6 +88,13 @@ pub struct Words {
     pub add_server: &'static str,
     /// The add button's hint.
     pub add_server_hint: &'static str,
+    /// Ceph over a CRUSH hierarchy, in place of the algorithm's sentence: {0} the type the
+    /// rule spreads copies over (`host`).
+    pub intro_crush: &'static str,
+    /// Ceph over a hierarchy: the add button's word and hint (a host of OSDs joins).
+    pub add_host: &'static str,
+    /// Its hint.
+    pub add_host_hint: &'static str,
     /// The remove-last button.
     pub remove_server: &'static str,
     /// The remove-last button's hint.
@@ -179,6 +186,9 @@ pub struct Words {
     pub readout_ideal: &'static str,
     /// Keys moved between servers the change left alone.
     pub readout_between: &'static str,
+    /// Ceph over a hierarchy: {0} groups remapped of {1}, {2} copies moved of {3}, {4}
+    /// primaries changed.
+    pub readout_groups: &'static str,
     /// The switch that keeps the moved keys marked on the ring until the next change.
     pub mark_moved: &'static str,
     /// The from → to table's caption.
@@ -311,6 +321,8 @@ pub struct Words {
     pub hash_set: &'static str,
     /// A host added to a Ceph cluster: its name, its OSDs' count.
     pub host_added: &'static str,
+    /// Ceph: a host taken out of the map with its OSDs ({0}).
+    pub host_removed: &'static str,
     /// "{what}: {moved} of {keys} keys moved ({percent}".
     pub moved_of: &'static str,
     /// "; ideal {percent}".

@@ -34,6 +34,9 @@ pub static WORDS: Words = Words {
     new_server_name: "新服务器名称",
     add_server: "添加服务器",
     add_server_hint: "添加服务器（A）",
+    intro_crush: "Ceph 按你的 CRUSH 图放置：对象名经 rjenkins 哈希落入 pg_num 个归置组之一，CRUSH 再用 straw2 抽签逐层下降——每份副本选一个不同的 {0}，再在其中选 OSD——所以一个组的 3 份副本绝不会落在同一个 {0}。内圈就是这张图：OSD 按 {0} 分组。与 osdmaptool 16.2 逐位一致。",
+    add_host: "添加主机",
+    add_host_hint: "添加一台与其他主机相同的 OSD 主机（A）",
     remove_server: "删除服务器",
     remove_server_hint: "删除最后一台服务器（R）",
 
@@ -84,6 +87,7 @@ pub static WORDS: Words = Words {
     readout_ideal: "理想 {0} 个（{1}）",
 
     readout_between: "未受变更影响的服务器之间迁移：{0}",
+    readout_groups: "重新映射的归置组：{1} 个中的 {0} 个 · 迁移的副本：{3} 份中的 {2} 份 · 主 OSD 改变：{4} 个",
     mark_moved: "在环上标出迁移的键",
     flows_caption: "键的迁移：从 → 到",
     flows_corner: "从 ╲ 到",
@@ -278,6 +282,7 @@ pub static WORDS: Words = Words {
 
     hash_set: "哈希函数切换到 {0}",
     host_added: "新增主机 {0}，含 {1} 个 OSD",
+    host_removed: "移除主机 {0} 及其 OSD",
     moved_of: "{0}：{2} 个键中迁移了 {1} 个（{3}",
 
     ideal: "；理想 {0}",
@@ -400,7 +405,7 @@ pub static WORDS: Words = Words {
     csv_moved: "迁移的键：{0} 个（CSV）",
     scenario_json: "场景（JSON）",
     open_scenario: "打开场景…",
-    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池、Redis 的 CLUSTER NODES 或 nodetool ring 输出",
+    paste_config: "粘贴 nginx 的 upstream、HAProxy 的 backend、twemproxy 的池、Redis 的 CLUSTER NODES、nodetool ring 输出或 CRUSH 图（crushtool -d 的输出）",
     use_config: "使用这份配置",
     backups_left_out: "没有包含备用服务器 {0}（哈希只把键放在主服务器上；所有主服务器都不可用时才用备用服务器）。",
     paste_keys: "你自己的键，每行一个（最多 10,000 个）",
@@ -545,6 +550,8 @@ pub static WORDS: Words = Words {
                 |f| format!("{{user1}}.followers 带有相同的标签，所以落在同一个槽 {}、同一个主节点 {} 上：多键命令能在一个节点上找到这两个键。", f.slot.unwrap_or_default(), f.owner()),
                 |f| format!("添加第四个主节点：重新分片按整段迁移槽 —— 16,384 个槽中的四分之一 —— 迁往 node-7003，随之迁移 {} 个键（{}），全部迁往 {}。", f.moved, f.moved_pct, f.moved_to.join("、")),
                 |f| format!("Ceph 同样分两级，但第二级是算出来的：对象名经 rjenkins 哈希落入存储池 256 个归置组（图中的格子）之一，CRUSH 的 straw2 再按各 OSD 及其权重为每个组抽签选出 OSD——没有要保存、要手工重新分片的槽表。添加 osd.3：它赢得约四分之一的组，{} 个键（{}；理想 {}）迁移，全部迁往 {}。", f.moved, f.moved_pct, f.ideal_pct, f.moved_to.join("、")),
+                |f| format!("真实的 Ceph 集群有主机。这张 CRUSH 图（内圈）有 3 台主机、每台 4 个 OSD，规则要求一个组的每份副本放在不同的主机上，所以坏掉一台主机最多丢一份副本。obj-1 所在组的 3 份副本在 {}：三条线，三台主机。", f.copies_listed("、")),
+                |f| { let g = f.groups.clone().unwrap_or_default(); format!("加入一台主机 node-d（4 个 OSD）：CRUSH 重新映射了 {1} 个归置组中的 {0} 个，迁移了 {3} 份副本中的 {2} 份，但只有 {4} 个组的主 OSD 变了——像上面的键数那样只数主副本，会低估真正要搬的数据。obj-1 的副本现在在 {5}。", g[0], g[1], g[2], g[3], g[4], f.copies_listed("、")) },
             ],
         },
         TourWords {
@@ -586,7 +593,7 @@ pub static WORDS: Words = Words {
 
 /// Each problem in Chinese (an exhaustive `match`: a new problem cannot ship without it).
 /// The problems' messages in Chinese, by [`Problem::values`]' index.
-const PROBLEMS: [&str; 97] = [
+const PROBLEMS: [&str; 98] = [
     "服务器名称不能为空",
     "服务器名称 {0} 超过 {1} 个字符",
     "服务器名称 {0} 含有不可见字符或控制字符 {1}；请只用可见字符",
@@ -675,7 +682,7 @@ const PROBLEMS: [&str; 97] = [
     "令牌 {0} 同时属于 {1} 和 {2}",
     "tokens：总数超过上限 {0}",
     "{0}：请用命令行读取（hashring-lab simulate --config 文件），页面不读取",
-    "页面读不了这份配置：可读 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池、CLUSTER NODES 或 nodetool ring 输出",
+    "页面读不了这份配置：可读 nginx 的 upstream 块、HAProxy 的 backend 段、twemproxy 的池、CLUSTER NODES、nodetool ring 输出或 CRUSH 图（crushtool -d 的输出）",
     "{0} 配置中没有参与哈希的服务器",
     "键：链接中的键不能含逗号，实际为 {0}",
     "程序内部错误（{0}）",
@@ -684,6 +691,7 @@ const PROBLEMS: [&str; 97] = [
     "crush：{0} 不是 CRUSH 布局的组成部分（应为调优参数段、规则段，或每个桶一段“类型:名称:编号(成员,…)”）",
     "crush：桶 {1} 包含 {0}，它既不是 OSD（osd.N），也不是在它之前定义的桶",
     "crush：服务器 {0} 不在 CRUSH 层级的任何桶中（Ceph 的服务器是 OSD，即 osd.N，须放在某台主机下）",
+    "CRUSH 图：{0}",
 ];
 
 fn problem(p: &Problem) -> String {

@@ -4,6 +4,7 @@
 //! these functions return, so every rule here is tested natively.
 
 pub mod buckets;
+pub mod domains;
 mod geometry;
 pub mod gesture;
 pub mod loupe;

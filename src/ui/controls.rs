@@ -175,12 +175,17 @@ pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback
             }
         })
     };
+    // Ceph over a hierarchy adds a host of OSDs.
+    let (word, hint) = match state.host_to_add("") {
+        Some(_) => (w.add_host, w.add_host_hint),
+        None => (w.add_server, w.add_server_hint),
+    };
     html! {
         <form class="add actions" onsubmit={add}>
             <label for="new-server" class="visually-hidden">{w.new_server_name}</label>
             <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
-            <button type="submit" class="primary" title={w.add_server_hint} aria-label={w.add_server}>
-                <span class="word">{w.add_server}</span><span class="short">{w.add_short}</span></button>
+            <button type="submit" class="primary" title={hint} aria-label={word}>
+                <span class="word">{word}</span><span class="short">{w.add_short}</span></button>
             <button type="button" title={w.remove_server_hint} aria-label={w.remove_server} onclick={on_action.reform(|_| Action::RemoveLast)}>
                 <span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
             {fail_pick(w, state, on_action)}

@@ -35,9 +35,21 @@ pub fn readout_card(
                 .zip(r.ideal_fraction)
                 .map(|(n, f)| fill(w.readout_ideal, &[&group_thousands(n), &percent(f)]));
             let between = fill(w.readout_between, &[&group_thousands(r.between_survivors)]);
+            let groups = state.last.as_ref().and_then(|l| l.groups).map(|g| {
+                let n = [
+                    g.remapped,
+                    g.groups,
+                    g.copies_moved,
+                    g.copies,
+                    g.primaries_changed,
+                ];
+                let n = n.map(group_thousands);
+                fill(w.readout_groups, &[&n[0], &n[1], &n[2], &n[3], &n[4]])
+            });
             html! {
                 <>
                     <p class="moved-line">{fill(w.readout_moved, &[&group_thousands(r.moved), &group_thousands(r.keys), &percent(r.fraction())])}</p>
+                    if let Some(groups) = groups { <p class="groups-line">{groups}</p> }
                     <p class="ideal-line">
                         if let Some(ideal) = ideal { <span class="ideal">{ideal}</span> }
                         <span class={classes!("between", (r.between_survivors > 0).then_some("bad"))}>{between}</span>

@@ -15,13 +15,14 @@ use std::f64::consts::TAU;
 use web_sys::CanvasRenderingContext2d;
 
 use crate::engine::contract::Best;
-use crate::engine::contract::{Probe, Structure};
+use crate::engine::contract::{How, Probe, Structure};
 use crate::engine::keys::splitmix64;
 use crate::engine::placement::Shape;
 use crate::engine::ring::{arc_len, ServerId, NO_OWNER};
 use crate::engine::sim::Simulation;
 use crate::i18n::Words;
 use crate::render::buckets::{capacity_bars, range_bands, traffic, BucketPicture, Grid, RangeBand};
+use crate::render::domains::{domain_labels, label_px as domain_label_px, DomainRing, Domains};
 use crate::render::loupe::{self, Loupe};
 use crate::render::palette::Palette;
 use crate::render::scene::{
@@ -68,6 +69,10 @@ pub fn draw_static(
         .as_ref()
         .filter(|b| b.has_grid())
         .and_then(|b| Grid::fit(g, s, b.capacity));
+    // Ceph over a CRUSH hierarchy: the map's OSDs, grouped by host and rack.
+    if let Some(domains) = Domains::of(&state.sim) {
+        clear = draw_domains(ctx, g, s, &domains, &state.sim, p);
+    }
     if let Some(picture) = &picture {
         // The grid holds the buckets in use as its first cells: it takes the ring's place.
         if grid.is_none() {
@@ -281,6 +286,145 @@ fn draw_buckets(
                 g.cy + lr * math::sin(mid),
             );
         }
+    }
+}
+
+/// Ceph over a CRUSH hierarchy: the inner ring of the map ([`Domains`]) — each host's arc
+/// as a pale band with its OSDs on it in their colours (hollow when out), racks as a line
+/// outside their hosts, the buckets' names where they fit. Writes the layout for the
+/// page's tests (`data-domains`: `osd x y r bucket` per OSD, by name; `data-domain-labels`:
+/// `bucket x y w h` per name). Returns how far out the centre's words may reach.
+fn draw_domains(
+    ctx: &CanvasRenderingContext2d,
+    g: &RingGeometry,
+    s: &Scale,
+    d: &Domains,
+    sim: &Simulation,
+    p: &Palette,
+) -> f64 {
+    let ring = DomainRing::fit(g, s, d.slots);
+    ctx.set_line_cap("butt");
+    for arc in &d.arcs {
+        let (from, to) = (f64::from(arc.slots.0), f64::from(arc.slots.1));
+        let (after, upto) = (d.position(from - 0.45), d.position(to + 0.45));
+        ctx.begin_path();
+        if arc.level == 0 {
+            arc_path(ctx, g, ring.radius, after, upto);
+            ctx.set_line_width(ring.band);
+            ctx.set_stroke_style_str(p.track);
+        } else {
+            arc_path(ctx, g, ring.level_radius(arc.level), after, upto);
+            ctx.set_line_width(2.5);
+            ctx.set_stroke_style_str(p.muted);
+        }
+        ctx.stroke();
+    }
+    let mut spots = Vec::with_capacity(d.osds.len());
+    for spot in &d.osds {
+        let (x, y) = ring.spot_centre(g, d, spot);
+        let up = sim.server(spot.server).is_some_and(|s| s.up);
+        ctx.begin_path();
+        let _ = ctx.arc(x, y, ring.dot, 0.0, TAU);
+        let colour = server_colour(spot.server, p);
+        ctx.set_fill_style_str(if up { &colour } else { p.background });
+        ctx.fill();
+        ctx.set_line_width(if up { 1.0 } else { 2.0 });
+        ctx.set_stroke_style_str(if up { p.outline } else { &colour });
+        ctx.stroke();
+        let bucket = spot.bucket.map_or("", |b| d.arcs[b].name.as_str());
+        let name = sim.server(spot.server).map_or("", |s| s.name.as_str());
+        spots.push(format!(
+            "{name} {} {} {} {bucket}",
+            Fixed(x, 1),
+            Fixed(y, 1),
+            Fixed(ring.dot, 1)
+        ));
+    }
+    let px = domain_label_px(s);
+    ctx.set_font(&font(px, true));
+    let labels = domain_labels(g, &ring, d, px, &measurer(ctx));
+    let mut named = Vec::with_capacity(labels.len());
+    for (i, label) in &labels {
+        let host = d.arcs[*i].level == 0;
+        ctx.set_fill_style_str(if host { p.text } else { p.muted });
+        fill_label(ctx, label);
+        let r = label.rect;
+        named.push(format!(
+            "{} {} {} {} {}",
+            d.arcs[*i].name,
+            Fixed(r.x, 1),
+            Fixed(r.y, 1),
+            Fixed(r.w, 1),
+            Fixed(r.h, 1)
+        ));
+    }
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-domains", &spots.join(";"));
+        let _ = canvas.set_attribute("data-domain-labels", &named.join(";"));
+    }
+    ring.clear
+}
+
+/// A followed object's copies over a CRUSH hierarchy: a line from its placement group's
+/// cell to each OSD of the group's acting set on the inner ring, the primary's thicker,
+/// each numbered in acting-set order — a student sees them land in different hosts.
+/// Writes `data-copies` (`osd x y` per copy, where its line ends) and `data-copies-of`
+/// (the object) for the page's tests.
+fn draw_copies(
+    ctx: &CanvasRenderingContext2d,
+    (g, s): (&RingGeometry, &Scale),
+    d: &Domains,
+    (key, e, sim): (&str, &crate::engine::contract::Explanation, &Simulation),
+    p: &Palette,
+) {
+    let How::PlacementGroup {
+        pg,
+        pg_num,
+        replicas,
+        ..
+    } = &e.how
+    else {
+        return;
+    };
+    let ring = DomainRing::fit(g, s, d.slots);
+    let cell = ((2 * u64::from(*pg) + 1) << 31) / u64::from((*pg_num).max(1));
+    let from = g.point(cell as u32, g.radius - s.band * 0.6);
+    let copies = std::iter::once(e.owner).chain(replicas.iter().copied());
+    let mut ends = Vec::new();
+    ctx.set_line_cap("round");
+    for (rank, server) in copies.enumerate() {
+        let Some(spot) = d.spot(server) else { continue };
+        let to = ring.spot_centre(g, d, spot);
+        let width = if rank == 0 { 4.0 } else { 2.5 };
+        line(ctx, from, to, width + 2.0, p.outline);
+        line(ctx, from, to, width, &server_colour(server, p));
+        ctx.begin_path();
+        let _ = ctx.arc(to.0, to.1, ring.dot + 3.0, 0.0, TAU);
+        ctx.set_line_width(2.5);
+        ctx.set_stroke_style_str(p.outline);
+        ctx.stroke();
+        // The copy's number on its line, a little way out from the OSD.
+        let badge = s.font_px * 0.62;
+        let t = (ring.dot + 4.0 + badge) / math::hypot(from.0 - to.0, from.1 - to.1).max(1.0);
+        let (bx, by) = (to.0 + (from.0 - to.0) * t, to.1 + (from.1 - to.1) * t);
+        ctx.begin_path();
+        let _ = ctx.arc(bx, by, badge, 0.0, TAU);
+        ctx.set_fill_style_str(p.background);
+        ctx.fill();
+        ctx.set_line_width(1.5);
+        ctx.stroke();
+        ctx.set_font(&font(s.font_px * 0.8, true));
+        ctx.set_text_align("center");
+        ctx.set_text_baseline("middle");
+        ctx.set_fill_style_str(p.text);
+        let _ = ctx.fill_text(&(rank + 1).to_string(), bx, by);
+        let name = sim.server(server).map_or("", |s| s.name.as_str());
+        ends.push(format!("{name} {} {}", Fixed(to.0, 1), Fixed(to.1, 1)));
+    }
+    ctx.set_line_cap("butt");
+    if let Some(canvas) = ctx.canvas() {
+        let _ = canvas.set_attribute("data-copies", &ends.join(";"));
+        let _ = canvas.set_attribute("data-copies-of", key);
     }
 }
 
@@ -1169,15 +1313,49 @@ pub fn draw_overlay(
         ctx.set_global_alpha(1.0);
     }
     if let Some(l) = &state.lookup {
-        draw_lookup(ctx, g, s, l, o.clock.idle_progress(0.0), p);
-        let loupe = Loupe::of(&l.explanation, &state.sim, TAU * g.radius);
-        if let Some(canvas) = ctx.canvas() {
-            let drawn = loupe.and_then(|loupe| draw_loupe(ctx, g, s, &loupe, state, w, p));
-            let _ = canvas.set_attribute("data-loupe", &drawn.unwrap_or_default());
-        }
-        if let Some(walk) = followed_walk(state) {
-            draw_walk(ctx, g, s, walk, &walk_sum(state, walk), &state.sim, p);
-        }
+        draw_followed(ctx, (g, s), state, l, o.clock.idle_progress(0.0), w, p);
+    }
+}
+
+/// The followed key: its pin, the loupe, a CRUSH map's copies and the algorithm's walk.
+fn draw_followed(
+    ctx: &CanvasRenderingContext2d,
+    (g, s): (&RingGeometry, &Scale),
+    state: &PageState,
+    l: &Lookup,
+    progress: f64,
+    w: &Words,
+    p: &Palette,
+) {
+    draw_lookup(ctx, g, s, l, progress, p);
+    let loupe = Loupe::of(&l.explanation, &state.sim, TAU * g.radius);
+    if let Some(canvas) = ctx.canvas() {
+        let drawn = loupe.and_then(|loupe| draw_loupe(ctx, g, s, &loupe, state, w, p));
+        let _ = canvas.set_attribute("data-loupe", &drawn.unwrap_or_default());
+    }
+    // The copies' lines under the walk's sum (a line to the far side crosses the
+    // middle).
+    let domains = Domains::of(&state.sim);
+    if let Some(domains) = &domains {
+        draw_copies(
+            ctx,
+            (g, s),
+            domains,
+            (&l.key, &l.explanation, &state.sim),
+            p,
+        );
+    }
+    if let Some(walk) = followed_walk(state) {
+        let depth = domains.map(|d| DomainRing::fit(g, s, d.slots).clear - s.font_px);
+        draw_walk(
+            ctx,
+            g,
+            s,
+            walk,
+            &walk_sum(state, walk),
+            (&state.sim, depth),
+            p,
+        );
     }
 }
 
@@ -1352,7 +1530,7 @@ fn draw_walk(
     s: &Scale,
     walk: Walk,
     sum: &str,
-    sim: &Simulation,
+    (sim, sum_depth): (&Simulation, Option<f64>),
     p: &Palette,
 ) {
     ctx.set_line_cap("round");
@@ -1430,15 +1608,24 @@ fn draw_walk(
                     let _ = ctx.fill_text(text, g.cx, g.cy + depth);
                 }
             } else {
-                let wide = set_sum_font(ctx, s, sum, g.radius * 1.3);
-                // On a plate, over whatever the picture draws there.
-                let (y, tall) = (g.cy + g.radius * SUM_DEPTH, s.font_px * 1.6);
-                ctx.set_fill_style_str(p.background);
-                ctx.set_global_alpha(0.85);
-                ctx.fill_rect(g.cx - wide / 2.0 - 6.0, y - tall / 2.0, wide + 12.0, tall);
-                ctx.set_global_alpha(1.0);
-                ctx.set_fill_style_str(p.text);
-                let _ = ctx.fill_text(sum, g.cx, y);
+                // Inside a CRUSH map's inner ring (`sum_depth`: how far either side the
+                // centre's words may reach), under the centre's two lines.
+                let room = sum_depth.map_or(g.radius * 1.3, |clear| 2.0 * clear - 12.0);
+                let wide = set_sum_font(ctx, s, sum, room);
+                // Not over the OSDs of a CRUSH map's inner ring (a small frame): the lookup's
+                // card says it.
+                if sum_depth.is_none() || wide <= room {
+                    // On a plate, over whatever the picture draws there.
+                    let tall = s.font_px * 1.6;
+                    let depth = sum_depth.map_or(g.radius * SUM_DEPTH, |_| s.font_px * 2.4);
+                    let y = g.cy + depth;
+                    ctx.set_fill_style_str(p.background);
+                    ctx.set_global_alpha(0.85);
+                    ctx.fill_rect(g.cx - wide / 2.0 - 6.0, y - tall / 2.0, wide + 12.0, tall);
+                    ctx.set_global_alpha(1.0);
+                    ctx.set_fill_style_str(p.text);
+                    let _ = ctx.fill_text(sum, g.cx, y);
+                }
             }
         }
     }

@@ -254,7 +254,7 @@ export const tourSettled = ([tour, step]) => {
     && !document.querySelector('.summary progress') && t.querySelector('.narration').textContent.trim().length > 0;
 };
 
-export const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 4, stale: 4, survivors: 4, decides: 7 };
+export const TOURS = { modn: 3, ring: 3, vnodes: 5, sweep: 2, java: 4, carp: 2, slots: 6, stale: 4, survivors: 4, decides: 7 };
 
 /** Every number written in `text` (with thousands separators), as strings. */
 const numbers = (text) => (text.match(/\d[\d,]*(\.\d+)?%?/g) || []).map((n) => n.replace(/[,.]$/, ''));

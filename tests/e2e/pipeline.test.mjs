@@ -59,13 +59,17 @@ test('no console errors and no request beyond 127.0.0.1', () => {
 });
 
 // The budget: the page a reader downloads — index.html and the wasm, js and css it loads —
-// is at most 360 KB gzip (-9), counted as tools/size.sh and tests/perf/measure.mjs count it
+// is at most 380 KB gzip (-9), counted as tools/size.sh and tests/perf/measure.mjs count it
 // (300 KB until issue 29 made room for the pictures and real systems to come; 330 KB until
 // issue 53's refusals and start-failure message took the page to 332.0 KB; 345 KB, set by
 // issue 49 for the legibility work, until issue 52 put CRUSH over a real cluster's hosts and
 // racks in the page — the mapper, the hierarchy a link carries, the add-host step — and took
-// it from 340.6 KB to 354.1 KB by tools/size.sh, 356.9 KB as this test counts).
-test('the page is at most 360 KB gzip, and its loader names what it loads', async () => {
+// it from 340.6 KB to 354.1 KB by tools/size.sh, 356.9 KB as this test counts; 360 KB until
+// issue 52's failure domains drawn, "Add host", the groups a change remaps and the tour's two
+// steps took it to 363.9 KB, and the CRUSH map reader itself, for a map pasted into the page,
+// to 373.0 KB — after its tables became lists and its floats the page's own reader and
+// writer, which saved 23.7 KB of the 33 it first cost).
+test('the page is at most 380 KB gzip, and its loader names what it loads', async () => {
   const { readFileSync } = await import('node:fs');
   const { gzipSync } = await import('node:zlib');
   const path = await import('node:path');
@@ -78,7 +82,7 @@ test('the page is at most 360 KB gzip, and its loader names what it loads', asyn
   assert.match(html, /<script type=module>(?:(?!<\/script>)[^])*__wbg_get_imports/, 'the JS glue is inline');
   const sizes = assets.map((f) => [f, gzipSync(readFileSync(path.join(dist, f)), { level: 9 }).length]);
   const total = sizes.reduce((a, [, n]) => a + n, 0);
-  assert.ok(total <= 360 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
+  assert.ok(total <= 380 * 1024, `page ${(total / 1024).toFixed(1)} KB gzip: ${JSON.stringify(sizes)}`);
 });
 
 // The shell paints with the HTML's own bytes: a stylesheet link would hold the first frame

@@ -171,7 +171,7 @@ def test_ceph_over_a_hierarchy_of_hosts_and_racks():
         else:
             state[2].append(words[0])
             state[3].append(words[2])
-    assert len(states) == 7
+    assert len(states) == 8
     for name, params, names, primaries in states:
         crushmap = (REFERENCE / "crush" / f"{params['map']}.txt").read_text()
         cluster = hl.Cluster.from_config(crushmap, pg_num=int(params["pg_num"]), down=params.get("down"))

@@ -83,6 +83,33 @@ pub struct CrushLayout {
     pub classes: Vec<(String, String)>,
 }
 
+/// A host to add: its name, the bucket it goes in, its OSDs (name, weight, class).
+#[derive(Clone, Debug, PartialEq)]
+pub struct NewHost {
+    /// The host's name.
+    pub name: String,
+    /// The bucket it goes in.
+    pub parent: String,
+    /// Its OSDs: name, CRUSH weight, device class.
+    pub osds: Vec<(String, f64, Option<String>)>,
+}
+
+/// The next of names that differ only in their last letter (`node-a`, `node-b` → `node-c`).
+fn next_lettered(names: &[&str]) -> Option<String> {
+    let split = |n: &'_ str| n.char_indices().last().map(|(i, c)| (n[..i].to_owned(), c));
+    let (head, _) = split(names.first()?)?;
+    let mut last = 'a';
+    for n in names {
+        let (h, c) = split(n)?;
+        if h != head || !c.is_ascii_lowercase() {
+            return None;
+        }
+        last = last.max(c);
+    }
+    let next = char::from(last as u8 + 1);
+    next.is_ascii_lowercase().then(|| format!("{head}{next}"))
+}
+
 /// The OSD id of a layout item named `osd.N`.
 fn osd_number(name: &str) -> Option<i32> {
     let digits = name.strip_prefix("osd.")?;
@@ -415,6 +442,105 @@ impl CrushLayout {
         Ok(next)
     }
 
+    /// The host an operator would add next, as a page's "Add host" adds it: named `name`
+    /// (else the hosts' naming carried on: `node-c` → `node-d`, `host-3` → `host-4`), under
+    /// the bucket that holds the last host (else the rule's first take), with as many OSDs
+    /// as a host has on average, numbered on from the highest OSD in `taken` or the map, of
+    /// weight 1 and the map's commonest device class. `None` when the map has no bucket to
+    /// put it in.
+    pub fn host_to_add(&self, name: &str, taken: &[&str]) -> Option<NewHost> {
+        let hosts: Vec<&LayoutBucket> = self.buckets.iter().filter(|b| b.kind == "host").collect();
+        let parent = match hosts.last() {
+            Some(last) => self.buckets.iter().find(|b| b.items.contains(&last.name))?,
+            None => self.buckets.iter().find(|b| {
+                self.rule
+                    .iter()
+                    .any(|s| matches!(s, LayoutStep::Take(item, _) if *item == b.name))
+            })?,
+        };
+        let names: Vec<&str> = self.buckets.iter().map(|b| b.name.as_str()).collect();
+        let free = |n: &str| !names.contains(&n) && osd_number(n).is_none() && !n.is_empty();
+        let name = Some(name.trim().to_owned())
+            .filter(|n| free(n))
+            .or_else(|| {
+                let hosts: Vec<&str> = hosts.iter().map(|h| h.name.as_str()).collect();
+                crate::text::next_numbered(&hosts)
+                    .or_else(|| next_lettered(&hosts))
+                    .filter(|n| free(n))
+            })
+            .or_else(|| (1..).map(|i| format!("host-{i}")).find(|n| free(n)))?;
+        let osds_held =
+            |b: &&LayoutBucket| b.items.iter().filter(|i| osd_number(i).is_some()).count();
+        let count = match hosts.len() {
+            0 => 1,
+            n => ((hosts.iter().map(osds_held).sum::<usize>() + n / 2) / n).max(1),
+        };
+        let highest = (taken.iter().copied())
+            .chain(
+                self.buckets
+                    .iter()
+                    .flat_map(|b| b.items.iter().map(String::as_str)),
+            )
+            .filter_map(osd_number)
+            .max()
+            .unwrap_or(-1);
+        let mut classes: Vec<(&str, usize)> = Vec::new();
+        for (_, class) in &self.classes {
+            match classes.iter_mut().find(|c| c.0 == class) {
+                Some(c) => c.1 += 1,
+                None => classes.push((class, 1)),
+            }
+        }
+        let class = classes.iter().max_by_key(|c| c.1).map(|c| c.0.to_owned());
+        let osds = (1..=count as i32)
+            .map(|i| (format!("osd.{}", highest + i), 1.0, class.clone()))
+            .collect();
+        Some(NewHost {
+            name,
+            parent: parent.name.clone(),
+            osds,
+        })
+    }
+
+    /// The layout without host `host`, and the OSDs it held (which leave with it): its
+    /// bucket gone from its parent's items, as `ceph osd crush remove HOST` leaves the map
+    /// once its OSDs are purged.
+    pub fn without_host(&self, host: &str) -> Result<(CrushLayout, Vec<String>), Problem> {
+        let mut next = self.clone();
+        let at = (next.buckets.iter())
+            .position(|b| b.name == host && b.kind == "host")
+            .ok_or_else(|| {
+                let hosts = self.buckets.iter().filter(|b| b.kind == "host");
+                Problem::NoSuchServer {
+                    name: quote(host),
+                    servers: hosts
+                        .map(|b| b.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                }
+            })?;
+        let gone = next.buckets.remove(at);
+        for bucket in &mut next.buckets {
+            bucket.items.retain(|item| *item != gone.name);
+        }
+        next.classes.retain(|(osd, _)| !gone.items.contains(osd));
+        Ok((next, gone.items))
+    }
+
+    /// The type the rule spreads copies over: its `chooseleaf`'s, else its last `choose`'s
+    /// (`host` for a rule with neither).
+    pub fn domain_kind(&self) -> &str {
+        let chosen = self.rule.iter().filter_map(|s| match s {
+            LayoutStep::Choose { kind, leaf, .. } => Some((kind.as_str(), *leaf)),
+            _ => None,
+        });
+        let kind = chosen.fold(None, |found, (kind, leaf)| match found {
+            Some((_, true)) => found,
+            _ => Some((kind, leaf)),
+        });
+        kind.map_or("host", |(kind, _)| kind)
+    }
+
     /// The bucket of `kind` an OSD sits in (its host, for `host`), if any.
     pub fn ancestor(&self, osd: &str, kind: &str) -> Option<&str> {
         let mut item = osd;
@@ -554,5 +680,45 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    /// "Add host" carries the hosts' naming on, puts the host where the last one is, with
+    /// as many OSDs as a host has on average, numbered past every OSD, of the commonest
+    /// class; a name typed is kept when free.
+    #[test]
+    fn the_host_to_add_is_like_the_others() {
+        let three = "rule:take:default,chooseleaf:0:host,emit;host:node-a:-1:hdd:-5:ssd:-9(osd.0:hdd,osd.1:hdd,osd.2:ssd,osd.3:hdd);host:node-b:-2:hdd:-6:ssd:-10(osd.4:hdd,osd.5:ssd,osd.6:hdd);host:node-c:-3:hdd:-7:ssd:-11(osd.8:hdd,osd.9:ssd,osd.10:hdd,osd.11:hdd);root:default:-4:hdd:-8:ssd:-12(node-a,node-b,node-c)";
+        let layout = CrushLayout::parse(three).unwrap();
+        let host = layout.host_to_add("", &["osd.12"]).unwrap();
+        assert_eq!(
+            (host.name.as_str(), host.parent.as_str()),
+            ("node-d", "default")
+        );
+        let hdd = Some("hdd".to_owned());
+        let osds: Vec<_> = (13..17)
+            .map(|n| (format!("osd.{n}"), 1.0, hdd.clone()))
+            .collect();
+        assert_eq!(host.osds, osds);
+        // It is a host the layout takes.
+        let with = layout
+            .with_host(&host.name, &host.parent, &host.osds)
+            .unwrap();
+        assert_eq!(with.ancestor("osd.13", "host"), Some("node-d"));
+        assert_eq!(
+            layout.host_to_add(" storage-7 ", &[]).unwrap().name,
+            "storage-7"
+        );
+        // A name taken, or an OSD's, is passed over for the next.
+        assert_eq!(layout.host_to_add("node-a", &[]).unwrap().name, "node-d");
+        assert_eq!(layout.host_to_add("osd.20", &[]).unwrap().name, "node-d");
+        let racks = "rule:take:default,chooseleaf:0:host,emit;host:h1:-1(osd.0);host:h2:-2(osd.1);rack:r1:-3(h1,h2);host:h3:-4(osd.2);rack:r2:-5(h3);root:default:-6(r1,r2)";
+        let host = CrushLayout::parse(racks)
+            .unwrap()
+            .host_to_add("", &[])
+            .unwrap();
+        assert_eq!((host.name.as_str(), host.parent.as_str()), ("h4", "r2"));
+        assert_eq!(host.osds, vec![("osd.3".to_owned(), 1.0, None)]);
+        assert_eq!(next_lettered(&["主机a", "主机b"]).as_deref(), Some("主机c"));
+        assert_eq!(next_lettered(&["a", "z"]), None);
     }
 }

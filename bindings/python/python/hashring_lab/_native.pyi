@@ -68,7 +68,8 @@ class Cluster:
         """The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query)."""
     def step(self, change: str) -> Cluster:
         """The cluster after one change in `simulate --step` syntax (`add:E*2`, `fail:B`, …;
-        for Ceph over a CRUSH map with hosts, `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`)."""
+        for Ceph over a CRUSH map with hosts, `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…` and
+        `remove-host:HOST`)."""
     def add(self, name: str, weight: float = 1.0) -> Cluster: ...
     def remove(self, name: str) -> Cluster: ...
     def fail(self, name: str) -> Cluster: ...

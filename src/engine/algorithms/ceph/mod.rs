@@ -33,7 +33,7 @@ use std::rc::Rc;
 
 use super::maglev::{cell_ring, filled, position_in_cell};
 use crate::engine::contract::{Explanation, How, LiveServer, Placement, Score, TableFill};
-use crate::engine::crush::layout::{CrushLayout, LayoutStep};
+use crate::engine::crush::layout::CrushLayout;
 use crate::engine::crush::map::{CrushMap, Step};
 use crate::engine::crush::mix;
 pub use crate::engine::crush::{crush_ln, crush_weight, hash2, hash3, straw2_draw};
@@ -172,6 +172,11 @@ pub struct Ceph {
     on_demand: Option<Rc<RefCell<Vec<ServerId>>>>,
     /// The cluster's CRUSH hierarchy and rule, when it is not the flat map.
     hierarchy: Option<Rc<Hierarchy>>,
+    /// Over a hierarchy, each group's whole acting set as the fill placed it (CRUSH gives
+    /// the primary only with the rest): `POOL_SIZE` servers a group, `NO_OWNER` where a
+    /// replica found no OSD. Kept so that what a change remapped is counted by comparing,
+    /// not by placing every group again.
+    sets: Vec<ServerId>,
 }
 
 /// A CRUSH hierarchy ready to map placement groups: the map over the servers' OSDs, the
@@ -205,21 +210,7 @@ impl Hierarchy {
             reweights[o.id as usize] = if o.out { 0 } else { 0x10000 };
             servers[o.id as usize] = o.server;
         }
-        let domain_kind = layout
-            .rule
-            .iter()
-            .filter_map(|s| match s {
-                LayoutStep::Choose { kind, leaf, .. } => Some((kind, *leaf)),
-                _ => None,
-            })
-            .fold(
-                None,
-                |found: Option<(&String, bool)>, (kind, leaf)| match found {
-                    Some((_, true)) => found,
-                    _ => Some((kind, leaf)),
-                },
-            )
-            .map_or_else(|| "host".to_owned(), |(kind, _)| kind.clone());
+        let domain_kind = layout.domain_kind().to_owned();
         let domains = osds
             .iter()
             .filter_map(|o| {
@@ -368,8 +359,15 @@ impl TableFill for CephFill {
         let (claimed, groups) = self.progress();
         let ceph = &mut self.0;
         for pg in claimed..claimed.saturating_add(cells).min(groups) {
-            let primary = ceph.primary(Ceph::seed(pg as u32));
-            ceph.table.push(primary);
+            let seed = Ceph::seed(pg as u32);
+            if ceph.hierarchy.is_some() {
+                let set = ceph.acting(seed, POOL_SIZE);
+                ceph.table.push(set.first().copied().unwrap_or(NO_OWNER));
+                let filled = set.iter().copied().chain(std::iter::repeat(NO_OWNER));
+                ceph.sets.extend(filled.take(POOL_SIZE as usize));
+            } else {
+                ceph.table.push(ceph.primary(seed));
+            }
         }
     }
 
@@ -399,6 +397,7 @@ impl TableFill for CephFill {
             ring: Ring::default(),
             on_demand: self.0.on_demand.take(),
             hierarchy: self.0.hierarchy.take(),
+            sets: std::mem::take(&mut self.0.sets),
         };
         if !ceph.table.is_empty() {
             ceph.ring = cell_ring(&ceph.table);
@@ -444,6 +443,7 @@ fn fill(live: &[LiveServer], down: &[LiveServer], p: &Params<'_>) -> Box<dyn Tab
         osds,
         on_demand,
         hierarchy,
+        sets: Vec::new(),
     }))
 }
 
@@ -521,7 +521,17 @@ impl Placement for Ceph {
         Some(&self.ring).filter(|r| !r.is_empty())
     }
 
+    fn held_acting_sets(&self) -> Option<(&[ServerId], usize)> {
+        Some((&self.sets[..], POOL_SIZE as usize)).filter(|_| !self.sets.is_empty())
+    }
+
     fn acting_sets(&self) -> Option<Vec<Vec<ServerId>>> {
+        if let Some((sets, size)) = self.held_acting_sets() {
+            let held = |copies: &[ServerId]| -> Vec<ServerId> {
+                copies.iter().copied().filter(|&s| s != NO_OWNER).collect()
+            };
+            return Some(sets.chunks(size).map(held).collect());
+        }
         let placed = self.placed();
         Some(
             (0..self.pg_num)
@@ -545,11 +555,31 @@ impl Placement for Ceph {
 }
 
 #[cfg(test)]
+pub(crate) use tests::assert_placed_as_recorded;
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::crush::log_tables;
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
+
+    /// Asserts that `sim` places an object as a line of osdmaptool's record says (`NAME PG
+    /// PRIMARY ACTING-SET`, the group in hex): its group, primary and acting set.
+    pub(crate) fn assert_placed_as_recorded(sim: &Simulation, line: &str) {
+        let words: Vec<&str> = line.split(' ').collect();
+        let (_, owner) = sim.lookup(words[0]).unwrap();
+        assert_eq!(sim.server(owner).unwrap().name, words[2], "{line}");
+        let How::PlacementGroup { replicas, pg, .. } = sim.explain(words[0]).unwrap().how else {
+            panic!("{line}: not a placement group's explanation");
+        };
+        assert_eq!(format!("{pg:x}"), words[1], "{line}");
+        let acting: Vec<&str> = std::iter::once(owner)
+            .chain(replicas)
+            .map(|id| sim.server(id).unwrap().name.as_str())
+            .collect();
+        assert_eq!(acting.join(","), words[3], "{line}");
+    }
 
     /// Replays `osdmaptool --test-map-object` (tests/reference/ceph.txt): each object's
     /// placement group, primary OSD and acting set (pool size 3) in five cluster states.
@@ -569,19 +599,9 @@ mod tests {
                 states += 1;
                 continue;
             }
-            let sim = sim.as_ref().unwrap();
             let pg = u32::from_str_radix(words[1], 16).unwrap();
             assert_eq!(pg_of(words[0], pg_num), pg, "{line}");
-            let (_, owner) = sim.lookup(words[0]).unwrap();
-            assert_eq!(sim.server(owner).unwrap().name, words[2], "{line}");
-            let How::PlacementGroup { replicas, .. } = sim.explain(words[0]).unwrap().how else {
-                panic!("{line}: not a placement group's explanation");
-            };
-            let acting: Vec<&str> = std::iter::once(owner)
-                .chain(replicas)
-                .map(|id| sim.server(id).unwrap().name.as_str())
-                .collect();
-            assert_eq!(acting.join(","), words[3], "{line}");
+            assert_placed_as_recorded(sim.as_ref().unwrap(), line);
             checked += 1;
         }
         assert_eq!((states, checked), (5, 10_000));
@@ -621,6 +641,7 @@ mod tests {
                     ring: Ring::default(),
                     on_demand: None,
                     hierarchy: None,
+                    sets: Vec::new(),
                 });
                 maps += 1;
                 continue;
@@ -758,6 +779,7 @@ mod tests {
             ring: Ring::default(),
             on_demand: None,
             hierarchy: None,
+            sets: Vec::new(),
         };
         let (out, zero) = (ceph(osds(true)), ceph(osds(false)));
         let mut differ = 0;
