@@ -1706,3 +1706,41 @@ fn a_host_step_remaps_the_groups_osdmaptool_remaps(state: &str) {
         .collect();
     assert_eq!(listed, primaries);
 }
+
+/// `--rule` places the pool by one of a CRUSH map's rules, by name or id: the hdd rule
+/// never chooses an ssd OSD (osd.2, osd.5, osd.9 are the map's ssds), the default rule
+/// does; a rule the map has not, and `--rule` without a map, are refused saying why.
+#[test]
+fn a_pools_rule_is_chosen_by_name_or_id() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let map = format!("{root}/tests/reference/crush/3-hosts.txt");
+    let keys: Vec<String> = (0..300).map(|i| format!("obj-{i}")).collect();
+    let locate = |rule: Option<&str>| {
+        let mut args = vec!["locate", "--config", &map, "--pg-num", "64"];
+        if let Some(rule) = rule {
+            args.extend(["--rule", rule]);
+        }
+        args.extend(keys.iter().map(String::as_str));
+        let (code, out, err) = run(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let (by_name, by_id, default) = (locate(Some("hdd_rule")), locate(Some("1")), locate(None));
+    assert_eq!(by_name, by_id);
+    let ssd = |out: &str| {
+        ["osd.2 ", "osd.5 ", "osd.9 "]
+            .iter()
+            .any(|o| out.contains(o))
+    };
+    assert!(!ssd(&by_name), "{by_name}");
+    assert!(ssd(&default));
+    let (code, _, err) = run(&["locate", "--config", &map, "--rule", "fast", "obj-1"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("the map has no rule 'fast'; its rules are replicated_rule, hdd_rule"),
+        "{err}"
+    );
+    let (code, _, err) = run(&["locate", "--nodes", "A", "--rule", "1", "obj-1"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give the map with --config"), "{err}");
+}

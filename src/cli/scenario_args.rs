@@ -6,7 +6,7 @@ use clap::builder::PossibleValuesParser;
 use clap::Args;
 
 use super::key_file;
-use crate::configs::{assemble, read_config_text};
+use crate::configs::{assemble, read_config_text_with_rule};
 use crate::engine::hash::HashFn;
 use crate::engine::import::Imported;
 use crate::engine::keys::{KeySpec, Source};
@@ -76,6 +76,10 @@ pub(super) struct ScenarioArgs {
     /// declaration order, their weights and the down ones.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["algo", "nodes", "slotmap", "tokens"])]
     config: Option<std::path::PathBuf>,
+    /// Ceph: the CRUSH map's rule the pool uses, by name or id (default: its first
+    /// replicated rule), for a map with several (an hdd pool and an ssd pool).
+    #[arg(long, value_name = "RULE")]
+    rule: Option<String>,
 }
 
 /// `--vnodes` as one count.
@@ -104,10 +108,15 @@ impl ScenarioArgs {
     }
 
     pub(super) fn scenario(&self, vnodes: Option<&str>) -> Result<Scenario, String> {
+        if self.rule.is_some() && self.config.is_none() {
+            return Err(
+                "--rule chooses among the rules of a CRUSH map: give the map with --config".into(),
+            );
+        }
         let imported = self
             .config
             .as_ref()
-            .map(|p| read_config_file(p))
+            .map(|p| read_config_file(p, self.rule.as_deref()))
             .transpose()?;
         // The user's own keys (`@FILE`, `-`) are checked and counted here, not held.
         let key_file = (self.keys.starts_with('@') || self.keys == "-")
@@ -162,7 +171,10 @@ impl ScenarioArgs {
 
 /// Reads `--config` (`-`: stdin), at most 16 MB, and what it describes; what the scenario
 /// leaves out (backup servers, replicas, …) is said on stderr.
-pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, String> {
+pub(super) fn read_config_file(
+    path: &std::path::Path,
+    rule: Option<&str>,
+) -> Result<Imported, String> {
     use std::io::Read;
     const LIMIT: u64 = 16 * 1024 * 1024;
     let mut text = String::new();
@@ -176,7 +188,8 @@ pub(super) fn read_config_file(path: &std::path::Path) -> Result<Imported, Strin
     if text.len() as u64 > LIMIT {
         return Err(format!("--config {shown}: larger than 16 MB"));
     }
-    let imported = read_config_text(&text).map_err(|e| format!("--config {shown}: {e}"))?;
+    let imported =
+        read_config_text_with_rule(&text, rule).map_err(|e| format!("--config {shown}: {e}"))?;
     for backup in &imported.backups {
         eprintln!("note: --config leaves out backup server {backup} (the hash places keys on the primary servers; backups serve only when none is up)");
     }

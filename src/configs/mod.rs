@@ -169,16 +169,26 @@ const NOT_RECOGNIZED: &str = "not a config hashring-lab reads: an nginx upstream
 /// detection in one place, [`ConfigFormat::of`]): nginx, HAProxy, twemproxy, Envoy, Redis
 /// Cluster's `CLUSTER NODES`/`SHARDS`, Cassandra's `nodetool ring` or a Ceph CRUSH map.
 pub fn read_config_text(text: &str) -> Result<Imported, String> {
+    read_config_text_with_rule(text, None)
+}
+
+/// [`read_config_text`] with a Ceph pool's CRUSH rule chosen (`rule`: its name or id, for a
+/// map with several; refused for any other config).
+pub fn read_config_text_with_rule(text: &str, rule: Option<&str>) -> Result<Imported, String> {
     use crate::engine::import::{self, ClusterLayout};
     let text = import::without_bom(text);
+    if rule.is_some() && ConfigFormat::of(text) != Some(ConfigFormat::CrushMap) {
+        return Err(
+            "a rule is chosen only from a Ceph CRUSH map, and the config is not one".into(),
+        );
+    }
     // The kinds the page sends here are read by the command line's own readers.
     match ConfigFormat::of(text) {
         // The page's words name the formats the page reads; here every reader is on hand.
         None => Err(NOT_RECOGNIZED.to_owned()),
         Some(ConfigFormat::Envoy) => envoy::read(text),
-        Some(ConfigFormat::CrushMap) => {
-            crushmap::read(text).and_then(|m| import::ceph_map(m).map_err(|e| e.to_string()))
-        }
+        Some(ConfigFormat::CrushMap) => crushmap::read_with_rule(text, rule)
+            .and_then(|m| import::ceph_map(m).map_err(|e| e.to_string())),
         Some(ConfigFormat::Cluster(ClusterLayout::Shards)) => {
             crate::engine::redis_cluster::read_shards(text)
                 .and_then(import::redis_cluster)

@@ -356,9 +356,15 @@ pub struct CephMap {
 /// The Ceph cluster of a decompiled CRUSH map: a flat map's OSDs as servers; any other map
 /// read whole ([`read_layout`]) into the scenario's CRUSH layout.
 pub fn read(text: &str) -> Result<CephMap, String> {
+    read_with_rule(text, None)
+}
+
+/// [`read`] with the pool's rule `rule` (its name or id; `None`: the map's first
+/// replicated rule, and a flat map read as its OSDs alone).
+pub fn read_with_rule(text: &str, rule: Option<&str>) -> Result<CephMap, String> {
     let map = parse(text)?;
-    if !is_flat(&map) {
-        let (layout, servers, left_out) = read_layout(text, None)?;
+    if !is_flat(&map) || rule.is_some() {
+        let (layout, servers, left_out) = read_layout(text, rule)?;
         return Ok(CephMap {
             servers,
             left_out,
@@ -705,11 +711,12 @@ fn rule_steps(map: &Map, device_type: &str, rule: &Rule) -> Result<Vec<LayoutSte
 
 /// A decompiled CRUSH map read whole (`crushtool -d`, `ceph osd getcrushmap | crushtool -d
 /// -`): its hierarchy of straw2 buckets of any depth, device classes and tunables as a
-/// [`CrushLayout`] with the pool's rule — `rule` by id, else the map's first replicated
-/// rule — and its OSDs as the servers (their CRUSH weights; weight 0 left out, said so).
+/// [`CrushLayout`] with the pool's rule — `rule` by name or id, else the map's first
+/// replicated rule — and its OSDs as the servers (their CRUSH weights; weight 0 left out,
+/// said so).
 pub fn read_layout(
     text: &str,
-    rule: Option<i32>,
+    rule: Option<&str>,
 ) -> Result<(CrushLayout, Vec<ServerSpec>, Vec<Note>), String> {
     let map = parse(text)?;
     if let Some(refused) = &map.refused {
@@ -723,13 +730,22 @@ pub fn read_layout(
         .find(|(_, &id)| id == 0)
         .map_or(DEVICE_TYPE, |(name, _)| name.as_str());
     let chosen = match rule {
-        Some(id) => map
-            .rules
-            .iter()
-            .enumerate()
-            .find(|(i, r)| r.id.unwrap_or(*i as i32) == id)
-            .map(|(_, r)| r)
-            .ok_or_else(|| format!("the map has no rule {id}"))?,
+        Some(wanted) => {
+            let id = wanted.parse::<i32>().ok();
+            let rules = map.rules.iter().enumerate();
+            rules
+                .filter(|(i, r)| r.name == wanted || id == Some(r.id.unwrap_or(*i as i32)))
+                .map(|(_, r)| r)
+                .next()
+                .ok_or_else(|| {
+                    let names: Vec<&str> = map.rules.iter().map(|r| r.name.as_str()).collect();
+                    format!(
+                        "the map has no rule {}; its rules are {}",
+                        quote(wanted),
+                        names.join(", ")
+                    )
+                })?
+        }
         None => map
             .rules
             .iter()
@@ -1049,8 +1065,8 @@ mod hierarchy_tests {
     /// The map of `name` as the layout builds it for rule `rule`, over the OSDs the map
     /// weighs: the path every consumer takes (the scenario carries the layout).
     fn built(name: &str, rule: i32) -> (CrushMap, Vec<Step>, i32) {
-        let (layout, servers, _) =
-            read_layout(maps()[name], Some(rule)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let (layout, servers, _) = read_layout(maps()[name], Some(&rule.to_string()))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         let mut devices: Vec<(i32, u32)> = servers
             .iter()
             .map(|s| (ceph::osd_id(&s.name) as i32, ceph::crush_weight(s.weight)))
@@ -1149,7 +1165,7 @@ mod hierarchy_tests {
                 .unwrap_or_default();
             assert!(err.contains(&says), "{to}: {err}");
         }
-        let refusal_without = |dropped: &dyn Fn(&str) -> bool, rule: Option<i32>| {
+        let refusal_without = |dropped: &dyn Fn(&str) -> bool, rule: Option<&str>| {
             let kept: String = map
                 .lines()
                 .filter(|l| !dropped(l))
@@ -1168,11 +1184,18 @@ mod hierarchy_tests {
             "{err}"
         );
         // A class rule needs each bucket's shadow id, as crushtool -d writes them.
-        let err = refusal_without(&|l| l.contains("class hdd\t"), Some(1));
+        let err = refusal_without(&|l| l.contains("class hdd\t"), Some("1"));
         assert!(
             err.starts_with("line ") && err.contains("bucket default has no id for class hdd"),
             "{err}"
         );
+        // A rule is chosen by name or id; one the map has not is refused naming its rules.
+        assert_eq!(
+            read_layout(map, Some("hdd_rule")).map(|l| l.0.rule),
+            read_layout(map, Some("1")).map(|l| l.0.rule)
+        );
+        let err = read_layout(map, Some("fast")).err().unwrap_or_default();
+        assert!(err.starts_with("the map has no rule 'fast'; its rules are replicated_rule, hdd_rule, ssd_primary, two_step"), "{err}");
         // No tunables at all is the legacy profile.
         let err = refusal_without(&|l| l.starts_with("tunable"), None);
         assert!(err.contains("the map states no tunables"), "{err}");
@@ -1180,9 +1203,9 @@ mod hierarchy_tests {
 
     /// Objects through the whole chain, as `osdmaptool --test-map-object` placed them
     /// (tests/reference/ceph-hierarchy.txt): a decompiled hierarchical map read as a config,
-    /// the pool's placement groups, an OSD out, a host added by the `add-host` step — name →
-    /// placement group → primary and the full acting set, 2,000 names in each of seven
-    /// states.
+    /// the pool's placement groups, an OSD out, a host added by the `add-host` step and one
+    /// removed by `remove-host` — name → placement group → primary and the full acting set,
+    /// 2,000 names in each of eight states.
     #[test]
     fn objects_go_where_osdmaptool_put_them_over_a_hierarchy() {
         use crate::engine::change::Change;

@@ -69,9 +69,12 @@ pub fn draw_static(
         .as_ref()
         .filter(|b| b.has_grid())
         .and_then(|b| Grid::fit(g, s, b.capacity));
-    // Ceph over a CRUSH hierarchy: the map's OSDs, grouped by host and rack.
+    // Ceph over a CRUSH hierarchy: the map's OSDs, grouped by host and rack; the centre's
+    // words among its names are never smaller than they are (else left out: a small frame).
+    let mut smallest = 8.0;
     if let Some(domains) = Domains::of(&state.sim) {
         clear = draw_domains(ctx, g, s, &domains, &state.sim, p);
+        smallest = s.tick_font_px();
     }
     if let Some(picture) = &picture {
         // The grid holds the buckets in use as its first cells: it takes the ring's place.
@@ -132,7 +135,7 @@ pub fn draw_static(
             None if table => score_table_rect(g).y - s.font_px * 1.4,
             None => g.cy,
         };
-        draw_centre(ctx, g, s, (middle, clear * 2.0), state, w, p);
+        draw_centre(ctx, g, s, (middle, clear * 2.0, smallest), state, w, p);
     }
     key_labels
 }
@@ -1127,7 +1130,7 @@ fn draw_centre(
     ctx: &CanvasRenderingContext2d,
     g: &RingGeometry,
     s: &Scale,
-    (middle, room): (f64, f64),
+    (middle, room, smallest): (f64, f64, f64),
     state: &PageState,
     w: &Words,
     p: &Palette,
@@ -1143,7 +1146,7 @@ fn draw_centre(
         ctx.set_font(&font(px, bold));
         let wide = ctx.measure_text(text).map_or(0.0, |m| m.width());
         let px = if wide > room { px * room / wide } else { px };
-        (px >= 8.0).then(|| {
+        (px >= smallest).then(|| {
             ctx.set_font(&font(px, bold));
             px
         })
@@ -1168,8 +1171,12 @@ fn draw_centre(
         .filter(|_| whole < font_px);
     match split {
         Some((at, _)) => {
-            for (text, up) in [(&title[..at], 2.05), (&title[at + 1..], 0.85)] {
-                if let Some(px) = fitted(text, font_px * 1.25, true) {
+            // Both lines or neither: half a title reads as another word.
+            let lines = [(&title[..at], 2.05), (&title[at + 1..], 0.85)];
+            let sizes = lines.map(|(text, _)| fitted(text, font_px * 1.25, true));
+            if let [Some(_), Some(_)] = sizes {
+                for ((text, up), px) in lines.into_iter().zip(sizes.into_iter().flatten()) {
+                    fitted(text, px, true);
                     plated(text, middle - font_px * up, px, p.text);
                 }
             }

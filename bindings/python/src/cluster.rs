@@ -220,13 +220,18 @@ impl Cluster {
         let mut given = option_pairs(options, &CONFIG_OPTIONS)?;
         // `down` names the config's servers, so it is applied after the config (an OSD
         // marked out, which a CRUSH map cannot say), as the command line's `--down` is.
-        let down = given
-            .iter()
-            .position(|(k, _)| *k == "down")
-            .map(|i| given.remove(i).1);
+        let mut take = |name: &str| {
+            let at = given.iter().position(|(k, _)| *k == name)?;
+            Some(given.remove(at).1)
+        };
+        let down = take("down");
+        // A CRUSH map's rule for the pool (name or id), as the command line's `--rule`.
+        let rule = take("rule");
         let text = str_of(text, "the config")?;
         py.detach(move || {
-            let imported = hashring_lab::configs::read_config_text(&text).map_err(Failure::Config)?;
+            let imported =
+                hashring_lab::configs::read_config_text_with_rule(&text, rule.as_deref())
+                    .map_err(Failure::Config)?;
             let mut notes: Vec<String> = imported
                 .backups
                 .iter()

@@ -115,8 +115,8 @@ pub(crate) const OPTIONS: [&str; 8] = [
 ];
 /// The parameters `Cluster.from_config` takes: the config's others, and `down` (applied
 /// after the config).
-pub(crate) const CONFIG_OPTIONS: [&str; 9] = [
-    "hash", "vnodes", "label", "probes", "table", "pg_num", "c", "seed", "down",
+pub(crate) const CONFIG_OPTIONS: [&str; 10] = [
+    "hash", "vnodes", "label", "probes", "table", "pg_num", "c", "seed", "down", "rule",
 ];
 /// The parameters only `Cluster(…)` takes: a config sets them itself.
 pub(crate) const CLUSTER_OPTIONS: [&str; 3] = ["down", "slotmap", "tokens"];

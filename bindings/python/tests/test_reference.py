@@ -179,3 +179,20 @@ def test_ceph_over_a_hierarchy_of_hosts_and_racks():
             cluster = cluster.step(params["step"])
         assert "crush=" in cluster.link, name
         check(cluster, names, primaries)
+
+
+def test_a_pools_crush_rule_is_chosen_by_name_or_id():
+    """`rule=` places the pool by one of the map's rules, as `--rule` does: the hdd rule
+    never picks an ssd OSD (osd.2, osd.5, osd.9), the map's first rule does; a rule the map
+    has not is refused naming its rules."""
+    crushmap = (REFERENCE / "crush" / "3-hosts.txt").read_text()
+    keys = [f"obj-{i}" for i in range(300)]
+    owners = {
+        rule: hl.Cluster.from_config(crushmap, pg_num=64, rule=rule).locate(keys)
+        for rule in ("hdd_rule", 1, None)
+    }
+    assert owners["hdd_rule"] == owners[1]
+    assert not {"osd.2", "osd.5", "osd.9"} & set(owners["hdd_rule"])
+    assert {"osd.2", "osd.5", "osd.9"} & set(owners[None])
+    with pytest.raises(hl.ConfigError, match="the map has no rule 'fast'; its rules are replicated_rule"):
+        hl.Cluster.from_config(crushmap, rule="fast")

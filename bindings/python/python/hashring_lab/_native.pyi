@@ -58,11 +58,13 @@ class Cluster:
         c: _Param | None = None,
         seed: _Param | None = None,
         down: str | Sequence[str] | None = None,
+        rule: str | int | None = None,
     ) -> Cluster:
         """The cluster a system's config describes (nginx, HAProxy, twemproxy, Envoy,
         Redis Cluster's CLUSTER NODES/SHARDS, Cassandra's nodetool ring, a Ceph CRUSH map,
         flat or hosts and racks); `down` marks the config's servers down after it (an OSD
-        out, which a CRUSH map cannot say)."""
+        out, which a CRUSH map cannot say); `rule` is the CRUSH rule the pool uses, by name
+        or id (default: the map's first replicated rule)."""
     @staticmethod
     def from_link(link: str) -> Cluster:
         """The cluster of a page link (`https://…/?algo=nginx&nodes=…`, or its query)."""
