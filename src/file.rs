@@ -347,8 +347,8 @@ pub const MOVED_HEADER: &str = "step,key,from,to,between_survivors\n";
 /// The migration list of one change, `m`, which `sim` has just applied: a row
 /// `step,key,from,to,between_survivors` per moved key, in key-list order, written to `out` a
 /// key at a time (a million moved keys never make one string). `name_before` names a server
-/// the change took away. `false` when the change re-laid the keys (keys, hash or layout
-/// changed), so no key kept its place to compare.
+/// the change took away. `false` when the change replaced the keys (another key set or
+/// seed), so there is no key before to compare with.
 pub fn write_moved(
     sim: &Simulation,
     m: &crate::engine::sim::Movement,
@@ -364,7 +364,7 @@ pub fn write_moved(
 }
 
 /// The moved keys of `m` in the order of the key list (the user's file order), as
-/// `key index << 32 | place in m's lists`; None when the change re-laid the keys. A key file
+/// `key index << 32 | place in m's lists`; None when the change replaced the keys. A key file
 /// is then read forward, and the list reads as the keys were given. 16 bytes a moved key
 /// with the sort's scratch, while the hashing's pairs are long freed (10 million keys from
 /// a file, 2.2 million moved: 295 MB peak, 6.9 s — 33 s when read in ring order).

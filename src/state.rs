@@ -14,6 +14,7 @@
 use crate::text::fill;
 use std::rc::Rc;
 
+use crate::engine::algorithms::ceph::group_pieces;
 use crate::engine::crush::layout::NewHost;
 use crate::engine::import::Imported;
 use crate::engine::movement::GroupMoves;
@@ -195,9 +196,12 @@ impl LastChange {
 fn group_moves(before: &Simulation, after: &Simulation) -> Option<GroupMoves> {
     let (old, old_size) = before.placement().held_acting_sets()?;
     let (new, new_size) = after.placement().held_acting_sets()?;
+    let (old_groups, new_groups) = (old.len() / old_size, new.len() / new_size);
+    let pieces = group_pieces(old_groups as u32, new_groups as u32);
     Some(GroupMoves::between(
-        old.chunks(old_size),
-        new.chunks(new_size),
+        |pg| &old[pg * old_size..(pg + 1) * old_size],
+        (|pg| &new[pg * new_size..(pg + 1) * new_size], new_groups),
+        pieces,
         |_, _, _, _| {},
     ))
 }

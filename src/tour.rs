@@ -921,8 +921,9 @@ mod tests {
         }
         let after = sim.placement().acting_sets().unwrap();
         let g = crate::engine::movement::GroupMoves::between(
-            before.iter().map(Vec::as_slice),
-            after.iter().map(Vec::as_slice),
+            |pg| before[pg].as_slice(),
+            (|pg| after[pg].as_slice(), after.len()),
+            (0..after.len()).map(|pg| (pg, pg)),
             |_, _, _, _| {},
         );
         let f = facts(TourId::Slots, 6);

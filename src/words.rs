@@ -142,6 +142,7 @@ pub fn change_title(w: &Words, change: &Change) -> String {
             &[&name_in_text(host), &osds.len().to_string()],
         ),
         Change::RemoveHost(host) => fill(w.host_removed, &[&name_in_text(host)]),
+        Change::SetPgNum(n) => fill(w.pg_num_set, &[&group_thousands(u64::from(*n))]),
     }
 }
 

@@ -1608,25 +1608,39 @@ fn hierarchy_state(state: &str) -> (String, Vec<(String, String, String)>) {
 /// per-key list moves exactly the objects whose primary changed.
 #[test]
 fn adding_a_host_remaps_the_groups_osdmaptool_remaps() {
-    a_host_step_remaps_the_groups_osdmaptool_remaps("host-added-by-step");
+    a_step_remaps_the_groups_osdmaptool_remaps("host-added-by-step", None);
 }
 
 /// The same for a host taken out with its OSDs (`--step remove-host:node-b`, crushtool's
 /// `--remove-item` of its OSDs and then of it).
 #[test]
 fn removing_a_host_remaps_the_groups_osdmaptool_remaps() {
-    a_host_step_remaps_the_groups_osdmaptool_remaps("host-removed-by-step");
+    a_step_remaps_the_groups_osdmaptool_remaps("host-removed-by-step", None);
 }
 
-fn a_host_step_remaps_the_groups_osdmaptool_remaps(state: &str) {
+/// And for the pool's groups split, 64 → 128 (`--step pg_num:128`, osdmaptool's pool made
+/// with one more pg bit): each group after is compared with the group its objects were in,
+/// its parent.
+#[test]
+fn splitting_the_groups_remaps_what_osdmaptool_remaps() {
+    a_step_remaps_the_groups_osdmaptool_remaps("pg_num-128", Some("pg_num:128"));
+}
+
+/// Runs the 3-hosts map (pool of 64) through `step` (else the state's own `step=`) and
+/// checks `--moved-pgs` and `--moved` against osdmaptool's answers before and in `state`:
+/// each object's group before and after is a piece of the change, and the pieces whose
+/// acting sets differ are the groups remapped.
+fn a_step_remaps_the_groups_osdmaptool_remaps(state: &str, step: Option<&str>) {
     let root = env!("CARGO_MANIFEST_DIR");
     let map = format!("{root}/tests/reference/crush/3-hosts.txt");
     let (_, before) = hierarchy_state("3-hosts");
     let (header, after) = hierarchy_state(state);
-    let step = header
-        .split(' ')
-        .find_map(|w| w.strip_prefix("step="))
-        .unwrap();
+    let step = step.unwrap_or_else(|| {
+        header
+            .split(' ')
+            .find_map(|w| w.strip_prefix("step="))
+            .unwrap()
+    });
     let dir = env!("CARGO_TARGET_TMPDIR");
     let keys = format!("{dir}/hierarchy-keys-{state}.txt");
     let names: Vec<&str> = before.iter().map(|(n, _, _)| n.as_str()).collect();
@@ -1651,20 +1665,17 @@ fn a_host_step_remaps_the_groups_osdmaptool_remaps(state: &str) {
         &moved,
     ]);
     assert_eq!(code, 0, "{err}");
-    // Each group's acting set, before and after, as osdmaptool says (every group is hit
-    // by some of the 2,000 objects).
-    let sets = |objects: &[(String, String, String)]| {
-        objects
-            .iter()
-            .map(|(_, pg, acting)| (pg.clone(), acting.clone()))
-            .collect::<std::collections::BTreeMap<_, _>>()
-    };
-    let (old, new) = (sets(&before), sets(&after));
-    assert_eq!(old.len(), 64);
-    let want: Vec<(String, String, String)> = old
+    // Each piece (group before → group after) with its acting sets, as osdmaptool says
+    // (every group is hit by some of the 2,000 objects).
+    let pieces: std::collections::BTreeSet<(String, String, String)> = before
         .iter()
-        .filter(|(pg, acting)| new[*pg] != **acting)
-        .map(|(pg, acting)| (pg.clone(), acting.clone(), new[pg].clone()))
+        .zip(&after)
+        .map(|(b, a)| (a.1.clone(), b.2.clone(), a.2.clone()))
+        .collect();
+    let groups: std::collections::BTreeSet<&String> = after.iter().map(|a| &a.1).collect();
+    let want: Vec<(String, String, String)> = pieces
+        .into_iter()
+        .filter(|(_, old, new)| old != new)
         .collect();
     let csv = std::fs::read_to_string(&pgs).unwrap();
     let mut got: Vec<(String, String, String)> = csv
@@ -1677,11 +1688,13 @@ fn a_host_step_remaps_the_groups_osdmaptool_remaps(state: &str) {
         })
         .collect();
     got.sort();
-    let mut want = want;
-    want.sort();
     assert_eq!(got, want);
     assert!(
-        out.contains(&format!("placement groups remapped {} of 64", want.len())),
+        out.contains(&format!(
+            "placement groups remapped {} of {}",
+            want.len(),
+            groups.len()
+        )),
         "{out}"
     );
     // The per-key list: the objects whose primary changed, primary before → after.

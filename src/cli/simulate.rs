@@ -12,6 +12,7 @@ use super::{
     output,
     shared::{build, to_json, Format, Progress},
 };
+use crate::engine::algorithms::ceph;
 use crate::engine::movement::GroupMoves;
 use crate::engine::ring::{ServerId, NO_OWNER};
 use crate::engine::sim::{Change, Movement, Simulation};
@@ -32,7 +33,8 @@ pub(super) struct SimulateArgs {
     /// weight:NAME*W, vnodes:N, keys:SPEC, algo:NAME or hash:NAME; for a Ceph cluster from
     /// a CRUSH map with hosts, add-host:HOST@PARENT=osd.N[*W][:CLASS]+… adds a host of new
     /// OSDs under PARENT (the root, or a rack) and remove-host:HOST takes one out with its
-    /// OSDs. Repeat for more (at most 100).
+    /// OSDs; for any Ceph pool, pg_num:N splits (or merges) its placement groups. Repeat for
+    /// more (at most 100).
     #[arg(long = "step", value_name = "STEP")]
     steps: Vec<String>,
     /// Output format.
@@ -50,8 +52,9 @@ pub(super) struct SimulateArgs {
     moved_pgs: Option<std::path::PathBuf>,
 }
 
-/// Compares each group's acting set before and after a step; writes a row per remapped
-/// group to `out` (when given) and counts them.
+/// Compares each group's acting set before and after a step (a split child against its
+/// parent, a merged group against its target); writes a row per remapped group to `out`
+/// (when given, the group as it is after) and counts them.
 fn remapped_pgs(
     before: &[Vec<ServerId>],
     after: &[Vec<ServerId>],
@@ -61,20 +64,24 @@ fn remapped_pgs(
 ) -> std::io::Result<GroupMoves> {
     let set = |ids: &[ServerId]| ids.iter().map(|&id| name(id)).collect::<Vec<_>>().join("+");
     let mut written = Ok(());
-    let (old_sets, new_sets) = (
-        before.iter().map(Vec::as_slice),
-        after.iter().map(Vec::as_slice),
+    let pieces = ceph::group_pieces(before.len() as u32, after.len() as u32);
+    let old_set = |pg: usize| before[pg].as_slice();
+    let new_set = |pg: usize| after[pg].as_slice();
+    let moves = GroupMoves::between(
+        old_set,
+        (new_set, after.len()),
+        pieces,
+        |pg, old, new, copies| {
+            if let (Some(out), Ok(())) = (out.as_deref_mut(), &written) {
+                written = writeln!(
+                    out,
+                    "{step},1.{pg:x},{},{},{copies}",
+                    csv_field(&set(old)),
+                    csv_field(&set(new))
+                );
+            }
+        },
     );
-    let moves = GroupMoves::between(old_sets, new_sets, |pg, old, new, copies| {
-        if let (Some(out), Ok(())) = (out.as_deref_mut(), &written) {
-            written = writeln!(
-                out,
-                "{step},1.{pg:x},{},{},{copies}",
-                csv_field(&set(old)),
-                csv_field(&set(new))
-            );
-        }
-    });
     written.map(|()| moves)
 }
 
@@ -258,7 +265,7 @@ pub(super) fn simulate(args: &SimulateArgs, progress: &mut Progress) -> Result<S
                 .map_err(|e| format!("--moved: {e}"))?;
             if !listed {
                 eprintln!(
-                    "note: step {label} re-laid every key (keys, hash or layout changed), so the migration list has no rows for it"
+                    "note: step {label} replaced the keys (or the seed that draws them), so the migration list has no rows for it"
                 );
             }
         }

@@ -60,6 +60,9 @@ pub enum Change {
         /// Its OSDs: name (`osd.N`), CRUSH weight, device class.
         osds: Vec<(String, f64, Option<String>)>,
     },
+    /// Ceph: the pool's placement groups (`ceph osd pool set POOL pg_num N`, `pgp_num`
+    /// with it): raising it splits groups, lowering it merges them.
+    SetPgNum(u32),
     /// Ceph: take a host out of the map with its OSDs — as an operator decommissions a
     /// server of disks (`ceph osd purge` of each, `ceph osd crush remove` of the host).
     RemoveHost(String),
@@ -68,7 +71,8 @@ pub enum Change {
 impl Change {
     /// Parses the command line's step syntax: `add:NAME[*W]`, `remove:NAME`, `fail:NAME`,
     /// `recover:NAME`, `keys:SPEC`, `vnodes:N`, `weight:NAME*W`, `algo:NAME`, `hash:NAME`,
-    /// and Ceph's `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…` and `remove-host:HOST`.
+    /// and Ceph's `add-host:HOST@PARENT=osd.N[*W][:CLASS]+…`, `remove-host:HOST` and
+    /// `pg_num:N`.
     pub fn parse(text: &str) -> Result<Change, Problem> {
         let (verb, arg) = text
             .split_once(':')
@@ -101,6 +105,7 @@ impl Change {
                 parse_add_host(arg).ok_or_else(|| Problem::StepSyntax { given: quote(text) })??
             }
             "remove-host" => Change::RemoveHost(arg.into()),
+            "pg_num" => Change::SetPgNum(super::scenario::parse_pg_num(arg)?),
             _ => {
                 return Err(Problem::UnknownStep {
                     verb: quote(verb),
@@ -148,6 +153,7 @@ impl Change {
                 format!("add-host:{host}@{parent}={}", osds.join("+"))
             }
             Change::RemoveHost(host) => format!("remove-host:{host}"),
+            Change::SetPgNum(n) => format!("pg_num:{n}"),
         }
     }
 }

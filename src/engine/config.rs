@@ -316,6 +316,15 @@ impl Config {
                 self.rebalance_slots();
             }
             Change::SetVnodes(v) => self.settings.vnodes = *v,
+            Change::SetPgNum(n) => {
+                if !self.settings.algo.spec().knobs.pg_num {
+                    return Err(Problem::NeedsAlgo {
+                        param: "pg_num",
+                        algo: "ceph",
+                    });
+                }
+                self.settings.pg_num = *n;
+            }
             Change::SetKeys(spec) => self.settings.keys = spec.clone(),
             Change::SetAlgorithm(a) => {
                 // A cluster's own tokens are Cassandra's alone (as its slot table is Redis's).

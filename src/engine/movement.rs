@@ -75,7 +75,8 @@ impl Movement {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(not(target_arch = "wasm32"), derive(serde::Serialize))]
 pub struct GroupMoves {
-    /// Groups whose acting set changed.
+    /// Groups whose acting set changed (after a `pg_num` change: pieces — a split child
+    /// against its parent, a merged group against its target).
     pub remapped: u64,
     /// Groups in the pool (after the change).
     pub groups: u64,
@@ -88,22 +89,26 @@ pub struct GroupMoves {
 }
 
 impl GroupMoves {
-    /// Compares `before` and `after` (each group's acting set, primary first; `NO_OWNER`
-    /// entries are padding and not copies), calling `remapped(pg, old, new, copies_moved)`
-    /// for each group whose set changed, in group order.
+    /// Compares each group's acting set (primary first; `NO_OWNER` entries are padding, not
+    /// copies) before and after, piece by piece: `pieces` pairs a group before with a group
+    /// after that holds its objects (each group with itself while `pg_num` stays; a split
+    /// child with its parent, merged groups with their target — see
+    /// [`crate::engine::algorithms::ceph::group_pieces`]). Calls `remapped(new_pg, old,
+    /// new, copies_moved)` for each piece whose set changed, in order.
     pub fn between<'a>(
-        before: impl IntoIterator<Item = &'a [ServerId]>,
-        after: impl IntoIterator<Item = &'a [ServerId]>,
+        before: impl Fn(usize) -> &'a [ServerId],
+        (after, groups): (impl Fn(usize) -> &'a [ServerId], usize),
+        pieces: impl IntoIterator<Item = (usize, usize)>,
         mut remapped: impl FnMut(usize, &[ServerId], &[ServerId], usize),
     ) -> GroupMoves {
-        let mut moves = GroupMoves::default();
         let held = |set: &[ServerId]| set.iter().filter(|&&id| id != NO_OWNER).count() as u64;
-        // A group a pg_num change created had no set before: all its copies are new.
-        let mut before = before.into_iter();
-        for (pg, new) in after.into_iter().enumerate() {
-            let old = before.next().unwrap_or(&[]);
-            moves.groups += 1;
-            moves.copies += held(new);
+        let mut moves = GroupMoves {
+            groups: groups as u64,
+            copies: (0..groups).map(|g| held(after(g))).sum(),
+            ..GroupMoves::default()
+        };
+        for (old_pg, new_pg) in pieces {
+            let (old, new) = (before(old_pg), after(new_pg));
             if old == new {
                 continue;
             }
@@ -114,7 +119,7 @@ impl GroupMoves {
                 .filter(|&&id| id != NO_OWNER && !old.contains(&id))
                 .count();
             moves.copies_moved += copies as u64;
-            remapped(pg, old, new, copies);
+            remapped(new_pg, old, new, copies);
         }
         moves
     }

@@ -448,7 +448,8 @@ impl Simulation {
     }
 
     /// Keys whose owner differs between this state and `next`, matched by key index
-    /// (the two layouts are sorted differently). A replaced key set moves nothing.
+    /// (the two layouts are sorted differently), each listed at its place in `next` (a new
+    /// hash or Ceph's new pg_num re-lays the same keys). A replaced key set moves nothing.
     pub(super) fn compare_by_key(
         &self,
         next: &Simulation,
@@ -471,6 +472,8 @@ impl Simulation {
             let (from, to) = (before[id as usize], next.owners[place]);
             if from != to {
                 m.moved += 1;
+                m.moved_places.push(place as u32);
+                m.moved_from.push(from);
                 flows.add(from, to);
             }
         }

@@ -287,6 +287,7 @@ pub static WORDS: Words = Words {
     hash_set: "Hash switched to {0}",
     host_added: "Added host {0} with {1} OSDs",
     host_removed: "Removed host {0} and its OSDs",
+    pg_num_set: "pg_num set to {0}",
     moved_of: "{0}: {1} of {2} keys moved ({3}",
 
     ideal: "; ideal {0}",

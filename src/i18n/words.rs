@@ -323,6 +323,8 @@ pub struct Words {
     pub host_added: &'static str,
     /// Ceph: a host taken out of the map with its OSDs ({0}).
     pub host_removed: &'static str,
+    /// Ceph: the pool's placement groups set to {0}.
+    pub pg_num_set: &'static str,
     /// "{what}: {moved} of {keys} keys moved ({percent}".
     pub moved_of: &'static str,
     /// "; ideal {percent}".

@@ -283,6 +283,7 @@ pub static WORDS: Words = Words {
     hash_set: "哈希函数切换到 {0}",
     host_added: "新增主机 {0}，含 {1} 个 OSD",
     host_removed: "移除主机 {0} 及其 OSD",
+    pg_num_set: "pg_num 设为 {0}",
     moved_of: "{0}：{2} 个键中迁移了 {1} 个（{3}",
 
     ideal: "；理想 {0}",

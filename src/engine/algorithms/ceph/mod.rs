@@ -124,6 +124,30 @@ pub fn pg_mask(pg_num: u32) -> u32 {
     pg_num.max(1).next_power_of_two() - 1
 }
 
+/// Which group before holds the objects of which group after, when a pool's `pg_num` goes
+/// from `before` to `after` (`ceph_stable_mod` keeps an object's low bits): with no change,
+/// each group itself; growing, each group after with the parent it split from; shrinking,
+/// each group before with the group it merges into. Pairs (before, after); none when there
+/// were no groups before.
+pub fn group_pieces(before: u32, after: u32) -> impl Iterator<Item = (usize, usize)> {
+    let grows = after >= before;
+    let (count, from, mask) = if grows {
+        (after, before, pg_mask(before))
+    } else {
+        (before, after, pg_mask(after))
+    };
+    let count = if before == 0 { 0 } else { count };
+    (0..count).map(move |g| {
+        let other = stable_mod(g, from, mask);
+        let (g, other) = (g as usize, other as usize);
+        if grows {
+            (other, g)
+        } else {
+            (g, other)
+        }
+    })
+}
+
 /// The placement group of an object named `name` among `pg_num`.
 pub fn pg_of(name: &str, pg_num: u32) -> u32 {
     stable_mod(str_hash(name.as_bytes()), pg_num, pg_mask(pg_num))
@@ -563,6 +587,31 @@ mod tests {
     use crate::engine::crush::log_tables;
     use crate::engine::scenario::Scenario;
     use crate::engine::sim::Simulation;
+
+    /// A pool's groups before and after a pg_num change, paired where the objects are:
+    /// 12 → 16 splits groups 12..16 off 4..8 (12 is 1100b, its parent 0100b); 16 → 12
+    /// merges them back; every object's two groups are a pair.
+    #[test]
+    fn groups_pair_with_the_groups_their_objects_were_in() {
+        let pairs: Vec<(usize, usize)> = group_pieces(12, 16).collect();
+        assert_eq!(pairs.len(), 16);
+        assert_eq!(&pairs[..12], (0..12).map(|g| (g, g)).collect::<Vec<_>>());
+        assert_eq!(&pairs[12..], [(4, 12), (5, 13), (6, 14), (7, 15)]);
+        let merged: Vec<(usize, usize)> = group_pieces(16, 12).collect();
+        assert_eq!(&merged[12..], [(12, 4), (13, 5), (14, 6), (15, 7)]);
+        assert_eq!(group_pieces(0, 8).count(), 0);
+        for (before, after) in [(64, 128), (128, 64), (12, 16), (16, 12), (7, 100), (100, 7)] {
+            let pairs: Vec<(usize, usize)> = group_pieces(before, after).collect();
+            for i in 0..2000 {
+                let name = format!("obj-{i}");
+                let pair = (pg_of(&name, before) as usize, pg_of(&name, after) as usize);
+                assert!(
+                    pairs.contains(&pair),
+                    "{name}: {pair:?} for {before} → {after}"
+                );
+            }
+        }
+    }
 
     /// Asserts that `sim` places an object as a line of osdmaptool's record says (`NAME PG
     /// PRIMARY ACTING-SET`, the group in hex): its group, primary and acting set.
