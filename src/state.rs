@@ -353,6 +353,19 @@ impl PageState {
         layout.host_to_add(name, &taken)
     }
 
+    /// Ceph over a hierarchy: the host "Remove" takes out — the map's last host, the one
+    /// "Add host" added — while it holds a server.
+    pub fn host_to_remove(&self) -> Option<String> {
+        let layout = self.sim.settings().crush.as_deref()?;
+        let held = |b: &&crate::engine::crush::layout::LayoutBucket| {
+            b.items
+                .iter()
+                .any(|i| self.sim.servers().iter().any(|s| s.name == *i))
+        };
+        let mut hosts = layout.buckets.iter().filter(|b| b.kind == "host");
+        hosts.rfind(held).map(|b| b.name.clone())
+    }
+
     /// The state after `action`.
     pub fn reduce(&self, action: Action) -> PageState {
         let goal = match action {
@@ -438,9 +451,11 @@ impl PageState {
                 }
                 Err(e) => return self.rejected(e),
             },
-            Action::RemoveLast => match self.sim.servers().last() {
-                Some(s) => Goal::Change(Change::Remove(s.name.clone())),
-                None => return self.rejected(Problem::NothingToRemove),
+            Action::RemoveLast => match (self.host_to_remove(), self.sim.servers().last()) {
+                // Ceph over a hierarchy: the host added last leaves, with its OSDs.
+                (Some(host), _) => Goal::Change(Change::RemoveHost(host)),
+                (None, Some(s)) => Goal::Change(Change::Remove(s.name.clone())),
+                (None, None) => return self.rejected(Problem::NothingToRemove),
             },
             Action::Apply(change) => Goal::Change(change),
         };

@@ -41,6 +41,8 @@ pub static WORDS: Words = Words {
     intro_crush: "Ceph with your CRUSH map: an object's name hashes (rjenkins) to one of pg_num placement groups, and CRUSH descends the map by straw2 draws — a different {0} for each copy, then an OSD in it — so a group's 3 copies never share a {0}. The inner ring is the map: OSDs grouped by {0}. Bit for bit osdmaptool 16.2.",
     add_host: "Add host",
     add_host_hint: "Add a host of OSDs, like the others (A)",
+    remove_host: "Remove host",
+    remove_host_hint: "Remove the last host and its OSDs (R)",
     remove_server: "Remove server",
     remove_server_hint: "Remove the last server (R)",
 

@@ -95,6 +95,10 @@ pub struct Words {
     pub add_host: &'static str,
     /// Its hint.
     pub add_host_hint: &'static str,
+    /// Ceph over a hierarchy: the remove button's word (the last host leaves).
+    pub remove_host: &'static str,
+    /// Its hint.
+    pub remove_host_hint: &'static str,
     /// The remove-last button.
     pub remove_server: &'static str,
     /// The remove-last button's hint.

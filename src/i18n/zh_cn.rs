@@ -37,6 +37,8 @@ pub static WORDS: Words = Words {
     intro_crush: "Ceph 按你的 CRUSH 图放置：对象名经 rjenkins 哈希落入 pg_num 个归置组之一，CRUSH 再用 straw2 抽签逐层下降——每份副本选一个不同的 {0}，再在其中选 OSD——所以一个组的 3 份副本绝不会落在同一个 {0}。内圈就是这张图：OSD 按 {0} 分组。与 osdmaptool 16.2 逐位一致。",
     add_host: "添加主机",
     add_host_hint: "添加一台与其他主机相同的 OSD 主机（A）",
+    remove_host: "删除主机",
+    remove_host_hint: "删除最后一台主机及其 OSD（R）",
     remove_server: "删除服务器",
     remove_server_hint: "删除最后一台服务器（R）",
 

@@ -911,6 +911,52 @@ pub fn keys_cluster(positions: &[u32]) -> bool {
     (filled.iter().filter(|&&f| f).count() as f64) < expected * 0.5
 }
 
+/// The arcs a change handed over, as the ring draws them: each arc itself while they are
+/// fewer than `bins` (a bin a pixel of the circle), else binned — each bin covered by a
+/// changed arc in its old owner's colour, runs of one owner joined — so a change that hands
+/// over a hundred thousand arcs (a Ceph host added to a pool of a million groups) is drawn
+/// in as many strokes as the circle has pixels, not one stroke an arc every frame (1.1 s).
+pub fn arc_runs(arcs: &[crate::engine::ring::ArcChange], bins: usize) -> Vec<Segment> {
+    let bins = bins.max(1);
+    if arcs.len() <= bins {
+        let arc = |a: &crate::engine::ring::ArcChange| Segment {
+            after: a.after,
+            upto: a.upto,
+            server: a.from,
+        };
+        return arcs.iter().map(arc).collect();
+    }
+    let width = RING_SPAN / bins as f64;
+    let bin_of = |at: u32| ((f64::from(at) / width) as usize).min(bins - 1);
+    let mut cover: Vec<Option<ServerId>> = vec![None; bins];
+    for a in arcs {
+        let (first, last) = (bin_of(a.after.wrapping_add(1)), bin_of(a.upto));
+        let mut bin = first;
+        loop {
+            cover[bin] = Some(a.from);
+            if bin == last {
+                break;
+            }
+            bin = (bin + 1) % bins;
+        }
+    }
+    let edge = |bin: usize| ((bin as f64 * width) as u64).min(u64::from(u32::MAX)) as u32;
+    let mut runs: Vec<Segment> = Vec::new();
+    for (bin, from) in cover.iter().enumerate() {
+        let Some(server) = *from else { continue };
+        let (after, upto) = (edge(bin), edge(bin + 1).max(edge(bin) + 1));
+        match runs.last_mut() {
+            Some(run) if run.server == server && run.upto == after => run.upto = upto,
+            _ => runs.push(Segment {
+                after,
+                upto,
+                server,
+            }),
+        }
+    }
+    runs
+}
+
 /// Moved keys' marks as runs along the ring, for when there are too many to draw one by
 /// one (removing one of four servers of 800 vnodes moves 12,000 keys: their outlined dots
 /// merged into a froth). The ring is cut into `bins` equal arcs; each arc holding a mark is
@@ -1393,6 +1439,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A change's arcs are drawn one by one while few; many are binned, every changed arc
+    /// still covered (none left out of the drawing) in its old owner's colour.
+    #[test]
+    fn many_handed_over_arcs_are_drawn_binned_and_whole() {
+        use crate::engine::ring::ArcChange;
+        let arc = |after: u32, upto: u32, from: ServerId| ArcChange {
+            after,
+            upto,
+            from,
+            to: 9,
+        };
+        let few = [arc(10, 20, 1), arc(u32::MAX - 5, 3, 2)];
+        let drawn = arc_runs(&few, 100);
+        assert_eq!(drawn.len(), 2);
+        assert_eq!(
+            (drawn[1].after, drawn[1].upto, drawn[1].server),
+            (u32::MAX - 5, 3, 2)
+        );
+        // 100,000 arcs of one cell each of a million (every tenth cell), owners alternating
+        // in runs of 5,000: binned to at most 1,000 strokes, every arc's middle inside one,
+        // in its owner's colour away from where the owners change.
+        let cell = (1u64 << 32) / 1_000_000;
+        let many: Vec<ArcChange> = (0..100_000u64)
+            .map(|i| {
+                let after = (i * 10 * cell) as u32;
+                arc(after, after + cell as u32, (i / 5_000 % 2) as ServerId)
+            })
+            .collect();
+        let drawn = arc_runs(&many, 1000);
+        assert!(drawn.len() <= 1000, "{}", drawn.len());
+        for a in many.iter().step_by(97) {
+            let mid = a.after + (a.upto - a.after) / 2;
+            let stroke = drawn.iter().find(|s| s.after <= mid && mid <= s.upto);
+            let stroke = stroke.unwrap_or_else(|| panic!("arc at {mid} not drawn"));
+            let i = u64::from(a.after) / (10 * cell);
+            if i % 5_000 > 200 && i % 5_000 < 4_800 {
+                assert_eq!(stroke.server, a.from, "arc {i}");
+            }
+        }
+        let covered: u64 = drawn.iter().map(|s| u64::from(s.upto - s.after)).sum();
+        assert!(covered >= (1u64 << 32) * 99 / 100, "{covered}");
     }
 
     #[test]

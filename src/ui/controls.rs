@@ -175,10 +175,14 @@ pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback
             }
         })
     };
-    // Ceph over a hierarchy adds a host of OSDs.
+    // Ceph over a hierarchy adds and removes a host of OSDs.
     let (word, hint) = match state.host_to_add("") {
         Some(_) => (w.add_host, w.add_host_hint),
         None => (w.add_server, w.add_server_hint),
+    };
+    let (remove, remove_hint) = match state.host_to_remove() {
+        Some(_) => (w.remove_host, w.remove_host_hint),
+        None => (w.remove_server, w.remove_server_hint),
     };
     html! {
         <form class="add actions" onsubmit={add}>
@@ -186,8 +190,8 @@ pub fn server_actions(w: &'static Words, state: &PageState, on_action: &Callback
             <input id="new-server" type="text" maxlength="64" placeholder={state.suggested_name()} autocomplete="off" />
             <button type="submit" class="primary" title={hint} aria-label={word}>
                 <span class="word">{word}</span><span class="short">{w.add_short}</span></button>
-            <button type="button" title={w.remove_server_hint} aria-label={w.remove_server} onclick={on_action.reform(|_| Action::RemoveLast)}>
-                <span class="word">{w.remove_server}</span><span class="short">{w.remove_short}</span></button>
+            <button type="button" title={remove_hint} aria-label={remove} onclick={on_action.reform(|_| Action::RemoveLast)}>
+                <span class="word">{remove}</span><span class="short">{w.remove_short}</span></button>
             {fail_pick(w, state, on_action)}
         </form>
     }

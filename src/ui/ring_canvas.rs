@@ -26,7 +26,7 @@ use crate::render::domains::{domain_labels, label_px as domain_label_px, DomainR
 use crate::render::loupe::{self, Loupe};
 use crate::render::palette::Palette;
 use crate::render::scene::{
-    band_segments, bucket_radius, key_radius, keys_cluster, mark_runs, marker_positions,
+    arc_runs, band_segments, bucket_radius, key_radius, keys_cluster, mark_runs, marker_positions,
     marks_crowd, name_choices, place_key_labels, place_labels, share_arcs, stack_markers,
     tick_labels, too_fine, visible_points, zoom_buttons_rect, Clock, Fans, KeyLabel, Label, Marker,
     Rect, Scale, ServerLabel, Walker, MAX_KEY_DOTS, TICKS,
@@ -1243,12 +1243,13 @@ pub fn draw_overlay(
     let fade = o.clock.highlight();
     if let (Some(last), true) = (&state.last, fade > 0.0) {
         ctx.set_global_alpha(fade);
-        for arc in &last.movement.arcs {
-            if arc.from != NO_OWNER {
+        // A pixel of the circle a bin, when the arcs are more than that.
+        for arc in arc_runs(&last.movement.arcs, (TAU * g.radius) as usize) {
+            if arc.server != NO_OWNER {
                 ctx.begin_path();
                 arc_path(ctx, g, g.radius + s.band * 1.05, arc.after, arc.upto);
                 ctx.set_line_width(s.band * 0.45);
-                ctx.set_stroke_style_str(&server_colour(arc.from, p));
+                ctx.set_stroke_style_str(&server_colour(arc.server, p));
                 ctx.stroke();
             }
             ctx.begin_path();

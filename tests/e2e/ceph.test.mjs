@@ -163,4 +163,12 @@ test("a pasted CRUSH map's hosts are drawn as groups of OSDs, and a followed obj
   assert.ok(Number(copies) > Number(primaries), line);
   await follow(page, 'obj-1');
   await screenshot(page, '96-ceph-host-added');
+  // Remove host takes node-d out with its OSDs: the map as it was, and every group the
+  // host took a copy of is remapped back — the same counts.
+  await page.getByRole('button', { name: 'Remove host' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('table.counts tbody tr').length === 12);
+  await ready(page);
+  assert.deepEqual(hostRuns(await layout(page)), ['node-a', 'node-b', 'node-c']);
+  assert.equal((await page.textContent('.readout h2')).trim(), 'Removed host node-d and its OSDs');
+  assert.equal(await page.textContent('.readout .groups-line'), line);
 });
