@@ -940,10 +940,17 @@ pub fn arc_runs(arcs: &[crate::engine::ring::ArcChange], bins: usize) -> Vec<Seg
             bin = (bin + 1) % bins;
         }
     }
+    bin_runs(cover.into_iter(), bins)
+}
+
+/// Runs of neighbouring bins of one server, the ring cut into `bins` equal bins, `owners`
+/// giving each bin's server (`None`: a bin not drawn).
+fn bin_runs(owners: impl Iterator<Item = Option<ServerId>>, bins: usize) -> Vec<Segment> {
+    let width = RING_SPAN / bins.max(1) as f64;
     let edge = |bin: usize| ((bin as f64 * width) as u64).min(u64::from(u32::MAX)) as u32;
     let mut runs: Vec<Segment> = Vec::new();
-    for (bin, from) in cover.iter().enumerate() {
-        let Some(server) = *from else { continue };
+    for (bin, owner) in owners.enumerate() {
+        let Some(server) = owner else { continue };
         let (after, upto) = (edge(bin), edge(bin + 1).max(edge(bin) + 1));
         match runs.last_mut() {
             Some(run) if run.server == server && run.upto == after => run.upto = upto,
@@ -975,21 +982,10 @@ pub fn mark_runs(marks: impl Iterator<Item = (u32, ServerId)>, bins: usize) -> V
             Some((o, lead)) => Some((o, lead - 1)),
         };
     }
-    let edge = |bin: usize| ((bin as f64 * width) as u64).min(u64::from(u32::MAX)) as u32;
-    let mut runs: Vec<Segment> = Vec::new();
-    for (bin, cast) in vote.iter().enumerate() {
-        let Some((server, _)) = *cast else { continue };
-        let (after, upto) = (edge(bin), edge(bin + 1).max(edge(bin) + 1));
-        match runs.last_mut() {
-            Some(run) if run.server == server && run.upto == after => run.upto = upto,
-            _ => runs.push(Segment {
-                after,
-                upto,
-                server,
-            }),
-        }
-    }
-    runs
+    bin_runs(
+        vote.into_iter().map(|cast| cast.map(|(server, _)| server)),
+        bins,
+    )
 }
 
 /// Whether `count` outlined dots of radius `dot` along a circle of `circumference` pixels

@@ -5,17 +5,10 @@
 // `PerformanceObserver` on long tasks). `make dist` first; then
 //   node tests/perf/ceph_hierarchy.mjs
 // (its numbers: docs/PERFORMANCE.md, "A Ceph hierarchy, in steps").
-import { serveDist, openBrowser, ready } from '../e2e/harness.mjs';
+import { ready } from '../e2e/harness.mjs';
+import { openWatched } from './long_tasks.mjs';
 
-const server = await serveDist();
-const { page, context } = await openBrowser({ width: 1440, height: 900 });
-await page.addInitScript(() => {
-  window.__long = [];
-  new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__long.push(Math.round(e.duration)); })
-    .observe({ type: 'longtask', buffered: true });
-});
-const settled = () => page.waitForFunction(() => !document.querySelector('.summary progress'), null, { timeout: 300000 });
-const longest = async () => (await page.evaluate(() => window.__long.splice(0))).sort((a, b) => b - a).slice(0, 3);
+const { server, page, context, settled, longest } = await openWatched();
 const [hosts, perHost] = [8, 11];
 const osds = [...Array(hosts * perHost).keys()].map((i) => `osd.${i}`);
 const buckets = [...Array(hosts).keys()].map((h) =>
@@ -29,9 +22,9 @@ for (const [groups, keys] of [[65536, 1000000], [1000003, 1000]]) {
   await settled();
   console.log(`pg_num ${groups}, ${osds.length} OSDs in ${hosts} hosts, ${keys} keys: loaded in ${Date.now() - t0} ms, longest tasks ${JSON.stringify(await longest())} ms`);
   const t1 = Date.now();
-  await page.fill('#lookup-key', 'obj-7');
-  await page.press('#lookup-key', 'Enter');
-  await page.waitForFunction(() => document.querySelector('canvas.ring-overlay')?.dataset.copiesOf === 'obj-7');
+  if (!process.env.NO_FOLLOW) await page.fill('#lookup-key', 'obj-7');
+  if (!process.env.NO_FOLLOW) await page.press('#lookup-key', 'Enter');
+  if (!process.env.NO_FOLLOW) await page.waitForFunction(() => document.querySelector('canvas.ring-overlay')?.dataset.copiesOf === 'obj-7');
   console.log(`  follow obj-7: ${Date.now() - t1} ms, longest tasks ${JSON.stringify(await longest())} ms`);
   const t2 = Date.now();
   await page.getByRole('button', { name: 'Add host' }).click();
