@@ -60,11 +60,16 @@ serve: setup-build dist/index.html
 # The publishing workflow is checked against GitHub's workflow schema (action-validator, from
 # npm: actionlint's PyPI package downloads its binary from GitHub when built, which a machine
 # that reaches only the registries cannot).
+# The wasm clippy has a build directory of its own. Sharing target/ with `dist` (the other
+# lane of `make test`, building for wasm at the same time), twice in a row on 2026-12-06 a
+# fresh clone's target/.rustc_info.json held the wasm target's probe as failed, with rustc
+# having read another compiler message as its source ("failed to run `rustc` to learn about
+# target-specific information"), and the lint failed; deleting that file made it pass.
 lint:
 	for workflow in .github/workflows/*.yml; do node_modules/.bin/action-validator $$workflow || exit 1; done
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --exclude hashring-lab-duckdb --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
+	$(WASM_ENV) CARGO_TARGET_DIR=target/lint-wasm cargo clippy --workspace --exclude hashring-lab-python --exclude hashring-lab-duckdb --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
 
 # The Python package has no Rust tests (pytest tests it, below).
 test-native:
