@@ -14,7 +14,7 @@ WASM_ENV := source target/tools/wasm.env &&
 PAGE_ENV := $(WASM_ENV) source target/tools/page.env &&
 CHROMIUM_FLAGS := --headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage
 
-.PHONY: serve build test bench setup-build setup-test dist lint test-native test-browser test-e2e wheel duckdb-extension cli test-python python-tests test-spark
+.PHONY: serve build test bench setup-build setup-test dist lint lint-native lint-wasm test-native test-browser test-e2e wheel duckdb-extension cli test-python python-tests test-spark
 
 setup-build:
 	@bash tools/setup.sh build
@@ -60,16 +60,19 @@ serve: setup-build dist/index.html
 # The publishing workflow is checked against GitHub's workflow schema (action-validator, from
 # npm: actionlint's PyPI package downloads its binary from GitHub when built, which a machine
 # that reaches only the registries cannot).
-# The wasm clippy has a build directory of its own. Sharing target/ with `dist` (the other
-# lane of `make test`, building for wasm at the same time), twice in a row on 2026-12-06 a
-# fresh clone's target/.rustc_info.json held the wasm target's probe as failed, with rustc
-# having read another compiler message as its source ("failed to run `rustc` to learn about
-# target-specific information"), and the lint failed; deleting that file made it pass.
-lint:
+lint: lint-native lint-wasm
+
+lint-native:
 	for workflow in .github/workflows/*.yml; do node_modules/.bin/action-validator $$workflow || exit 1; done
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	$(WASM_ENV) CARGO_TARGET_DIR=target/lint-wasm cargo clippy --workspace --exclude hashring-lab-python --exclude hashring-lab-duckdb --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
+
+# The wasm clippy. `make test` runs it beside the end-to-end suite, not beside `dist`: three
+# fresh clones in a row on 2026-12-06 (the third with a build directory of its own) failed it
+# there, its compiler probe reading another compiler's error message as its source ("failed
+# to run `rustc` to learn about target-specific information"); run alone it passes.
+lint-wasm:
+	$(WASM_ENV) cargo clippy --workspace --exclude hashring-lab-python --exclude hashring-lab-duckdb --target wasm32-unknown-unknown --lib --bins --test browser -- -D warnings
 
 # The Python package has no Rust tests (pytest tests it, below).
 test-native:
@@ -143,7 +146,7 @@ test-spark:
 # builds use different profiles or targets (debug / wasm-release), so neither waits long on
 # the other's build-directory lock.
 test:
-	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint test-native | dist' 'test-e2e | test-browser wheel python-tests'
+	@PY_PROFILE=dev bash tools/phases.sh setup-test 'lint-native test-native | dist' 'test-e2e | lint-wasm test-browser wheel python-tests'
 
 bench: setup-test
 	cargo bench --bench engine
