@@ -9,7 +9,7 @@
 //! slot before each host and another before each rack, so the groups read apart; weights
 //! are the load chart's to show, not the spots'.
 
-use super::scene::{name_choices, Label, Rect, Scale};
+use super::scene::{distance_from, name_choices, Label, Rect, Scale};
 use super::RingGeometry;
 use crate::engine::crush::layout::{CrushLayout, LayoutBucket};
 use crate::engine::ring::ServerId;
@@ -290,7 +290,7 @@ pub fn domain_labels(
                         && farthest_distance(g, &rect) <= ring.radius - ring.band / 2.0
                 } else {
                     farthest_distance(g, &rect) <= ring.outer
-                        && nearest_distance(g, &rect) >= ring.level_radius(arc.level)
+                        && distance_from(&rect, (g.cx, g.cy)) >= ring.level_radius(arc.level)
                 };
                 let free = placed.iter().all(|(_, l)| !l.rect.overlaps(&rect));
                 (fits && free).then(|| Label {
@@ -304,13 +304,6 @@ pub fn domain_labels(
         }
     }
     placed
-}
-
-/// How near the centre the nearest point of `r` is.
-fn nearest_distance(g: &RingGeometry, r: &Rect) -> f64 {
-    let x = g.cx.clamp(r.x, r.x + r.w);
-    let y = g.cy.clamp(r.y, r.y + r.h);
-    crate::math::hypot(x - g.cx, y - g.cy)
 }
 
 /// How far from the centre the farthest corner of `r` is.
@@ -442,10 +435,7 @@ mod tests {
                     }
                     for spot in &d.osds {
                         let (x, y) = ring.spot_centre(&g, &d, spot);
-                        let near = crate::math::hypot(
-                            x.clamp(a.rect.x, a.rect.x + a.rect.w) - x,
-                            y.clamp(a.rect.y, a.rect.y + a.rect.h) - y,
-                        );
+                        let near = distance_from(&a.rect, (x, y));
                         assert!(near >= ring.dot, "{} covers a spot at {w}x{h}", a.text);
                     }
                 }

@@ -776,7 +776,7 @@ fn nearest_in(r: &Rect, p: (f64, f64)) -> (f64, f64) {
 }
 
 /// How far the nearest point of `r` is from `p`.
-fn distance_from(r: &Rect, p: (f64, f64)) -> f64 {
+pub(super) fn distance_from(r: &Rect, p: (f64, f64)) -> f64 {
     let q = nearest_in(r, p);
     math::hypot(q.0 - p.0, q.1 - p.1)
 }
